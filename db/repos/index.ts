@@ -1,0 +1,16 @@
+import type { Db } from "../client";
+import { categoriesRepo } from "./categories.repo";
+import { sourcesRepo } from "./sources.repo";
+import { storiesRepo } from "./stories.repo";
+import { usersRepo } from "./users.repo";
+
+/** Every repository over one database handle. */
+export function createRepos(db: Db) {
+  return {
+    categories: categoriesRepo(db),
+    sources: sourcesRepo(db),
+    stories: storiesRepo(db),
+    users: usersRepo(db),
+  };
+}
+export type Repos = ReturnType<typeof createRepos>;

@@ -1,0 +1,77 @@
+import { readFileSync } from "node:fs";
+import { randomBytes } from "node:crypto";
+import { afterAll, beforeAll, beforeEach, inject } from "vitest";
+import { openDatabase, type Database, type Db } from "../client";
+import { createRepos, type Repos } from "../repos";
+import { adminUrl, createDatabaseSql, dropDatabaseSql } from "./postgres-admin";
+
+// Every table of ours, emptied between tests; the migrations table lives in the drizzle schema.
+const TRUNCATE = `
+  DO $$ DECLARE names text;
+  BEGIN
+    SELECT string_agg(format('%I.%I', schemaname, tablename), ', ') INTO names
+      FROM pg_tables WHERE schemaname = 'public';
+    IF names IS NOT NULL THEN EXECUTE 'TRUNCATE ' || names || ' RESTART IDENTITY CASCADE'; END IF;
+  END $$;`;
+
+export type TestDatabase = { readonly database: Database; readonly db: Db; readonly repos: Repos };
+
+/** Opens a fresh copy of the migrated template database for one test file. */
+export async function openTestDatabase(): Promise<{ database: Database; dispose: () => Promise<void> }> {
+  const spec = inject("testDatabase");
+  if (spec.kind === "pglite") {
+    const dump = new Blob([readFileSync(spec.dumpFile)]);
+    const database = await openDatabase({
+      dataDir: null,
+      pgliteDump: dump,
+      postgresqlConf: ["shared_buffers = 16MB"],
+    });
+    return { database, dispose: () => database.close() };
+  }
+  const name = `oddwire_t_${process.pid}_${randomBytes(4).toString("hex")}`;
+  const admin = await openDatabase({ databaseUrl: spec.url, poolSize: 1 });
+  await admin.exec(createDatabaseSql(name, spec.template));
+  const database = await openDatabase({ databaseUrl: adminUrl(spec.url, name), poolSize: 4 });
+  return {
+    database,
+    dispose: async () => {
+      await database.close();
+      await admin.exec(dropDatabaseSql(name));
+      await admin.close();
+    },
+  };
+}
+
+/**
+ * Gives the calling test file its own migrated database (PGlite, or PostgreSQL when
+ * TEST_DATABASE_URL is set), emptied before each test.
+ */
+export function useTestDatabase(): TestDatabase {
+  let current: { database: Database; dispose: () => Promise<void> } | undefined;
+  let repos: Repos | undefined;
+  beforeAll(async () => {
+    current = await openTestDatabase();
+    repos = createRepos(current.database.db);
+  });
+  beforeEach(async () => {
+    await current?.database.exec(TRUNCATE);
+  });
+  afterAll(async () => {
+    await current?.dispose();
+  });
+  const need = () => {
+    if (!current || !repos) throw new Error("useTestDatabase(): the database is opened in beforeAll");
+    return { database: current.database, repos };
+  };
+  return {
+    get database() {
+      return need().database;
+    },
+    get db() {
+      return need().database.db;
+    },
+    get repos() {
+      return need().repos;
+    },
+  };
+}

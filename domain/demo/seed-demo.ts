@@ -1,0 +1,93 @@
+import type { Repos } from "~/db/repos";
+import { DEFAULT_CATEGORIES } from "~/domain/categories/default-categories";
+import { normalizeUrl, rejectionContentHash } from "~/domain/urls/normalize-url";
+import { ensureUser } from "~/domain/users/users";
+import { DEMO_ADMIN, DEMO_SOURCES, demoStories } from "./demo-content";
+
+export type SeedDemoResult = {
+  categories_added: number;
+  sources_added: number;
+  stories_added: number;
+  rejected_added: number;
+  admin: { email: string; password: string; created: boolean };
+};
+
+/** Loads the demo content; idempotent: a second run adds nothing. */
+export async function seedDemo(deps: { repos: Repos; clock?: () => Date }): Promise<SeedDemoResult> {
+  const { repos } = deps;
+  const now = deps.clock?.() ?? new Date();
+
+  const categoriesAdded = await repos.categories.insertMissing(
+    DEFAULT_CATEGORIES.map((c, i) => ({ ...c, displayOrder: i + 1 })),
+  );
+  const categoryIds = new Map((await repos.categories.listAll()).map((c) => [c.slug, c.id]));
+
+  let sourcesAdded = 0;
+  const sourceIds = new Map<string, number>();
+  for (const { domain: _domain, ...source } of DEMO_SOURCES) {
+    const existing = await repos.sources.findByName(source.name);
+    const row = existing ?? (await repos.sources.insert(source));
+    if (!existing) sourcesAdded++;
+    sourceIds.set(source.name, row.id);
+  }
+
+  const stories = demoStories(now).map((story) => {
+    const url = normalizeUrl(story.originalUrl);
+    if (!url.ok) throw new Error(`demo story URL is invalid: ${story.originalUrl}`);
+    return { story, url, sourceId: sourceIds.get(story.sourceName) ?? null };
+  });
+
+  const storiesAdded = await repos.stories.insertMissing(
+    stories
+      .filter(({ story }) => story.status !== "rejected")
+      .map(({ story, url, sourceId }) => ({
+        title: story.title,
+        summary: story.summary,
+        content: story.content,
+        imageUrl: story.imageUrl,
+        originalUrl: story.originalUrl,
+        sourceUrl: story.originalUrl,
+        normalizedUrl: url.normalized,
+        urlHash: url.hash,
+        slug: story.slug,
+        publishDate: story.status === "published" ? story.publishDate : null,
+        isFeatured: story.isFeatured,
+        status: story.status,
+        categoryId: categoryIds.get(story.categorySlug) ?? null,
+        sourceId,
+        createdAt: story.createdAt,
+        updatedAt: story.createdAt,
+      })),
+  );
+
+  const rejectedAdded = await repos.stories.insertMissingRejections(
+    stories
+      .filter(({ story }) => story.status === "rejected")
+      .map(({ story, url, sourceId }) => ({
+        sourceId,
+        title: story.title,
+        originalUrl: story.originalUrl,
+        normalizedUrl: url.normalized,
+        urlHash: url.hash,
+        contentHash: rejectionContentHash({ title: story.title, url: story.originalUrl, sourceId }),
+        rejectionReason: "manual_rejection",
+        rejectionDetails: {
+          rejection_method: "admin_manual",
+          original_story_id: null,
+          rejected_by_admin: true,
+          rejected_at: story.createdAt.toISOString(),
+        },
+        rejectedAt: story.createdAt,
+      })),
+  );
+
+  const admin = await ensureUser({ users: repos.users }, { ...DEMO_ADMIN, admin: true });
+
+  return {
+    categories_added: categoriesAdded,
+    sources_added: sourcesAdded,
+    stories_added: storiesAdded,
+    rejected_added: rejectedAdded,
+    admin: { email: DEMO_ADMIN.email, password: DEMO_ADMIN.password, created: admin.created },
+  };
+}

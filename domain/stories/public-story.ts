@@ -1,0 +1,62 @@
+/** What the public site knows of a story (spec section 3, public mapping). */
+export type PublicStory = {
+  id: number;
+  title: string;
+  summary: string | null;
+  imageUrl: string | null;
+  sourceUrl: string;
+  sourceName: string | null;
+  category: string;
+  categorySlug: string | null;
+  slug: string;
+  publishDate: string | null;
+  isFeatured: boolean;
+};
+
+export type StoryForPublic = {
+  id: number;
+  title: string;
+  summary: string | null;
+  imageUrl: string | null;
+  originalUrl: string | null;
+  sourceUrl: string | null;
+  slug: string;
+  publishDate: Date | null;
+  isFeatured: boolean | null;
+  categoryName: string | null;
+  categorySlug: string | null;
+  sourceName: string | null;
+};
+
+/** Maps a stored story to its public shape: link falls back original URL, source URL, then '#'. */
+export function toPublicStory(story: StoryForPublic): PublicStory {
+  return {
+    id: story.id,
+    title: story.title,
+    summary: story.summary,
+    imageUrl: blankToNull(story.imageUrl),
+    sourceUrl: safeLink(story.originalUrl) ?? safeLink(story.sourceUrl) ?? "#",
+    sourceName: story.sourceName,
+    category: blankToNull(story.categoryName) ?? "Uncategorized",
+    categorySlug: story.categorySlug,
+    slug: story.slug,
+    publishDate: story.publishDate ? story.publishDate.toISOString() : null,
+    isFeatured: story.isFeatured ?? false,
+  };
+}
+
+function blankToNull(value: string | null): string | null {
+  return value === null || value.trim() === "" ? null : value;
+}
+
+// Only http(s) links leave the site: anything else (javascript:, data:) is treated as missing.
+function safeLink(value: string | null): string | null {
+  const v = blankToNull(value);
+  if (v === null) return null;
+  try {
+    const url = new URL(v);
+    return url.protocol === "http:" || url.protocol === "https:" ? url.href : null;
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,150 @@
+import { randomBytes } from "node:crypto";
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { z } from "zod";
+
+const optionalText = z
+  .string()
+  .trim()
+  .transform((v) => (v === "" ? undefined : v))
+  .optional();
+
+const urlWith = (protocols: string[], hint: string) =>
+  optionalText.refine((v) => {
+    if (v === undefined) return true;
+    try {
+      return protocols.includes(new URL(v).protocol);
+    } catch {
+      return false;
+    }
+  }, hint);
+
+/** Every environment variable Oddwire reads, with its default. Parsed once, at start-up. */
+export const envSchema = z
+  .object({
+    NODE_ENV: z.enum(["development", "production", "test"]).default("production"),
+    PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+    HOST: z.string().trim().min(1).default("0.0.0.0"),
+    DATA_DIR: z.string().trim().min(1).default("./data"),
+    DATABASE_URL: urlWith(["postgres:", "postgresql:"], "must be a postgres:// or postgresql:// URL"),
+    SITE_URL: urlWith(["http:", "https:"], "must be an http:// or https:// URL"),
+    AUTH_SECRET: optionalText.refine((v) => v === undefined || v.length >= 32, "must be at least 32 characters"),
+    SMTP_URL: urlWith(["smtp:", "smtps:"], "must be an smtp:// or smtps:// URL"),
+    CONTACT_EMAIL: z.email("must be an e-mail address").default("tips@oddwire.news"),
+    FACEBOOK_PAGE_ID: optionalText,
+    FACEBOOK_PAGE_TOKEN: optionalText,
+    FACEBOOK_GRAPH_URL: urlWith(["http:", "https:"], "must be an http:// or https:// URL"),
+    FETCH_ALLOW_HOSTS: optionalText,
+    ROLE: z.enum(["web", "worker", "all"]).default("all"),
+    LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  })
+  .superRefine((env, ctx) => {
+    if ((env.FACEBOOK_PAGE_ID === undefined) !== (env.FACEBOOK_PAGE_TOKEN === undefined)) {
+      ctx.addIssue({
+        code: "custom",
+        path: [env.FACEBOOK_PAGE_ID === undefined ? "FACEBOOK_PAGE_ID" : "FACEBOOK_PAGE_TOKEN"],
+        message: "FACEBOOK_PAGE_ID and FACEBOOK_PAGE_TOKEN are set together or not at all",
+      });
+    }
+    if (env.DATABASE_URL !== undefined && env.AUTH_SECRET === undefined) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["AUTH_SECRET"],
+        message: "is required with DATABASE_URL (every process sharing the database must share it)",
+      });
+    }
+  });
+
+export type Env = z.infer<typeof envSchema>;
+
+export type Config = {
+  env: Env["NODE_ENV"];
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  siteUrl: string;
+  authSecret: string;
+  smtpUrl: string | undefined;
+  contactEmail: string;
+  facebook: { pageId: string; pageToken: string; graphUrl: string } | undefined;
+  fetchAllowHosts: string[];
+  role: Env["ROLE"];
+  logLevel: Env["LOG_LEVEL"];
+};
+
+/** Every problem with the environment, reported together. */
+export class ConfigError extends Error {
+  readonly code = "CONFIG_INVALID";
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join("\n")}`);
+    this.name = "ConfigError";
+  }
+}
+
+/** Parses and validates the environment; throws ConfigError listing every bad value at once. */
+export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = envSchema.safeParse(source);
+  if (!parsed.success) {
+    // Name the variable and the rule, never the value: some of them are secrets.
+    const problems = parsed.error.issues.map((issue) => {
+      const key = String(issue.path[0] ?? "environment");
+      return `${key}: ${issue.message}`;
+    });
+    throw new ConfigError(problems);
+  }
+  const env = parsed.data;
+  const dataDir = path.resolve(env.DATA_DIR);
+  return {
+    env: env.NODE_ENV,
+    port: env.PORT,
+    host: env.HOST,
+    dataDir,
+    databaseUrl: env.DATABASE_URL,
+    siteUrl: (env.SITE_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, ""),
+    authSecret: env.AUTH_SECRET ?? localAuthSecret(dataDir),
+    smtpUrl: env.SMTP_URL,
+    contactEmail: env.CONTACT_EMAIL,
+    facebook:
+      env.FACEBOOK_PAGE_ID && env.FACEBOOK_PAGE_TOKEN
+        ? {
+            pageId: env.FACEBOOK_PAGE_ID,
+            pageToken: env.FACEBOOK_PAGE_TOKEN,
+            graphUrl: (env.FACEBOOK_GRAPH_URL ?? "https://graph.facebook.com/v21.0").replace(/\/+$/, ""),
+          }
+        : undefined,
+    fetchAllowHosts: (env.FETCH_ALLOW_HOSTS ?? "")
+      .split(",")
+      .map((h) => h.trim().toLowerCase())
+      .filter(Boolean),
+    role: env.ROLE,
+    logLevel: env.LOG_LEVEL,
+  };
+}
+
+// On the embedded database the secret lives beside the data it protects, created once (mode 0600).
+function localAuthSecret(dataDir: string): string {
+  const file = path.join(dataDir, "auth-secret");
+  if (existsSync(file)) return readFileSync(file, "utf8").trim();
+  mkdirSync(dataDir, { recursive: true });
+  const secret = randomBytes(32).toString("base64url");
+  writeFileSync(file, `${secret}\n`, { mode: 0o600, flag: "wx" });
+  chmodSync(file, 0o600);
+  return secret;
+}
+
+/** The configuration as it may be logged: secrets replaced by whether they are set. */
+export function describeConfig(config: Config): Record<string, unknown> {
+  return {
+    env: config.env,
+    port: config.port,
+    dataDir: config.databaseUrl ? undefined : config.dataDir,
+    database: config.databaseUrl ? "postgres" : "pglite",
+    siteUrl: config.siteUrl,
+    authSecret: "[set]",
+    smtp: config.smtpUrl ? "[set]" : "outbox",
+    contactEmail: config.contactEmail,
+    facebook: config.facebook ? { pageId: config.facebook.pageId, pageToken: "[set]" } : "not configured",
+    role: config.role,
+  };
+}
