@@ -229,8 +229,24 @@ const OPENERS = [
   "Experts are divided on what it means.",
 ];
 
-const IMAGES = [
-  "ufo", "cat", "ghost", "goat", "donut", "robot", "trophy", "telescope", "octopus", "gnome", "llama", "pickle",
+// Local illustrations in public/demo, chosen to suit each category.
+const IMAGES: Record<string, string[]> = {
+  animals: ["goat", "cat", "octopus", "llama"],
+  "crime-courts": ["gnome", "donut", "cat"],
+  "science-space": ["telescope", "ufo", "octopus"],
+  "food-drink": ["donut", "pickle"],
+  "tech-internet": ["robot", "ufo"],
+  "sports-games": ["trophy", "goat"],
+  paranormal: ["ghost", "ufo", "gnome"],
+  "records-feats": ["trophy", "llama", "pickle"],
+};
+
+const DETAILS = [
+  "The story from {p} has been shared thousands of times since.",
+  "A spokesperson in {p} called it 'a first for the town'.",
+  "Neighbours in {p} have started a petition to make it an annual event.",
+  "Local radio in {p} covered it live for most of the afternoon.",
+  "Tourists have begun arriving in {p} hoping to see it for themselves.",
 ];
 
 // Small, fast, seeded PRNG so the content is the same on every run.
@@ -280,14 +296,14 @@ export function demoStories(now: Date): DemoStory[] {
     stories.push({
       title,
       slug,
-      summary: `${title}. ${opener}`,
+      summary: `${opener} ${pick(DETAILS).replace("{p}", place)}`,
       content: [
         `${title}, according to reports from ${place}.`,
         opener,
         `"I have lived in ${place} for thirty years and this is a first," one resident said.`,
         "The story was picked up by several outlets before anyone could confirm the details.",
       ].join("\n\n"),
-      imageUrl: n % 7 === 3 ? null : `/demo/${IMAGES[n % IMAGES.length]}.svg`,
+      imageUrl: n % 7 === 3 ? null : `/demo/${pick(IMAGES[category.slug]!)}.svg`,
       // Stable across runs (no dates in it), so a second seed finds every story already there.
       originalUrl: `https://www.${source.domain}/stories/${slug}?utm_source=rss`,
       categorySlug: category.slug,

@@ -1,0 +1,63 @@
+import { isRouteErrorResponse, Links, Meta, Outlet, Scripts, ScrollRestoration } from "react-router";
+import type { Route } from "./+types/root";
+import "./app.css";
+
+export const links: Route.LinksFunction = () => [
+  { rel: "icon", href: "/logo.svg", type: "image/svg+xml" },
+];
+
+export function Layout({ children }: { children: React.ReactNode }) {
+  return (
+    <html lang="en">
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <Meta />
+        <Links />
+      </head>
+      <body className="min-h-screen antialiased">
+        {children}
+        <ScrollRestoration />
+        <Scripts />
+      </body>
+    </html>
+  );
+}
+
+export default function App() {
+  return <Outlet />;
+}
+
+export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  const notFound = isRouteErrorResponse(error) && error.status === 404;
+  const details = error instanceof Error ? `${error.message}\n${error.stack ?? ""}` : JSON.stringify(error, null, 2);
+  return (
+    <main id="main" className="mx-auto flex min-h-screen max-w-xl flex-col items-center justify-center gap-4 p-8 text-center">
+      <img src="/logo.svg" alt="" className="h-16 w-16" />
+      {notFound ? (
+        <>
+          <h1 className="font-display text-4xl font-extrabold">Oops! Page not found</h1>
+          <a className="rounded-full bg-ink px-5 py-2 font-semibold text-paper" href="/">
+            Back to the home page
+          </a>
+        </>
+      ) : (
+        <>
+          <h1 className="font-display text-4xl font-extrabold">Something went wrong</h1>
+          <p>The page encountered an error and crashed.</p>
+          <button
+            type="button"
+            className="rounded-full bg-ink px-5 py-2 font-semibold text-paper"
+            onClick={() => window.location.reload()}
+          >
+            Reload Page
+          </button>
+          <details className="w-full text-left">
+            <summary className="cursor-pointer font-semibold">Error Details</summary>
+            <pre className="mt-2 overflow-auto rounded bg-paper-deep p-3 text-xs">{details}</pre>
+          </details>
+        </>
+      )}
+    </main>
+  );
+}

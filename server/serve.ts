@@ -1,0 +1,70 @@
+import { runMigrations } from "~/db/migrate";
+import { createRepos } from "~/db/repos";
+import { ensureDefaultCategories } from "~/domain/categories/default-categories";
+import { seedDemo } from "~/domain/demo/seed-demo";
+import type { Database } from "~/db/client";
+import { openConfiguredDatabase } from "./database";
+import { describeConfig, type Config } from "./config";
+import { createLogger, type Logger } from "./logger";
+import { loadServerBuild, startWebServer, type WebServer } from "./web";
+
+/** Prepares the database (migrations, default categories, optional demo content) and serves the site. */
+export async function serve(options: { config: Config; demo?: boolean; logger?: Logger }): Promise<void> {
+  if (process.env.NODE_ENV !== "production") {
+    throw new Error("serve runs the production build: start it with NODE_ENV=production (bin/oddwire.mjs does)");
+  }
+  const { config } = options;
+  const logger = options.logger ?? createLogger({ level: config.logLevel });
+  const build = await loadServerBuild();
+
+  const database = await openConfiguredDatabase(config);
+  let web: WebServer | undefined;
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, "shutting down");
+    const force = setTimeout(() => {
+      logger.error("shutdown took longer than 15 s; exiting");
+      process.exit(1);
+    }, 15_000);
+    force.unref();
+    try {
+      await web?.close();
+      await database.close();
+      logger.info("stopped");
+    } catch (error) {
+      logger.error({ err: error }, "error while shutting down");
+      process.exitCode = 1;
+    }
+  };
+  process.once("SIGINT", () => void stop("SIGINT"));
+  process.once("SIGTERM", () => void stop("SIGTERM"));
+
+  try {
+    await prepareDatabase(database, { demo: options.demo === true, logger });
+    web = await startWebServer({ config, database, logger, build });
+  } catch (error) {
+    await database.close();
+    throw error;
+  }
+  logger.info({ url: web.url, config: describeConfig(config) }, `Oddwire is serving on ${web.url}`);
+}
+
+async function prepareDatabase(database: Database, options: { demo: boolean; logger: Logger }) {
+  await runMigrations(database);
+  const repos = createRepos(database.db);
+  const categoriesAdded = await ensureDefaultCategories(repos);
+  if (categoriesAdded > 0) options.logger.info({ categoriesAdded }, "created the default categories");
+  if (options.demo) {
+    const result = await seedDemo({ repos });
+    options.logger.info(
+      {
+        storiesAdded: result.stories_added,
+        rejectedAdded: result.rejected_added,
+        sourcesAdded: result.sources_added,
+      },
+      `Demo content loaded. Demo admin: ${result.admin.email} / password: ${result.admin.password}`,
+    );
+  }
+}

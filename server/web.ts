@@ -1,0 +1,101 @@
+import { existsSync } from "node:fs";
+import type { Server } from "node:http";
+import path from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { createRequestHandler } from "@react-router/express";
+import compression from "compression";
+import express, { type RequestHandler } from "express";
+import { pinoHttp } from "pino-http";
+import type { ServerBuild } from "react-router";
+import type { Database } from "~/db/client";
+import { createRepos } from "~/db/repos";
+import type { AppContext } from "./app-context";
+import type { Config } from "./config";
+import type { Logger } from "./logger";
+
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const BUILD_DIR = path.join(ROOT, "build");
+
+/** Loads the production build of the React Router app; says how to make one when it is missing. */
+export async function loadServerBuild(): Promise<ServerBuild> {
+  const entry = path.join(BUILD_DIR, "server", "index.js");
+  if (!existsSync(entry)) {
+    throw new Error(`No production build at ${path.relative(process.cwd(), entry)}: run "npm run build" first`);
+  }
+  return (await import(pathToFileURL(entry).href)) as ServerBuild;
+}
+
+export type WebServer = { url: string; server: Server; close(): Promise<void> };
+
+/** The web app: request logging, static files, a health check, and the React Router handler. */
+export function createWebApp(options: {
+  config: Config;
+  database: Database;
+  logger: Logger;
+  /** The React Router build, or a function returning it (for the dev server). */
+  build: ServerBuild | (() => Promise<ServerBuild>);
+  /** Extra middleware before the app (the dev server's Vite). */
+  before?: RequestHandler[];
+}) {
+  const { config, database, logger } = options;
+  const context: AppContext = {
+    repos: createRepos(database.db),
+    config: { siteUrl: config.siteUrl, contactEmail: config.contactEmail },
+    logger,
+  };
+
+  const app = express();
+  app.disable("x-powered-by");
+  app.set("trust proxy", "loopback");
+  app.use(
+    pinoHttp({
+      logger,
+      autoLogging: { ignore: (req) => req.url?.startsWith("/assets/") === true },
+      customLogLevel: (_req, res, error) => (error || res.statusCode >= 500 ? "error" : "info"),
+      serializers: {
+        req: (req: { method: string; url: string }) => ({ method: req.method, url: req.url }),
+        res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
+      },
+    }),
+  );
+  app.use(compression());
+  for (const middleware of options.before ?? []) app.use(middleware);
+  app.use("/assets", express.static(path.join(BUILD_DIR, "client", "assets"), { immutable: true, maxAge: "1y" }));
+  app.use(express.static(path.join(BUILD_DIR, "client"), { maxAge: "1h", index: false }));
+
+  app.get("/healthz", async (_req, res) => {
+    try {
+      await database.exec("SELECT 1");
+      res.json({ ok: true, database: database.kind });
+    } catch (error) {
+      logger.error({ err: error }, "health check failed");
+      res.status(503).json({ ok: false });
+    }
+  });
+
+  app.use(createRequestHandler({ build: options.build, getLoadContext: () => context, mode: config.env }));
+  return app;
+}
+
+/** Starts serving on the configured port; resolves once the server listens. */
+export async function startWebServer(options: Parameters<typeof createWebApp>[0]): Promise<WebServer> {
+  const app = createWebApp(options);
+  const server = await new Promise<Server>((resolve, reject) => {
+    const s = app.listen(options.config.port, options.config.host, (error?: Error) => (error ? reject(error) : resolve(s)));
+    s.once("error", reject);
+  });
+  const address = server.address();
+  const port = typeof address === "object" && address ? address.port : options.config.port;
+  const url = `http://localhost:${port}`;
+  return {
+    url,
+    server,
+    close: () =>
+      new Promise((resolve) => {
+        server.close(() => resolve());
+        server.closeIdleConnections();
+        // Requests still running get a moment to finish, then their connections are cut.
+        setTimeout(() => server.closeAllConnections(), 5_000).unref();
+      }),
+  };
+}
