@@ -19,6 +19,12 @@ const urlWith = (protocols: string[], hint: string) =>
     }
   }, hint);
 
+// Zod skips refinements once any single variable is invalid; run the rules between variables anyway,
+// so that every problem is reported at once.
+const evenWithOtherProblems = {
+  when: (payload: z.core.ParsePayload) => typeof payload.value === "object" && payload.value !== null,
+};
+
 /** Every environment variable Oddwire reads, with its default. Parsed once, at start-up. */
 export const envSchema = z
   .object({
@@ -53,7 +59,7 @@ export const envSchema = z
         message: "is required with DATABASE_URL (every process sharing the database must share it)",
       });
     }
-  });
+  }, evenWithOtherProblems);
 
 export type Env = z.infer<typeof envSchema>;
 

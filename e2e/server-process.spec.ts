@@ -1,0 +1,69 @@
+import { execFile, spawn, type ChildProcess } from "node:child_process";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { expect, test } from "@playwright/test";
+
+// The production server as a real process: start-up line, the data-dir lock, clean shutdown.
+const BIN = path.resolve("bin/oddwire.mjs");
+
+function serverEnv(dataDir: string, port: number): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, PORT: String(port), HOST: "127.0.0.1" };
+  delete env.DATABASE_URL;
+  delete env.NODE_ENV;
+  return env;
+}
+
+function waitForLine(child: ChildProcess, pattern: RegExp, timeoutMs = 60_000): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let seen = "";
+    const timer = setTimeout(() => reject(new Error(`no line matching ${pattern} in:\n${seen}`)), timeoutMs);
+    child.stdout?.on("data", (chunk: Buffer) => {
+      seen += chunk.toString();
+      const line = seen.split("\n").find((l) => pattern.test(l));
+      if (line) {
+        clearTimeout(timer);
+        resolve(line);
+      }
+    });
+    child.once("exit", (code) => reject(new Error(`server exited with ${code}:\n${seen}`)));
+  });
+}
+
+test("the server logs its address, guards its data dir, and shuts down cleanly on SIGTERM", async () => {
+  test.setTimeout(120_000);
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), "oddwire-proc-"));
+  const port = 30_000 + Math.floor(Math.random() * 9_000);
+  const server = spawn(process.execPath, [BIN, "serve"], { env: serverEnv(dataDir, port) });
+  try {
+    const line = await waitForLine(server, /serving on/);
+    expect(JSON.parse(line).msg).toBe(`Oddwire is serving on http://localhost:${port}`);
+    expect(existsSync(path.join(dataDir, "oddwire.lock"))).toBe(true);
+
+    const home = await fetch(`http://127.0.0.1:${port}/`);
+    expect(home.status).toBe(200);
+    expect(await home.text()).toContain("No stories available yet");
+
+    // A second process on the same embedded database gets a clear error instead of corrupting it.
+    const second = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
+      execFile(process.execPath, [BIN, "migrate"], { env: serverEnv(dataDir, 0), timeout: 60_000 }, (error, _out, stderr) =>
+        resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stderr }),
+      );
+    });
+    expect(second.code).toBe(1);
+    const { error } = JSON.parse(second.stderr.trim().split("\n").pop()!);
+    expect(error.code).toBe("DATA_DIR_IN_USE");
+    expect(error.message).toContain("DATABASE_URL");
+
+    const exited = new Promise<number | null>((resolve) => server.once("exit", (code) => resolve(code)));
+    let output = "";
+    server.stdout?.on("data", (chunk: Buffer) => (output += chunk.toString()));
+    server.kill("SIGTERM");
+    expect(await exited).toBe(0);
+    expect(output).toContain('"msg":"stopped"');
+    expect(existsSync(path.join(dataDir, "oddwire.lock"))).toBe(false);
+  } finally {
+    if (server.exitCode === null) server.kill("SIGKILL");
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+});

@@ -1,0 +1,32 @@
+// Runs the browser journeys in Debian's Chromium. Without a browser they are skipped loudly,
+// except under CI=true, where a missing browser is a failure.
+import { spawnSync } from "node:child_process";
+import { existsSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const chromium = process.env.CHROMIUM_PATH || "/usr/bin/chromium";
+
+if (!existsSync(chromium)) {
+  const banner = [
+    "",
+    "!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!",
+    `!! BROWSER TESTS SKIPPED: no Chromium at ${chromium}`,
+    "!! Install Debian's chromium (apt-get install chromium) or set CHROMIUM_PATH.",
+    "!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!",
+    "",
+  ].join("\n");
+  if (process.env.CI === "true") {
+    console.error(`${banner}\nCI=true: browser tests are required, failing.`);
+    process.exit(1);
+  }
+  console.warn(banner);
+  process.exit(0);
+}
+
+const run = (args) => spawnSync(process.execPath, args, { cwd: root, stdio: "inherit", env: { ...process.env, CHROMIUM_PATH: chromium } });
+const build = run([path.join(root, "scripts", "ensure-build.mjs")]);
+if (build.status !== 0) process.exit(build.status ?? 1);
+const tests = run([path.join(root, "node_modules", "@playwright", "test", "cli.js"), "test", ...process.argv.slice(2)]);
+process.exit(tests.status ?? 1);

@@ -1,0 +1,28 @@
+// Builds the web app when there is no build yet or a source file is newer than it, so that
+// `npm start` works on a fresh clone and never serves a stale build.
+import { spawnSync } from "node:child_process";
+import { existsSync, readdirSync, statSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const marker = path.join(root, "build", "server", "index.js");
+const inputs = ["app", "domain", "db", "public", "vite.config.ts", "react-router.config.ts", "package.json"];
+
+function newest(target) {
+  if (!existsSync(target)) return 0;
+  const stat = statSync(target);
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  return readdirSync(target).reduce((max, name) => Math.max(max, newest(path.join(target, name))), stat.mtimeMs);
+}
+
+const built = existsSync(marker) ? statSync(marker).mtimeMs : 0;
+const changed = Math.max(...inputs.map((p) => newest(path.join(root, p))));
+if (built > 0 && built >= changed) process.exit(0);
+
+console.log(built === 0 ? "No build yet: building the web app..." : "Sources changed: rebuilding the web app...");
+const result = spawnSync(process.execPath, [path.join(root, "node_modules", "@react-router", "dev", "bin.js"), "build"], {
+  cwd: root,
+  stdio: "inherit",
+});
+process.exit(result.status ?? 1);

@@ -1,0 +1,191 @@
+import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterEach, beforeEach, describe, expect, test } from "vitest";
+import { ConfigError, describeConfig, loadConfig } from "./config";
+
+const SECRET = "a-secret-that-is-long-enough-for-oddwire-0123456789";
+
+let dataDir: string;
+beforeEach(() => {
+  dataDir = mkdtempSync(path.join(os.tmpdir(), "oddwire-config-"));
+});
+afterEach(() => {
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+/** The ConfigError that loadConfig throws for this environment. */
+function configError(env: NodeJS.ProcessEnv): ConfigError {
+  try {
+    loadConfig(env);
+  } catch (error) {
+    expect(error).toBeInstanceOf(ConfigError);
+    return error as ConfigError;
+  }
+  throw new Error("loadConfig accepted an invalid environment");
+}
+
+describe("loadConfig", () => {
+  test("uses the defaults for an empty environment", () => {
+    // AUTH_SECRET is given so the default ./data is never written to.
+    const config = loadConfig({ AUTH_SECRET: SECRET });
+    expect(config).toMatchObject({
+      env: "production",
+      port: 3000,
+      host: "0.0.0.0",
+      dataDir: path.resolve("./data"),
+      databaseUrl: undefined,
+      siteUrl: "http://localhost:3000",
+      authSecret: SECRET,
+      smtpUrl: undefined,
+      contactEmail: "tips@oddwire.news",
+      facebook: undefined,
+      fetchAllowHosts: [],
+      role: "all",
+      logLevel: "info",
+    });
+  });
+
+  test("the default site URL follows PORT, and a given one loses its trailing slash", () => {
+    expect(loadConfig({ AUTH_SECRET: SECRET, PORT: "8080" }).siteUrl).toBe("http://localhost:8080");
+    expect(loadConfig({ AUTH_SECRET: SECRET, SITE_URL: "https://oddwire.news/" }).siteUrl).toBe("https://oddwire.news");
+  });
+
+  test("reads DATA_DIR as an absolute path", () => {
+    expect(loadConfig({ AUTH_SECRET: SECRET, DATA_DIR: dataDir }).dataDir).toBe(path.resolve(dataDir));
+  });
+
+  test("reports every bad value at once in one ConfigError", () => {
+    const error = configError({
+      AUTH_SECRET: SECRET,
+      DATA_DIR: dataDir,
+      PORT: "abc",
+      SITE_URL: "ftp://x",
+      SMTP_URL: "http://x",
+      CONTACT_EMAIL: "nope",
+    });
+    expect(error.code).toBe("CONFIG_INVALID");
+    expect(error.problems).toHaveLength(4);
+    for (const name of ["PORT", "SITE_URL", "SMTP_URL", "CONTACT_EMAIL"]) {
+      expect(error.problems.some((p) => p.startsWith(`${name}:`))).toBe(true);
+      expect(error.message).toContain(name);
+    }
+  });
+
+  test("reports the rules between variables alongside a bad single value", () => {
+    const error = configError({
+      DATA_DIR: dataDir,
+      PORT: "abc",
+      FACEBOOK_PAGE_ID: "12345",
+      DATABASE_URL: "postgres://oddwire@db.example/oddwire",
+    });
+    expect(error.problems).toHaveLength(3);
+    expect(error.problems.map((p) => p.split(":")[0])).toEqual(
+      expect.arrayContaining(["PORT", "FACEBOOK_PAGE_TOKEN", "AUTH_SECRET"]),
+    );
+  });
+
+  test("a Facebook page id without its token is an error", () => {
+    const error = configError({ AUTH_SECRET: SECRET, DATA_DIR: dataDir, FACEBOOK_PAGE_ID: "12345" });
+    expect(error.problems).toEqual([expect.stringMatching(/^FACEBOOK_PAGE_TOKEN: .*set together/)]);
+  });
+
+  test("a Facebook page id with its token configures Facebook", () => {
+    const config = loadConfig({
+      AUTH_SECRET: SECRET,
+      DATA_DIR: dataDir,
+      FACEBOOK_PAGE_ID: "12345",
+      FACEBOOK_PAGE_TOKEN: "page-token",
+    });
+    expect(config.facebook).toEqual({
+      pageId: "12345",
+      pageToken: "page-token",
+      graphUrl: "https://graph.facebook.com/v21.0",
+    });
+  });
+
+  test("DATABASE_URL without AUTH_SECRET is an error", () => {
+    const error = configError({ DATA_DIR: dataDir, DATABASE_URL: "postgres://oddwire@db.example/oddwire" });
+    expect(error.problems).toEqual([expect.stringMatching(/^AUTH_SECRET: is required with DATABASE_URL/)]);
+  });
+
+  test("an AUTH_SECRET shorter than 32 characters is an error", () => {
+    const error = configError({ DATA_DIR: dataDir, AUTH_SECRET: "x".repeat(31) });
+    expect(error.problems).toEqual(["AUTH_SECRET: must be at least 32 characters"]);
+  });
+
+  test("the error never shows a secret value it was given", () => {
+    const secrets = {
+      AUTH_SECRET: "short-secret-value",
+      FACEBOOK_PAGE_TOKEN: "fb-token-value-do-not-print",
+      SMTP_URL: "http://mailer:smtp-password-value@mail.example",
+      DATABASE_URL: "mysql://oddwire:db-password-value@db.example/oddwire",
+    };
+    const error = configError({ DATA_DIR: dataDir, ...secrets });
+    expect(error.problems.length).toBeGreaterThanOrEqual(4);
+    for (const value of [
+      "short-secret-value",
+      "fb-token-value-do-not-print",
+      "smtp-password-value",
+      "db-password-value",
+    ]) {
+      expect(error.message).not.toContain(value);
+      expect(JSON.stringify(error.problems)).not.toContain(value);
+    }
+  });
+
+  test("without AUTH_SECRET or DATABASE_URL, generates a secret into DATA_DIR/auth-secret, readable by its owner only", () => {
+    const first = loadConfig({ DATA_DIR: dataDir });
+    const file = path.join(dataDir, "auth-secret");
+    expect(first.authSecret.length).toBeGreaterThanOrEqual(32);
+    expect(readFileSync(file, "utf8").trim()).toBe(first.authSecret);
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+
+    expect(loadConfig({ DATA_DIR: dataDir }).authSecret).toBe(first.authSecret);
+  });
+
+  test("creates DATA_DIR for the secret when it does not exist yet", () => {
+    const nested = path.join(dataDir, "not", "yet");
+    const config = loadConfig({ DATA_DIR: nested });
+    expect(readFileSync(path.join(nested, "auth-secret"), "utf8").trim()).toBe(config.authSecret);
+  });
+
+  test("each data directory gets its own generated secret", () => {
+    const other = mkdtempSync(path.join(os.tmpdir(), "oddwire-config-"));
+    try {
+      expect(loadConfig({ DATA_DIR: other }).authSecret).not.toBe(loadConfig({ DATA_DIR: dataDir }).authSecret);
+    } finally {
+      rmSync(other, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("describeConfig", () => {
+  test("never contains a secret value", () => {
+    const config = loadConfig({
+      DATA_DIR: dataDir,
+      AUTH_SECRET: SECRET,
+      FACEBOOK_PAGE_ID: "12345",
+      FACEBOOK_PAGE_TOKEN: "fb-token-value-do-not-print",
+      SMTP_URL: "smtps://mailer:smtp-password-value@mail.example:465",
+      DATABASE_URL: "postgres://oddwire:db-password-value@db.example:5432/oddwire",
+    });
+    const described = JSON.stringify(describeConfig(config));
+    for (const value of [SECRET, "fb-token-value-do-not-print", "smtp-password-value", "db-password-value"]) {
+      expect(described).not.toContain(value);
+    }
+    expect(describeConfig(config)).toMatchObject({
+      database: "postgres",
+      authSecret: "[set]",
+      smtp: "[set]",
+      facebook: { pageId: "12345", pageToken: "[set]" },
+    });
+  });
+
+  test("never contains the generated secret either", () => {
+    const config = loadConfig({ DATA_DIR: dataDir });
+    const described = describeConfig(config);
+    expect(JSON.stringify(described)).not.toContain(config.authSecret);
+    expect(described).toMatchObject({ database: "pglite", dataDir: path.resolve(dataDir), smtp: "outbox" });
+  });
+});
