@@ -1,3 +1,5 @@
+import type { RequestHandler } from "express";
+import type { ServerBuild } from "react-router";
 import { runMigrations } from "~/db/migrate";
 import { createRepos } from "~/db/repos";
 import { ensureDefaultCategories } from "~/domain/categories/default-categories";
@@ -9,13 +11,13 @@ import { createLogger, type Logger } from "./logger";
 import { loadServerBuild, startWebServer, type WebServer } from "./web";
 
 /** Prepares the database (migrations, default categories, optional demo content) and serves the site. */
-export async function serve(options: { config: Config; demo?: boolean; logger?: Logger }): Promise<void> {
-  if (process.env.NODE_ENV !== "production") {
+export async function serve(options: { config: Config; demo?: boolean; dev?: boolean; logger?: Logger }): Promise<void> {
+  if (!options.dev && process.env.NODE_ENV !== "production") {
     throw new Error("serve runs the production build: start it with NODE_ENV=production (bin/oddwire.mjs does)");
   }
   const { config } = options;
   const logger = options.logger ?? createLogger({ level: config.logLevel });
-  const build = await loadServerBuild();
+  const { build, before, closeDev } = options.dev ? await viteDevServer() : { build: await loadServerBuild() };
 
   const database = await openConfiguredDatabase(config);
   let web: WebServer | undefined;
@@ -31,6 +33,7 @@ export async function serve(options: { config: Config; demo?: boolean; logger?: 
     force.unref();
     try {
       await web?.close();
+      await closeDev?.();
       await database.close();
       logger.info("stopped");
     } catch (error) {
@@ -43,7 +46,7 @@ export async function serve(options: { config: Config; demo?: boolean; logger?: 
 
   try {
     await prepareDatabase(database, { demo: options.demo === true, logger });
-    web = await startWebServer({ config, database, logger, build });
+    web = await startWebServer({ config, database, logger, build, before });
   } catch (error) {
     await database.close();
     throw error;
@@ -67,4 +70,15 @@ async function prepareDatabase(database: Database, options: { demo: boolean; log
       `Demo content loaded. Demo admin: ${result.admin.email} / password: ${result.admin.password}`,
     );
   }
+}
+
+// Development: Vite serves the app with hot reload and rebuilds the server code on each request.
+async function viteDevServer() {
+  const { createServer } = await import("vite");
+  const vite = await createServer({ server: { middlewareMode: true } });
+  return {
+    build: () => vite.ssrLoadModule("virtual:react-router/server-build") as Promise<ServerBuild>,
+    before: [vite.middlewares as unknown as RequestHandler],
+    closeDev: () => vite.close(),
+  };
 }
