@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
@@ -64,8 +64,31 @@ describe("lockDataDir", () => {
 
   test("after a release, the directory can be locked again", () => {
     lockDataDir(dir)();
-    lockDataDir(dir);
+    const release = lockDataDir(dir);
     expect(readFileSync(lockFile, "utf8")).toBe(String(process.pid));
+    release();
+  });
+
+  test("refuses a second lock on the same directory from this same process", () => {
+    const release = lockDataDir(dir);
+    try {
+      expect(thrownBy(() => lockDataDir(path.join(dir, ".")))).toBeInstanceOf(DataDirInUseError);
+    } finally {
+      release();
+    }
+  });
+
+  test("takes over a lock with our own pid left by an earlier run (a container's pid 1)", () => {
+    writeFileSync(lockFile, String(process.pid));
+    const release = lockDataDir(dir);
+    expect(readFileSync(lockFile, "utf8")).toBe(String(process.pid));
+    release();
+  });
+
+  test("leaves no draft files behind", () => {
+    const release = lockDataDir(dir);
+    release();
+    expect(readdirSync(dir)).toEqual([]);
   });
 
   test("refuses a directory held by another live process, saying how to get out", () => {

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
@@ -142,6 +142,13 @@ describe("loadConfig", () => {
     expect(statSync(file).mode & 0o777).toBe(0o600);
 
     expect(loadConfig({ DATA_DIR: dataDir }).authSecret).toBe(first.authSecret);
+  });
+
+  test("replaces an empty or truncated secret file (a crash while creating it) with a new secret", () => {
+    writeFileSync(path.join(dataDir, "auth-secret"), "");
+    const config = loadConfig({ DATA_DIR: dataDir });
+    expect(config.authSecret.length).toBeGreaterThanOrEqual(32);
+    expect(readFileSync(path.join(dataDir, "auth-secret"), "utf8").trim()).toBe(config.authSecret);
   });
 
   test("creates DATA_DIR for the secret when it does not exist yet", () => {

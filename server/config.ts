@@ -131,10 +131,14 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
 // On the embedded database the secret lives beside the data it protects, created once (mode 0600).
 function localAuthSecret(dataDir: string): string {
   const file = path.join(dataDir, "auth-secret");
-  if (existsSync(file)) return readFileSync(file, "utf8").trim();
+  if (existsSync(file)) {
+    const existing = readFileSync(file, "utf8").trim();
+    if (existing.length >= 32) return existing;
+  }
   mkdirSync(dataDir, { recursive: true });
   const secret = randomBytes(32).toString("base64url");
-  writeFileSync(file, `${secret}\n`, { mode: 0o600, flag: "wx" });
+  // A missing or truncated file (a crash while creating it) gets a new secret.
+  writeFileSync(file, `${secret}\n`, { mode: 0o600 });
   chmodSync(file, 0o600);
   return secret;
 }

@@ -16,7 +16,9 @@ const PUBLIC_DIR = fileURLToPath(new URL("../../public", import.meta.url));
 const NOW = new Date("2025-06-15T12:00:00Z");
 
 async function counts() {
-  const count = async (table: typeof categories | typeof sources | typeof stories | typeof rejectedStories | typeof users) => {
+  const count = async (
+    table: typeof categories | typeof sources | typeof stories | typeof rejectedStories | typeof users,
+  ) => {
     const [row] = await t.db.select({ n: sql<number>`count(*)::int` }).from(table);
     return row?.n ?? 0;
   };
@@ -62,9 +64,7 @@ describe("seedDemo", () => {
     expect(rejectedRows.every((s) => s.sourceId !== null)).toBe(true);
 
     // Published stories reach back over at least four months, up to now, and none lies in the future.
-    const months = new Set(
-      published.map((s) => `${s.publishDate!.getUTCFullYear()}-${s.publishDate!.getUTCMonth()}`),
-    );
+    const months = new Set(published.map((s) => `${s.publishDate!.getUTCFullYear()}-${s.publishDate!.getUTCMonth()}`));
     expect(months.size).toBeGreaterThanOrEqual(4);
     expect(published.every((s) => s.publishDate!.getTime() <= NOW.getTime())).toBe(true);
     expect(pending.every((s) => s.publishDate === null)).toBe(true);

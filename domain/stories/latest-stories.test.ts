@@ -26,6 +26,15 @@ describe("listLatestStories", () => {
     expect(latest[0]?.publishDate).toBe(newest.publishDate?.toISOString());
   });
 
+  test("of stories published at the same moment, shows the later one first", async () => {
+    const moment = daysAgo(1);
+    const earlier = await makeStory(t.db, { publishDate: moment });
+    const later = await makeStory(t.db, { publishDate: moment });
+
+    const latest = await listLatestStories(t.repos);
+    expect(latest.map((s) => s.id)).toEqual([later.id, earlier.id]);
+  });
+
   test("respects the limit, keeping the newest", async () => {
     const made = [];
     for (let day = 0; day < 5; day++) made.push(await makeStory(t.db, { publishDate: daysAgo(day) }));
@@ -46,7 +55,12 @@ describe("listLatestStories", () => {
     const loose = await makeStory(t.db, { categoryId: null, sourceId: null, publishDate: daysAgo(2) });
 
     const [first, second] = await listLatestStories(t.repos);
-    expect(first).toMatchObject({ id: filed.id, category: "Animals", categorySlug: "animals", sourceName: "Odd Planet Wire" });
+    expect(first).toMatchObject({
+      id: filed.id,
+      category: "Animals",
+      categorySlug: "animals",
+      sourceName: "Odd Planet Wire",
+    });
     expect(second).toMatchObject({ id: loose.id, category: "Uncategorized", categorySlug: null, sourceName: null });
   });
 

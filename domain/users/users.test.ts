@@ -89,7 +89,9 @@ describe("createUser", () => {
   });
 
   test("the INVALID_INPUT message names the field but not the password", async () => {
-    const error = await createUser(deps(), { email: "editor@oddwire.test", password: "secr3t" }).catch((e: unknown) => e);
+    const error = await createUser(deps(), { email: "editor@oddwire.test", password: "secr3t" }).catch(
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(DomainError);
     expect((error as DomainError).message).toContain("password");
     expect((error as DomainError).message).not.toContain("secr3t");
