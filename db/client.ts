@@ -19,7 +19,12 @@ export type Database = {
 };
 
 export type DatabaseOptions =
-  | { databaseUrl: string; poolSize?: number }
+  | {
+      databaseUrl: string;
+      poolSize?: number;
+      /** Told when an idle pooled connection fails (say, the server restarted); the pool replaces it. */
+      onIdleError?: (error: Error) => void;
+    }
   | {
       dataDir: string | null;
       pgliteDump?: Blob | File;
@@ -32,6 +37,8 @@ export type DatabaseOptions =
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   if ("databaseUrl" in options) {
     const pool = new pg.Pool({ connectionString: options.databaseUrl, max: options.poolSize ?? 10 });
+    // Without a listener an idle connection's error would crash the process.
+    pool.on("error", (error) => (options.onIdleError ?? ((e) => console.error("idle PostgreSQL connection failed:", e.message)))(error));
     // Fail fast with the server's own message instead of on the first query.
     const client = await pool.connect().catch(async (error: unknown) => {
       await pool.end();

@@ -19,7 +19,7 @@ export async function serve(options: { config: Config; demo?: boolean; dev?: boo
   const logger = options.logger ?? createLogger({ level: config.logLevel });
   const { build, before, closeDev } = options.dev ? await viteDevServer() : { build: await loadServerBuild() };
 
-  const database = await openConfiguredDatabase(config);
+  const database = await openConfiguredDatabase(config, logger);
   let web: WebServer | undefined;
   let stopping = false;
   const stop = async (signal: string) => {

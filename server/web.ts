@@ -73,7 +73,7 @@ export function createWebApp(options: {
     }
   });
 
-  app.use(createRequestHandler({ build: options.build, getLoadContext: () => context, mode: config.env }));
+  app.use(createRequestHandler({ build: options.build, getLoadContext: () => context }));
   return app;
 }
 
