@@ -14,7 +14,7 @@ function serverEnv(dataDir: string, port: number): NodeJS.ProcessEnv {
   return env;
 }
 
-function waitForLine(child: ChildProcess, pattern: RegExp, timeoutMs = 60_000): Promise<string> {
+function waitForLine(child: ChildProcess, pattern: RegExp, timeoutMs = 120_000): Promise<string> {
   return new Promise((resolve, reject) => {
     let seen = "";
     const timer = setTimeout(() => reject(new Error(`no line matching ${pattern} in:\n${seen}`)), timeoutMs);
@@ -31,7 +31,7 @@ function waitForLine(child: ChildProcess, pattern: RegExp, timeoutMs = 60_000): 
 }
 
 test("the server logs its address, guards its data dir, and shuts down cleanly on SIGTERM", async () => {
-  test.setTimeout(120_000);
+  test.setTimeout(240_000);
   const dataDir = mkdtempSync(path.join(os.tmpdir(), "oddwire-proc-"));
   const port = 30_000 + Math.floor(Math.random() * 9_000);
   const server = spawn(process.execPath, [BIN, "serve"], { env: serverEnv(dataDir, port) });
@@ -46,7 +46,7 @@ test("the server logs its address, guards its data dir, and shuts down cleanly o
 
     // A second process on the same embedded database gets a clear error instead of corrupting it.
     const second = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
-      execFile(process.execPath, [BIN, "migrate"], { env: serverEnv(dataDir, 0), timeout: 60_000 }, (error, _out, stderr) =>
+      execFile(process.execPath, [BIN, "migrate"], { env: serverEnv(dataDir, 0), timeout: 120_000 }, (error, _out, stderr) =>
         resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stderr }),
       );
     });
