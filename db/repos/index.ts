@@ -1,5 +1,6 @@
 import type { Db } from "../client";
 import { categoriesRepo } from "./categories.repo";
+import { publicStoriesRepo } from "./public-stories.repo";
 import { sourcesRepo } from "./sources.repo";
 import { storiesRepo } from "./stories.repo";
 import { usersRepo } from "./users.repo";
@@ -8,6 +9,7 @@ import { usersRepo } from "./users.repo";
 export function createRepos(db: Db) {
   return {
     categories: categoriesRepo(db),
+    publicStories: publicStoriesRepo(db),
     sources: sourcesRepo(db),
     stories: storiesRepo(db),
     users: usersRepo(db),

@@ -1,0 +1,181 @@
+import { and, asc, desc, eq, gte, ilike, ne, or, sql, type SQL } from "drizzle-orm";
+import type { Db } from "../client";
+import { categories, sources, stories } from "../schema";
+import type { StoryWithRelations } from "./stories.repo";
+
+// Every read of the public site. Each one filters on status = 'published' and is served by an index
+// (see db/schema.ts); none of them loads more rows than the page shows.
+
+const withRelations = {
+  story: stories,
+  categoryName: categories.name,
+  categorySlug: categories.slug,
+  sourceName: sources.name,
+};
+
+const published = eq(stories.status, "published");
+
+function flatten(rows: { story: typeof stories.$inferSelect; categoryName: string | null; categorySlug: string | null; sourceName: string | null }[]): StoryWithRelations[] {
+  return rows.map(({ story, ...names }) => ({ ...story, ...names }));
+}
+
+/** A LIKE pattern matching `text` anywhere, with LIKE's wildcards in it taken literally. */
+export function containsPattern(text: string): string {
+  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+export type CategoryCardRow = {
+  id: number;
+  name: string;
+  slug: string;
+  storyCount: number;
+  sample: StoryWithRelations;
+};
+
+export function publicStoriesRepo(db: Db) {
+  const selectStories = () =>
+    db
+      .select(withRelations)
+      .from(stories)
+      .leftJoin(categories, eq(categories.id, stories.categoryId))
+      .leftJoin(sources, eq(sources.id, stories.sourceId));
+
+  return {
+    /** The newest featured published story, if any. */
+    async featured(): Promise<StoryWithRelations | null> {
+      const rows = await selectStories()
+        .where(and(published, eq(stories.isFeatured, true)))
+        .orderBy(desc(stories.publishDate), desc(stories.id))
+        .limit(1);
+      return flatten(rows)[0] ?? null;
+    },
+
+    /** Categories that have a non-featured published story: its count and its newest such story. */
+    async categoryCards(): Promise<CategoryCardRow[]> {
+      const counts = await db
+        .select({ categoryId: stories.categoryId, n: sql<number>`count(*)::int` })
+        .from(stories)
+        .where(and(published, eq(stories.isFeatured, false)))
+        .groupBy(stories.categoryId);
+      const countOf = new Map(counts.map((c) => [c.categoryId, c.n]));
+      const all = await db.select().from(categories).orderBy(asc(categories.displayOrder), asc(categories.id));
+      const shown = all.filter((c) => (countOf.get(c.id) ?? 0) > 0);
+      const samples = await Promise.all(
+        shown.map(async (c) => {
+          const rows = await selectStories()
+            .where(and(published, eq(stories.isFeatured, false), eq(stories.categoryId, c.id)))
+            .orderBy(desc(stories.publishDate), desc(stories.id))
+            .limit(1);
+          return flatten(rows)[0];
+        }),
+      );
+      return shown.flatMap((c, i) => {
+        const sample = samples[i];
+        return sample ? [{ id: c.id, name: c.name, slug: c.slug, storyCount: countOf.get(c.id) ?? 0, sample }] : [];
+      });
+    },
+
+    /** One page of a category's published stories, newest first, and how many there are. */
+    async byCategory(categoryId: number, page: { limit: number; offset: number }) {
+      const where = and(published, eq(stories.categoryId, categoryId));
+      const [rows, [total]] = await Promise.all([
+        selectStories().where(where).orderBy(desc(stories.publishDate), desc(stories.id)).limit(page.limit).offset(page.offset),
+        db.select({ n: sql<number>`count(*)::int` }).from(stories).where(where),
+      ]);
+      return { stories: flatten(rows), total: total?.n ?? 0 };
+    },
+
+    /** A published story by its slug, with its category and source names. */
+    async bySlug(slug: string): Promise<StoryWithRelations | null> {
+      const rows = await selectStories().where(and(published, eq(stories.slug, slug))).limit(1);
+      return flatten(rows)[0] ?? null;
+    },
+
+    /** Other published stories of a category, newest first. */
+    async related(categoryId: number, excludeId: number, limit: number): Promise<StoryWithRelations[]> {
+      const rows = await selectStories()
+        .where(and(published, eq(stories.categoryId, categoryId), ne(stories.id, excludeId)))
+        .orderBy(desc(stories.publishDate), desc(stories.id))
+        .limit(limit);
+      return flatten(rows);
+    },
+
+    /**
+     * Published stories whose title, summary or content contains `query` (any case): title matches
+     * first, then newest first; with the total count. Served by the trigram indexes.
+     */
+    async search(query: string, page: { limit: number; offset: number }) {
+      const pattern = containsPattern(query);
+      const where = and(
+        published,
+        or(ilike(stories.title, pattern), ilike(stories.summary, pattern), ilike(stories.content, pattern)),
+      ) as SQL;
+      const titleFirst = sql`(${stories.title} ILIKE ${pattern}) DESC`;
+      const [rows, [total]] = await Promise.all([
+        selectStories()
+          .where(where)
+          .orderBy(titleFirst, desc(stories.publishDate), desc(stories.id))
+          .limit(page.limit)
+          .offset(page.offset),
+        db.select({ n: sql<number>`count(*)::int` }).from(stories).where(where),
+      ]);
+      return { stories: flatten(rows), total: total?.n ?? 0 };
+    },
+
+    /** Up to `limit` published titles containing `query`, newest first. */
+    suggest(query: string, limit: number): Promise<{ id: number; title: string; slug: string }[]> {
+      return db
+        .select({ id: stories.id, title: stories.title, slug: stories.slug })
+        .from(stories)
+        .where(and(published, ilike(stories.title, containsPattern(query))))
+        .orderBy(desc(stories.publishDate), desc(stories.id))
+        .limit(limit);
+    },
+
+    /** The word of a recent published title closest in spelling to `word` (pg_trgm), if any is close. */
+    async closestTitleWord(word: string, options: { minSimilarity: number; recentTitles: number }): Promise<string | null> {
+      const result = (await db.execute(sql`
+        SELECT w AS word, similarity(w, ${word}) AS score
+        FROM (
+          SELECT DISTINCT regexp_split_to_table(lower(title), '[^[:alnum:]]+') AS w
+          FROM (
+            SELECT title FROM stories WHERE status = 'published'
+            ORDER BY publish_date DESC NULLS FIRST, id DESC LIMIT ${options.recentTitles}
+          ) recent
+        ) words
+        WHERE length(w) >= 3 AND w <> ${word} AND similarity(w, ${word}) >= ${options.minSimilarity}
+        ORDER BY score DESC, w
+        LIMIT 1`)) as unknown as { rows: { word: string }[] };
+      return result.rows[0]?.word ?? null;
+    },
+
+    /** Published stories for feeds and sitemaps, newest first, optionally since a date or in a category. */
+    async latestForFeed(options: { limit: number; since?: Date; categoryId?: number }): Promise<StoryWithRelations[]> {
+      const conditions = [published];
+      if (options.since) conditions.push(gte(stories.publishDate, options.since));
+      if (options.categoryId !== undefined) conditions.push(eq(stories.categoryId, options.categoryId));
+      const rows = await selectStories()
+        .where(and(...conditions))
+        .orderBy(desc(stories.publishDate), desc(stories.id))
+        .limit(options.limit);
+      return flatten(rows);
+    },
+
+    async countPublished(): Promise<number> {
+      const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(stories).where(published);
+      return row?.n ?? 0;
+    },
+
+    /** Slugs and last changes of published stories, in a stable order, for sitemap pages. */
+    sitemapPage(page: { limit: number; offset: number }): Promise<{ slug: string; updatedAt: Date }[]> {
+      return db
+        .select({ slug: stories.slug, updatedAt: stories.updatedAt })
+        .from(stories)
+        .where(published)
+        .orderBy(desc(stories.publishDate), desc(stories.id))
+        .limit(page.limit)
+        .offset(page.offset);
+    },
+  };
+}
+export type PublicStoriesRepo = ReturnType<typeof publicStoriesRepo>;

@@ -1,0 +1,171 @@
+import { describe, expect, test } from "vitest";
+import { makeCategory, makeStory } from "~/db/testing/factories";
+import { useTestDatabase } from "~/db/testing/test-database";
+import {
+  getCategoryPage,
+  getHome,
+  getStoryPage,
+  PAGE_SIZE,
+  parsePage,
+  searchStories,
+  suggestStories,
+} from "./public-site";
+
+const t = useTestDatabase();
+const hoursAgo = (h: number) => new Date(Date.now() - h * 3_600_000);
+
+describe("the home page", () => {
+  test("features the newest featured published story, never a pending one", async () => {
+    await makeStory(t.db, { title: "Old featured", isFeatured: true, publishDate: hoursAgo(10) });
+    await makeStory(t.db, { title: "New featured", isFeatured: true, publishDate: hoursAgo(1) });
+    await makeStory(t.db, { title: "Pending featured", isFeatured: true, status: "pending" });
+    const home = await getHome(t.repos);
+    expect(home.featured?.title).toBe("New featured");
+  });
+
+  test("has one card per category with a non-featured published story: its count and newest story", async () => {
+    const animals = await makeCategory(t.db, { name: "Animals", slug: "animals", displayOrder: 2 });
+    const space = await makeCategory(t.db, { name: "Space", slug: "space", displayOrder: 1 });
+    const empty = await makeCategory(t.db, { name: "Empty", slug: "empty", displayOrder: 3 });
+    await makeStory(t.db, { title: "Goat", categoryId: animals.id, publishDate: hoursAgo(5) });
+    await makeStory(t.db, { title: "Llama", categoryId: animals.id, publishDate: hoursAgo(2) });
+    await makeStory(t.db, { title: "Pending cat", categoryId: animals.id, status: "pending" });
+    await makeStory(t.db, { title: "Featured comet", categoryId: space.id, isFeatured: true });
+    await makeStory(t.db, { title: "Moon cheese", categoryId: space.id, publishDate: hoursAgo(3) });
+    await makeStory(t.db, { title: "Only pending", categoryId: empty.id, status: "pending" });
+
+    const { cards } = await getHome(t.repos);
+    expect(cards.map((c) => [c.name, c.storyCount, c.sample.title])).toEqual([
+      ["Space", 1, "Moon cheese"],
+      ["Animals", 2, "Llama"],
+    ]);
+  });
+
+  test("is empty when nothing is published", async () => {
+    await makeStory(t.db, { status: "pending" });
+    expect(await getHome(t.repos)).toEqual({ featured: null, cards: [] });
+  });
+});
+
+describe("a category page", () => {
+  test("shows the category's published stories newest first, a page at a time, with the total", async () => {
+    const category = await makeCategory(t.db, { name: "Animals", slug: "animals" });
+    for (let i = 0; i < PAGE_SIZE + 3; i++) await makeStory(t.db, { categoryId: category.id, publishDate: hoursAgo(i + 1) });
+    await makeStory(t.db, { categoryId: category.id, status: "pending", title: "Hidden" });
+
+    const first = await getCategoryPage(t.repos, "animals", 1);
+    expect(first).toMatchObject({ found: true, title: "Animals", slug: "animals" });
+    expect(first.stories).toMatchObject({ total: PAGE_SIZE + 3, page: 1, pageCount: 2 });
+    expect(first.stories.items).toHaveLength(PAGE_SIZE);
+    const dates = first.stories.items.map((s) => s.publishDate!);
+    expect([...dates].sort().reverse()).toEqual(dates);
+
+    const second = await getCategoryPage(t.repos, "animals", 2);
+    expect(second.stories.items).toHaveLength(3);
+    expect(second.stories.items.map((s) => s.title)).not.toContain("Hidden");
+  });
+
+  test("of an unknown slug is not found and titled 'Category'", async () => {
+    expect(await getCategoryPage(t.repos, "nope", 1)).toMatchObject({ found: false, title: "Category", stories: { items: [] } });
+  });
+
+  test("parsePage accepts positive integers only", () => {
+    expect([parsePage("3"), parsePage("0"), parsePage("-1"), parsePage("x"), parsePage(null), parsePage("1.5")]).toEqual([
+      3, 1, 1, 1, 1, 1,
+    ]);
+  });
+});
+
+describe("a story page", () => {
+  test("shows a published story with more from its category, never pending ones", async () => {
+    const category = await makeCategory(t.db);
+    const story = await makeStory(t.db, { title: "Main", categoryId: category.id, content: "Full text" });
+    await makeStory(t.db, { title: "Sibling", categoryId: category.id });
+    await makeStory(t.db, { title: "Pending sibling", categoryId: category.id, status: "pending" });
+    const page = await getStoryPage(t.repos, story.slug);
+    expect(page?.story.title).toBe("Main");
+    expect(page?.content).toBe("Full text");
+    expect(page?.related.map((s) => s.title)).toEqual(["Sibling"]);
+  });
+
+  test("is null for a pending or unknown slug", async () => {
+    const pending = await makeStory(t.db, { status: "pending" });
+    expect(await getStoryPage(t.repos, pending.slug)).toBeNull();
+    expect(await getStoryPage(t.repos, "no-such-story")).toBeNull();
+  });
+});
+
+describe("search", () => {
+  test("a blank query gives nothing", async () => {
+    await makeStory(t.db);
+    expect((await searchStories(t.repos, "   ", 1)).results.total).toBe(0);
+    expect((await searchStories(t.repos, null, 1)).results.items).toEqual([]);
+  });
+
+  test("matches a case-insensitive substring of title, summary or content, published only", async () => {
+    await makeStory(t.db, { title: "A GOATherd's tale", summary: "x", content: "x" });
+    await makeStory(t.db, { title: "Summary one", summary: "the goat ate it", content: "x" });
+    await makeStory(t.db, { title: "Content one", summary: "x", content: "a goat, again" });
+    await makeStory(t.db, { title: "Pending goat", status: "pending" });
+    await makeStory(t.db, { title: "Nothing here", summary: "x", content: "x" });
+    const { results } = await searchStories(t.repos, "  Goat ", 1);
+    expect(results.total).toBe(3);
+    expect(results.items.map((s) => s.title).sort()).toEqual(["A GOATherd's tale", "Content one", "Summary one"]);
+  });
+
+  test("ranks title matches first, then the newest", async () => {
+    await makeStory(t.db, { title: "Old title llama", publishDate: hoursAgo(30) });
+    await makeStory(t.db, { title: "Newest body match", summary: "a llama", publishDate: hoursAgo(1) });
+    await makeStory(t.db, { title: "New title llama", publishDate: hoursAgo(5) });
+    const { results } = await searchStories(t.repos, "llama", 1);
+    expect(results.items.map((s) => s.title)).toEqual(["New title llama", "Old title llama", "Newest body match"]);
+  });
+
+  test("treats % and _ as plain characters", async () => {
+    await makeStory(t.db, { title: "100% real", summary: "x", content: "x" });
+    await makeStory(t.db, { title: "Some other story", summary: "x", content: "x" });
+    expect((await searchStories(t.repos, "%", 1)).results.total).toBe(1);
+    expect((await searchStories(t.repos, "_", 1)).results.total).toBe(0);
+  });
+
+  test("pages through many results", async () => {
+    for (let i = 0; i < PAGE_SIZE + 1; i++) await makeStory(t.db, { title: `Comet ${i}` });
+    const second = await searchStories(t.repos, "comet", 2);
+    expect(second.results).toMatchObject({ total: PAGE_SIZE + 1, page: 2, pageCount: 2 });
+    expect(second.results.items).toHaveLength(1);
+  });
+
+  test("offers a close title word when nothing matches", async () => {
+    await makeStory(t.db, { title: "Raccoon steals a police car" });
+    const result = await searchStories(t.repos, "racoon", 1);
+    expect(result.results.total).toBe(0);
+    expect(result.didYouMean).toBe("raccoon");
+  });
+
+  test("offers nothing when no title word is close", async () => {
+    await makeStory(t.db, { title: "Raccoon steals a police car" });
+    expect((await searchStories(t.repos, "xylophone", 1)).didYouMean).toBeNull();
+  });
+
+  test("never offers a word that only pending stories have", async () => {
+    await makeStory(t.db, { title: "Raccoon secret", status: "pending" });
+    expect((await searchStories(t.repos, "racoon", 1)).didYouMean).toBeNull();
+  });
+});
+
+describe("suggestions", () => {
+  test("need at least 3 characters after trimming", async () => {
+    await makeStory(t.db, { title: "Goat mayor" });
+    expect(await suggestStories(t.repos, "  go  ")).toEqual([]);
+    expect((await suggestStories(t.repos, " goa ")).map((s) => s.title)).toEqual(["Goat mayor"]);
+  });
+
+  test("match the title only, case-insensitively, published only, at most 5", async () => {
+    for (let i = 0; i < 7; i++) await makeStory(t.db, { title: `UFO sighting ${i}` });
+    await makeStory(t.db, { title: "Other", summary: "ufo in the summary" });
+    await makeStory(t.db, { title: "Pending ufo", status: "pending" });
+    const suggestions = await suggestStories(t.repos, "ufo");
+    expect(suggestions).toHaveLength(5);
+    expect(suggestions.every((s) => s.title.startsWith("UFO sighting"))).toBe(true);
+  });
+});

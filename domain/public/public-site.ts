@@ -1,0 +1,112 @@
+import type { CategoriesRepo } from "~/db/repos/categories.repo";
+import type { PublicStoriesRepo } from "~/db/repos/public-stories.repo";
+import { toPublicStory, type PublicStory } from "~/domain/stories/public-story";
+
+export const PAGE_SIZE = 24;
+export const RELATED_LIMIT = 6;
+export const SUGGESTION_LIMIT = 5;
+export const SUGGESTION_MIN_LENGTH = 3;
+/** How many recent titles the 'Did you mean' look-up reads words from. */
+export const DID_YOU_MEAN_TITLES = 5_000;
+
+export type PublicDeps = { publicStories: PublicStoriesRepo; categories: Pick<CategoriesRepo, "listAll" | "findBySlug"> };
+
+export type PublicCategory = { id: number; name: string; slug: string };
+export type CategoryCard = { name: string; slug: string; storyCount: number; sample: PublicStory };
+export type Paged<T> = { items: T[]; total: number; page: number; pageCount: number; pageSize: number };
+
+/** The page number from a query value: a positive integer, 1 for anything else. */
+export function parsePage(value: string | null | undefined): number {
+  const n = Number(value);
+  return Number.isInteger(n) && n >= 1 && n <= 100_000 ? n : 1;
+}
+
+function paged<T>(items: T[], total: number, page: number): Paged<T> {
+  return { items, total, page, pageSize: PAGE_SIZE, pageCount: Math.max(1, Math.ceil(total / PAGE_SIZE)) };
+}
+
+/** Categories in display order, for the header's category bar. */
+export async function listCategories(deps: Pick<PublicDeps, "categories">): Promise<PublicCategory[]> {
+  return (await deps.categories.listAll()).map(({ id, name, slug }) => ({ id, name, slug }));
+}
+
+/** The home page: the featured story and one card per category with a non-featured story. */
+export async function getHome(deps: PublicDeps): Promise<{ featured: PublicStory | null; cards: CategoryCard[] }> {
+  const [featured, cards] = await Promise.all([deps.publicStories.featured(), deps.publicStories.categoryCards()]);
+  return {
+    featured: featured ? toPublicStory(featured) : null,
+    cards: cards.map((c) => ({ name: c.name, slug: c.slug, storyCount: c.storyCount, sample: toPublicStory(c.sample) })),
+  };
+}
+
+/**
+ * A category's page. The title is the category's name, else the first story's category, else
+ * 'Category' (spec section 2); `found` is false for an unknown slug.
+ */
+export async function getCategoryPage(
+  deps: PublicDeps,
+  slug: string,
+  page: number,
+): Promise<{ found: boolean; title: string; slug: string; stories: Paged<PublicStory> }> {
+  const category = await deps.categories.findBySlug(slug);
+  if (!category) return { found: false, title: "Category", slug, stories: paged([], 0, 1) };
+  const { stories, total } = await deps.publicStories.byCategory(category.id, {
+    limit: PAGE_SIZE,
+    offset: (page - 1) * PAGE_SIZE,
+  });
+  const items = stories.map(toPublicStory);
+  const title = category.name.trim() || items[0]?.category || "Category";
+  return { found: true, title, slug: category.slug, stories: paged(items, total, page) };
+}
+
+/** A published story and more from its category; null for unknown or unpublished slugs. */
+export async function getStoryPage(
+  deps: PublicDeps,
+  slug: string,
+): Promise<{ story: PublicStory; content: string | null; related: PublicStory[] } | null> {
+  const story = await deps.publicStories.bySlug(slug);
+  if (!story) return null;
+  const related = story.categoryId === null ? [] : await deps.publicStories.related(story.categoryId, story.id, RELATED_LIMIT);
+  return { story: toPublicStory(story), content: story.content, related: related.map(toPublicStory) };
+}
+
+/**
+ * Full search (spec section 5): a blank query gives nothing; otherwise a case-insensitive substring
+ * of title, summary or content, title matches first. With no result, a close title word is offered.
+ */
+export async function searchStories(
+  deps: PublicDeps,
+  rawQuery: string | null,
+  page: number,
+): Promise<{ query: string; results: Paged<PublicStory>; didYouMean: string | null }> {
+  const query = (rawQuery ?? "").trim();
+  if (query === "") return { query, results: paged([], 0, 1), didYouMean: null };
+  const { stories, total } = await deps.publicStories.search(query, { limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE });
+  const didYouMean = total === 0 ? await suggestSpelling(deps, query) : null;
+  return { query, results: paged(stories.map(toPublicStory), total, page), didYouMean };
+}
+
+// Replaces each word of the query that has a close title word; null when nothing changes.
+async function suggestSpelling(deps: PublicDeps, query: string): Promise<string | null> {
+  const words = query.toLowerCase().split(/\s+/).filter(Boolean).slice(0, 5);
+  let changed = false;
+  const fixed = await Promise.all(
+    words.map(async (word) => {
+      if (word.length < 3) return word;
+      const close = await deps.publicStories.closestTitleWord(word, { minSimilarity: 0.3, recentTitles: DID_YOU_MEAN_TITLES });
+      if (close) changed = true;
+      return close ?? word;
+    }),
+  );
+  return changed ? fixed.join(" ") : null;
+}
+
+/** Title suggestions while typing: at least 3 characters after trimming, at most 5, title only. */
+export async function suggestStories(
+  deps: PublicDeps,
+  rawQuery: string | null,
+): Promise<{ id: number; title: string; slug: string }[]> {
+  const query = (rawQuery ?? "").trim();
+  if (query.length < SUGGESTION_MIN_LENGTH) return [];
+  return deps.publicStories.suggest(query, SUGGESTION_LIMIT);
+}
