@@ -31,7 +31,7 @@ export default defineConfig({
     // The built server on a fresh database (PGlite in a temp dir, or a new PostgreSQL database).
     command: "node --import tsx e2e/fixture-server.ts",
     url: `http://127.0.0.1:${port}/healthz`,
-    env: { PORT: String(port), NODE_ENV: "production", HOST: "127.0.0.1", LOG_LEVEL: "warn" },
+    env: { PORT: String(port), NODE_ENV: "production", HOST: "127.0.0.1", LOG_LEVEL: "warn", SITE_URL: `http://127.0.0.1:${port}` },
     timeout: 120_000,
     reuseExistingServer: false,
     stdout: "ignore",

@@ -1,3 +1,18 @@
-import { type RouteConfig, index } from "@react-router/dev/routes";
+import { type RouteConfig, index, layout, route } from "@react-router/dev/routes";
+import { feedRoutes } from "./routes/feed-routes";
 
-export default [index("routes/home.tsx")] satisfies RouteConfig;
+const legalPages = ["terms-of-service", "privacy-policy", "cookie-policy", "accessibility-statement", "contact-us"];
+
+export default [
+  layout("routes/public-layout.tsx", [
+    index("routes/home.tsx"),
+    route("category/:slug", "routes/category.tsx"),
+    route("search", "routes/search.tsx"),
+    route("story/:slug", "routes/story.tsx"),
+    route("sitemap", "routes/site-map.tsx"),
+    ...legalPages.map((path) => route(path, "routes/legal.tsx", { id: `legal-${path}` })),
+    route("*", "routes/not-found.tsx"),
+  ]),
+  route("api/suggestions", "routes/api.suggestions.ts"),
+  ...feedRoutes,
+] satisfies RouteConfig;

@@ -9,10 +9,10 @@ import { makeCategory, makeRejectedStory, makeSource, makeStory } from "~/db/tes
 import { adminUrl, createDatabaseSql, dropDatabaseSql } from "~/db/testing/postgres-admin";
 import { loadConfig } from "~/server/config";
 import { serve } from "~/server/serve";
-import { E2E_CATEGORY, PENDING_STORIES, PUBLISHED_STORIES, REJECTED_TITLE } from "./fixtures";
+import { CATEGORIES, CONTACT_EMAIL, FEATURED, PENDING, PUBLISHED, REJECTED_TITLE } from "./fixtures";
 
 const dataDir = mkdtempSync(path.join(os.tmpdir(), "oddwire-e2e-"));
-const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir };
+const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, CONTACT_EMAIL };
 delete env.DATABASE_URL;
 
 const serverUrl = process.env.TEST_DATABASE_URL;
@@ -31,21 +31,32 @@ const database = config.databaseUrl
   ? await openDatabase({ databaseUrl: config.databaseUrl })
   : await openDatabase({ dataDir: config.dataDir });
 await runMigrations(database);
-const category = await makeCategory(database.db, E2E_CATEGORY);
+const categoryIds: Record<string, number> = {};
+for (const [key, category] of Object.entries(CATEGORIES)) categoryIds[key] = (await makeCategory(database.db, category)).id;
 const source = await makeSource(database.db, { name: "Odd Planet Wire" });
-for (const [i, story] of PUBLISHED_STORIES.entries()) {
+for (const story of [FEATURED, ...PUBLISHED]) {
   await makeStory(database.db, {
     title: story.title,
+    slug: story.slug,
     originalUrl: story.url,
-    categoryId: category.id,
+    summary: `Summary: ${story.title}.`,
+    categoryId: categoryIds[story.category],
     sourceId: source.id,
     status: "published",
-    publishDate: new Date(Date.now() - (i + 1) * 3_600_000),
-    imageUrl: i === 0 ? null : "/demo/goat.svg",
+    isFeatured: story.featured ?? false,
+    publishDate: new Date(Date.now() - story.hoursAgo * 3_600_000),
+    imageUrl: story.image,
   });
 }
-for (const story of PENDING_STORIES) {
-  await makeStory(database.db, { title: story.title, originalUrl: story.url, status: "pending", categoryId: category.id });
+for (const story of PENDING) {
+  await makeStory(database.db, {
+    title: story.title,
+    slug: story.slug,
+    originalUrl: story.url,
+    status: "pending",
+    isFeatured: true,
+    categoryId: categoryIds.animals,
+  });
 }
 await makeRejectedStory(database.db, { title: REJECTED_TITLE });
 await database.close();

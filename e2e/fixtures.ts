@@ -1,15 +1,32 @@
 // The stories the browser journeys expect to find (or never find) on the public site.
-export const E2E_CATEGORY = { name: "Animals", slug: "animals" };
+export const CATEGORIES = {
+  animals: { name: "Animals", slug: "animals", displayOrder: 1 },
+  space: { name: "Science & Space", slug: "science-space", displayOrder: 2 },
+  empty: { name: "Records & Feats", slug: "records-feats", displayOrder: 3 },
+};
 
-export const PUBLISHED_STORIES = [
-  { title: "Goat elected honorary mayor of Tromsø", url: "https://oddplanet.example/stories/goat-mayor" },
-  { title: "Parrot orders forty pizzas through a smart speaker", url: "https://oddplanet.example/stories/parrot-pizza" },
-  { title: "Octopus escapes aquarium, returns with a crab", url: "https://bizarre.example/octopus-crab" },
+type FixtureStory = { title: string; slug: string; url: string; category: keyof typeof CATEGORIES; hoursAgo: number; image: string | null; featured?: boolean };
+
+export const FEATURED: FixtureStory = {
+  title: "Town discovers its statue has been a cardboard cutout since 1987",
+  slug: "town-statue-cardboard",
+  url: "https://bizarre.example/statue",
+  category: "space",
+  hoursAgo: 2,
+  image: "/demo/ufo.svg",
+  featured: true,
+};
+
+export const PUBLISHED: FixtureStory[] = [
+  { title: "Goat elected honorary mayor of Tromsø", slug: "goat-mayor", url: "https://oddplanet.example/stories/goat-mayor", category: "animals", hoursAgo: 1, image: null },
+  { title: "Parrot orders forty pizzas through a smart speaker", slug: "parrot-pizza", url: "https://oddplanet.example/stories/parrot-pizza", category: "animals", hoursAgo: 5, image: "/demo/cat.svg" },
+  { title: "Goatherd finds a meteorite shaped like a goat", slug: "goatherd-meteorite", url: "https://bizarre.example/meteorite", category: "space", hoursAgo: 8, image: "/demo/telescope.svg" },
 ];
 
-export const PENDING_STORIES = [
-  { title: "PENDING: Raccoon runs for city council", url: "https://oddplanet.example/stories/raccoon-council" },
-  { title: "PENDING: Ghost files a noise complaint", url: "https://bizarre.example/ghost-noise" },
+export const PENDING = [
+  { title: "PENDING: Raccoon runs for city council", slug: "pending-raccoon", url: "https://oddplanet.example/stories/raccoon-council" },
+  { title: "PENDING: Ghost files a noise complaint", slug: "pending-ghost", url: "https://bizarre.example/ghost-noise" },
 ];
 
 export const REJECTED_TITLE = "REJECTED: Pigeon forecasts the stock market";
+export const CONTACT_EMAIL = "tips@oddwire.test";

@@ -9,7 +9,8 @@ import { pinoHttp } from "pino-http";
 import type { ServerBuild } from "react-router";
 import type { Database } from "~/db/client";
 import { createRepos } from "~/db/repos";
-import type { AppContext } from "./app-context";
+import { publicConfig, type AppContext } from "./app-context";
+import { createPublicCache } from "./public-cache";
 import type { Config } from "./config";
 import type { Logger } from "./logger";
 
@@ -38,10 +39,12 @@ export function createWebApp(options: {
   before?: RequestHandler[];
 }) {
   const { config, database, logger } = options;
+  const publicCache = createPublicCache();
   const context: AppContext = {
     repos: createRepos(database.db),
-    config: { siteUrl: config.siteUrl, contactEmail: config.contactEmail },
+    config: publicConfig(config),
     logger,
+    invalidatePublicPages: () => publicCache.clear(),
   };
 
   const app = express();
@@ -73,6 +76,7 @@ export function createWebApp(options: {
     }
   });
 
+  app.use(publicCache.middleware);
   app.use(createRequestHandler({ build: options.build, getLoadContext: () => context }));
   return app;
 }

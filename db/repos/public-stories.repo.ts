@@ -166,13 +166,13 @@ export function publicStoriesRepo(db: Db) {
       return row?.n ?? 0;
     },
 
-    /** Slugs and last changes of published stories, in a stable order, for sitemap pages. */
+    /** Slugs and last changes of published stories by id, so a story keeps its sitemap page. */
     sitemapPage(page: { limit: number; offset: number }): Promise<{ slug: string; updatedAt: Date }[]> {
       return db
         .select({ slug: stories.slug, updatedAt: stories.updatedAt })
         .from(stories)
         .where(published)
-        .orderBy(desc(stories.publishDate), desc(stories.id))
+        .orderBy(asc(stories.id))
         .limit(page.limit)
         .offset(page.offset);
     },

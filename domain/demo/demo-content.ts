@@ -30,6 +30,7 @@ export type DemoStory = {
   isFeatured: boolean;
   publishDate: Date;
   createdAt: Date;
+  updatedAt: Date;
 };
 
 export const DEMO_ADMIN = { email: "admin@oddwire.test", password: "weird-but-true", name: "Demo Admin" } as const;
@@ -312,6 +313,7 @@ export function demoStories(now: Date): DemoStory[] {
       isFeatured: status === "published" && n % 40 === 5,
       publishDate,
       createdAt: new Date(publishDate.getTime() - 2 * hour),
+      updatedAt: publishDate,
     });
   }
   return stories;

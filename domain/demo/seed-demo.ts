@@ -56,7 +56,7 @@ export async function seedDemo(deps: { repos: Repos; clock?: () => Date }): Prom
         categoryId: categoryIds.get(story.categorySlug) ?? null,
         sourceId,
         createdAt: story.createdAt,
-        updatedAt: story.createdAt,
+        updatedAt: story.updatedAt,
       })),
   );
 

@@ -1,0 +1,108 @@
+import { data, isRouteErrorResponse, Link } from "react-router";
+import { getStoryPage } from "~/domain/public/public-site";
+import { ExternalIcon } from "~/app/components/icons";
+import { NotFound } from "~/app/components/not-found";
+import { Notice } from "~/app/components/states";
+import { StoryGrid } from "~/app/components/story-card";
+import { LOGO_URL, StoryImage } from "~/app/components/story-image";
+import { formatDate } from "~/app/lib/format";
+import { siteUrlFrom } from "~/app/lib/meta";
+import type { Route } from "./+types/story";
+
+export function meta({ data: page, matches }: Route.MetaArgs): Route.MetaDescriptors {
+  if (!page) return [{ title: "Page not found | Oddwire" }, { name: "robots", content: "noindex" }];
+  const siteUrl = siteUrlFrom(matches);
+  const { story } = page;
+  const url = `${siteUrl}/story/${story.slug}`;
+  const image = new URL(story.imageUrl ?? LOGO_URL, `${siteUrl}/`).href;
+  const description = story.summary ?? story.title;
+  const jsonLd = {
+    "@context": "https://schema.org",
+    "@type": "NewsArticle",
+    headline: story.title,
+    description,
+    image: [image],
+    datePublished: story.publishDate,
+    url,
+    mainEntityOfPage: url,
+    articleSection: story.category,
+    isBasedOn: story.sourceUrl === "#" ? undefined : story.sourceUrl,
+    publisher: { "@type": "Organization", name: "Oddwire", logo: { "@type": "ImageObject", url: `${siteUrl}${LOGO_URL}` } },
+  };
+  return [
+    { title: `${story.title} | Oddwire` },
+    { name: "description", content: description },
+    { tagName: "link", rel: "canonical", href: url },
+    { property: "og:type", content: "article" },
+    { property: "og:site_name", content: "Oddwire" },
+    { property: "og:url", content: url },
+    { property: "og:title", content: story.title },
+    { property: "og:description", content: description },
+    { property: "og:image", content: image },
+    ...(story.publishDate ? [{ property: "article:published_time", content: story.publishDate }] : []),
+    { name: "twitter:card", content: "summary_large_image" },
+    { name: "twitter:title", content: story.title },
+    { name: "twitter:description", content: description },
+    { name: "twitter:image", content: image },
+    { "script:ld+json": jsonLd },
+  ];
+}
+
+export async function loader({ context, params, request }: Route.LoaderArgs) {
+  const page = await getStoryPage(context.repos, params.slug);
+  if (!page) {
+    context.logger.warn({ path: new URL(request.url).pathname }, "page not found");
+    throw data(null, { status: 404 });
+  }
+  return { story: page.story, related: page.related };
+}
+
+export default function Story({ loaderData }: Route.ComponentProps) {
+  const { story, related } = loaderData;
+  return (
+    <>
+      <article className="mx-auto max-w-3xl">
+        <p className="text-sm font-bold tracking-widest text-ufo uppercase">
+          {story.categorySlug ? (
+            <Link to={`/category/${story.categorySlug}`} className="rounded hover:underline">
+              {story.category}
+            </Link>
+          ) : (
+            story.category
+          )}
+        </p>
+        <h1 className="mt-2 font-display text-4xl leading-tight font-extrabold tracking-tight sm:text-5xl">{story.title}</h1>
+        <p className="mt-3 text-sm text-ink/70">
+          <time dateTime={story.publishDate ?? undefined}>{formatDate(story.publishDate)}</time>
+          {story.sourceName ? <> · via {story.sourceName}</> : null}
+        </p>
+        <div className="mt-6 overflow-hidden rounded-3xl border-4 border-ink shadow-[8px_8px_0_0_var(--color-ufo)]">
+          <StoryImage src={story.imageUrl} alt={story.title} className="aspect-[16/9] w-full" />
+        </div>
+        {story.summary ? <p className="mt-8 text-xl leading-relaxed">{story.summary}</p> : null}
+        <a
+          href={story.sourceUrl}
+          target="_blank"
+          rel="noopener noreferrer"
+          className="mt-8 inline-flex items-center gap-2 rounded-full bg-ink px-6 py-3 text-lg font-bold text-acid hover:bg-ufo hover:text-white"
+        >
+          Read Full Story <ExternalIcon className="h-5 w-5" />
+          <span className="sr-only">(opens in a new tab)</span>
+        </a>
+      </article>
+      {related.length > 0 ? (
+        <section aria-labelledby="more-stories" className="mt-16">
+          <h2 id="more-stories" className="font-display text-3xl font-extrabold">
+            More from {story.category}
+          </h2>
+          <StoryGrid stories={related} label={`More from ${story.category}`} />
+        </section>
+      ) : null}
+    </>
+  );
+}
+
+export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  if (isRouteErrorResponse(error) && error.status === 404) return <NotFound />;
+  return <Notice title="Error loading stories" tone="error" heading="h1" />;
+}

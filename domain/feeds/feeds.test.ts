@@ -1,0 +1,195 @@
+import { XMLParser, XMLValidator } from "fast-xml-parser";
+import { describe, expect, test } from "vitest";
+import { makeCategory, makeRejectedStory, makeStory } from "~/db/testing/factories";
+import { useTestDatabase } from "~/db/testing/test-database";
+import { categoryRss, newsSitemap, pagesSitemap, sitemapIndex, siteRss, storiesSitemap } from "./feeds";
+import { buildRobotsTxt } from "./sitemap";
+
+const t = useTestDatabase();
+const SITE = "https://oddwire.test";
+const NOW = new Date();
+const hoursAgo = (h: number) => new Date(NOW.getTime() - h * 3_600_000);
+
+const parser = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: "@", isArray: (name) => ["item", "url", "sitemap"].includes(name) });
+
+type Node = Record<string, unknown>;
+function read(xml: string): Record<string, Node> {
+  expect(XMLValidator.validate(xml)).toBe(true);
+  return parser.parse(xml) as Record<string, Node>;
+}
+
+/** The titles of an RSS feed's items, in order. */
+const rssTitles = (xml: string) => ((read(xml).rss?.channel as Node).item as Node[] | undefined)?.map((i) => String(i.title)) ?? [];
+/** The locations of a urlset or news sitemap, in order. */
+const urlLocs = (xml: string) => ((read(xml).urlset?.url as Node[] | undefined) ?? []).map((u) => String(u.loc));
+/** The locations listed in a sitemap index, in order. */
+const indexLocs = (xml: string) => ((read(xml).sitemapindex?.sitemap as Node[] | undefined) ?? []).map((s) => String(s.loc));
+
+async function hiddenStories() {
+  await makeStory(t.db, { title: "Pending secret", slug: "pending-secret", status: "pending", publishDate: hoursAgo(1) });
+  await makeStory(t.db, { title: "Rejected secret", slug: "rejected-secret", status: "rejected", publishDate: hoursAgo(1) });
+  await makeRejectedStory(t.db, { title: "Rejected table secret" });
+}
+
+describe("unpublished stories", () => {
+  test("never appear in any feed or sitemap", async () => {
+    const category = await makeCategory(t.db, { name: "Animals", slug: "animals" });
+    await makeStory(t.db, { title: "Public goat", slug: "public-goat", categoryId: category.id, publishDate: hoursAgo(2) });
+    await makeStory(t.db, { title: "Pending cat", slug: "pending-cat", categoryId: category.id, status: "pending", publishDate: hoursAgo(1) });
+    await makeStory(t.db, { title: "Rejected dog", slug: "rejected-dog", categoryId: category.id, status: "rejected", publishDate: hoursAgo(1) });
+    await makeRejectedStory(t.db, { title: "Rejected table secret" });
+
+    const outputs = [
+      await siteRss(t.repos, SITE),
+      await categoryRss(t.repos, SITE, "animals"),
+      await sitemapIndex(t.repos, SITE, 1),
+      await storiesSitemap(t.repos, SITE, 1, 1),
+      await newsSitemap(t.repos, SITE, NOW),
+    ];
+    for (const xml of outputs) {
+      expect(xml).not.toMatch(/Pending cat|pending-cat|Rejected dog|rejected-dog|Rejected table secret/);
+    }
+    expect(rssTitles(outputs[0]!)).toEqual(["Public goat"]);
+    expect(indexLocs(outputs[2]!)).toEqual([`${SITE}/sitemaps/pages.xml`, `${SITE}/sitemaps/stories/1.xml`, `${SITE}/sitemaps/news.xml`]);
+    expect(urlLocs(outputs[3]!)).toEqual([`${SITE}/story/public-goat`]);
+    expect(await storiesSitemap(t.repos, SITE, 2, 1)).toBeNull();
+  });
+});
+
+describe("the site RSS feed", () => {
+  test("has the latest 50 published stories, newest first", async () => {
+    for (let i = 60; i >= 1; i--) await makeStory(t.db, { title: `Story ${i}`, publishDate: hoursAgo(i) });
+    await hiddenStories();
+
+    const titles = rssTitles(await siteRss(t.repos, SITE));
+    expect(titles).toEqual(Array.from({ length: 50 }, (_, i) => `Story ${i + 1}`));
+  });
+
+  test("describes itself, links to its stories' pages and carries their images", async () => {
+    await makeStory(t.db, { title: "Goat", slug: "goat", imageUrl: "/demo/goat.svg", publishDate: hoursAgo(1) });
+    const channel = read(await siteRss(t.repos, SITE)).rss?.channel as Node;
+    expect(channel).toMatchObject({
+      title: "Oddwire",
+      link: `${SITE}/`,
+      language: "en",
+      "atom:link": { "@href": `${SITE}/rss.xml`, "@rel": "self" },
+    });
+    expect((channel.item as Node[])[0]).toMatchObject({
+      link: `${SITE}/story/goat`,
+      enclosure: { "@url": `${SITE}/demo/goat.svg`, "@type": "image/svg+xml", "@length": "0" },
+    });
+  });
+
+  test("is a valid empty channel when nothing is published", async () => {
+    await hiddenStories();
+    expect(rssTitles(await siteRss(t.repos, SITE))).toEqual([]);
+  });
+});
+
+describe("a category RSS feed", () => {
+  test("has only that category's published stories, newest first, and links to the category page", async () => {
+    const animals = await makeCategory(t.db, { name: "Animals", slug: "animals" });
+    const space = await makeCategory(t.db, { name: "Space", slug: "space" });
+    await makeStory(t.db, { title: "Old goat", categoryId: animals.id, publishDate: hoursAgo(5) });
+    await makeStory(t.db, { title: "New llama", categoryId: animals.id, publishDate: hoursAgo(1) });
+    await makeStory(t.db, { title: "Moon cheese", categoryId: space.id, publishDate: hoursAgo(2) });
+    await makeStory(t.db, { title: "Pending cat", categoryId: animals.id, status: "pending" });
+
+    const xml = await categoryRss(t.repos, SITE, "animals");
+    expect(rssTitles(xml!)).toEqual(["New llama", "Old goat"]);
+    expect(read(xml!).rss?.channel).toMatchObject({
+      title: "Oddwire: Animals",
+      link: `${SITE}/category/animals`,
+      "atom:link": { "@href": `${SITE}/category/animals/rss.xml` },
+    });
+  });
+
+  test("of an unknown category is null", async () => {
+    expect(await categoryRss(t.repos, SITE, "no-such-category")).toBeNull();
+  });
+});
+
+describe("the sitemap index", () => {
+  test("lists the pages sitemap, one sitemap per page of stories, and the news sitemap", async () => {
+    for (let i = 0; i < 5; i++) await makeStory(t.db, { publishDate: hoursAgo(i + 1) });
+    await hiddenStories();
+
+    expect(indexLocs(await sitemapIndex(t.repos, SITE, 2))).toEqual([
+      `${SITE}/sitemaps/pages.xml`,
+      `${SITE}/sitemaps/stories/1.xml`,
+      `${SITE}/sitemaps/stories/2.xml`,
+      `${SITE}/sitemaps/stories/3.xml`,
+      `${SITE}/sitemaps/news.xml`,
+    ]);
+    expect(indexLocs(await sitemapIndex(t.repos, SITE, 5))).toHaveLength(3);
+    expect(indexLocs(await sitemapIndex(t.repos, SITE))).toContain(`${SITE}/sitemaps/stories/1.xml`);
+  });
+
+  test("lists no story sitemap when nothing is published", async () => {
+    await hiddenStories();
+    expect(indexLocs(await sitemapIndex(t.repos, SITE))).toEqual([`${SITE}/sitemaps/pages.xml`, `${SITE}/sitemaps/news.xml`]);
+  });
+});
+
+describe("the story sitemaps", () => {
+  test("split the published stories into pages, each story once, with its last change as lastmod", async () => {
+    const updated = new Date("2025-03-04T05:06:07.000Z");
+    for (let i = 0; i < 5; i++) await makeStory(t.db, { slug: `story-${i}`, publishDate: hoursAgo(i + 1), updatedAt: updated });
+    await hiddenStories();
+
+    const pages = [await storiesSitemap(t.repos, SITE, 1, 2), await storiesSitemap(t.repos, SITE, 2, 2), await storiesSitemap(t.repos, SITE, 3, 2)];
+    const locs = pages.map((xml) => urlLocs(xml!));
+    expect(locs.map((l) => l.length)).toEqual([2, 2, 1]);
+    expect(locs.flat().sort()).toEqual([0, 1, 2, 3, 4].map((i) => `${SITE}/story/story-${i}`));
+    expect((read(pages[0]!).urlset?.url as Node[])[0]).toMatchObject({ lastmod: "2025-03-04T05:06:07Z" });
+  });
+
+  test.each([0, -1, 4, 1.5, Number.NaN])("page %s, out of range, is null", async (n) => {
+    for (let i = 0; i < 5; i++) await makeStory(t.db);
+    expect(await storiesSitemap(t.repos, SITE, n, 2)).toBeNull();
+  });
+});
+
+describe("the pages sitemap", () => {
+  test("lists home, the site map, contact and legal pages, and every category page", async () => {
+    await makeCategory(t.db, { slug: "animals", displayOrder: 2 });
+    await makeCategory(t.db, { slug: "space", displayOrder: 1 });
+    expect(urlLocs(await pagesSitemap(t.repos, SITE))).toEqual([
+      `${SITE}/`,
+      `${SITE}/sitemap`,
+      `${SITE}/contact-us`,
+      `${SITE}/terms-of-service`,
+      `${SITE}/privacy-policy`,
+      `${SITE}/cookie-policy`,
+      `${SITE}/accessibility-statement`,
+      `${SITE}/category/space`,
+      `${SITE}/category/animals`,
+    ]);
+  });
+});
+
+describe("the news sitemap", () => {
+  test("has only published stories of the last 48 hours, newest first, with their titles and dates", async () => {
+    await makeStory(t.db, { title: "Fresh", slug: "fresh", publishDate: hoursAgo(1) });
+    await makeStory(t.db, { title: "Yesterday", slug: "yesterday", publishDate: hoursAgo(30) });
+    await makeStory(t.db, { title: "Too old", slug: "too-old", publishDate: hoursAgo(49) });
+    await makeStory(t.db, { title: "Not yet", slug: "not-yet", publishDate: hoursAgo(-2) });
+    await hiddenStories();
+
+    const xml = await newsSitemap(t.repos, SITE, NOW);
+    expect(urlLocs(xml)).toEqual([`${SITE}/story/fresh`, `${SITE}/story/yesterday`]);
+    expect((read(xml).urlset?.url as Node[])[0]).toMatchObject({
+      "news:news": {
+        "news:publication": { "news:name": "Oddwire", "news:language": "en" },
+        "news:title": "Fresh",
+        "news:publication_date": hoursAgo(1).toISOString().replace(/\.\d{3}Z$/, "Z"),
+      },
+    });
+  });
+});
+
+describe("robots.txt", () => {
+  test("points crawlers at the sitemap index", () => {
+    expect(buildRobotsTxt({ siteUrl: SITE })).toContain(`Sitemap: ${SITE}/sitemap.xml`);
+  });
+});

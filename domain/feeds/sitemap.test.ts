@@ -1,0 +1,143 @@
+import { XMLParser, XMLValidator } from "fast-xml-parser";
+import { describe, expect, test } from "vitest";
+import {
+  absoluteUrl,
+  buildNewsSitemap,
+  buildRobotsTxt,
+  buildSitemapIndex,
+  buildUrlset,
+  escapeXml,
+  w3cDateTime,
+} from "./sitemap";
+
+const SITE = "https://oddwire.test";
+const parser = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: "@", isArray: (name) => name === "url" || name === "sitemap" });
+
+// Parses a sitemap the way a crawler would, after checking it is well-formed XML.
+function read(xml: string): Record<string, Record<string, unknown>> {
+  expect(XMLValidator.validate(xml)).toBe(true);
+  return parser.parse(xml) as Record<string, Record<string, unknown>>;
+}
+
+describe("XML text", () => {
+  test.each([
+    [`Cats & <dogs> "quoted" ]]>`, "Cats &amp; &lt;dogs&gt; &quot;quoted&quot; ]]&gt;"],
+    ["it's", "it&apos;s"],
+    ["bell\u0007 nul\u0000 \uFFFF\uD83D end", "bell nul  end"],
+    ["tab\tline\ncr\r 😀 é", "tab\tline\ncr\r 😀 é"],
+  ])("%j is written as %j", (input, expected) => {
+    expect(escapeXml(input)).toBe(expected);
+  });
+
+  test("dates are W3C datetimes in UTC, to the second", () => {
+    expect(w3cDateTime(new Date("2025-03-04T05:06:07.890+02:00"))).toBe("2025-03-04T03:06:07Z");
+  });
+
+  test.each([
+    ["/demo/goat.svg", `${SITE}/demo/goat.svg`],
+    ["https://cdn.example/a.png", "https://cdn.example/a.png"],
+    ["//cdn.example/a.png", "https://cdn.example/a.png"],
+    ["javascript:alert(1)", null],
+    ["data:image/png;base64,AAAA", null],
+    ["http://[bad", null],
+  ])("the absolute URL of %s is %s", (location, expected) => {
+    expect(absoluteUrl(SITE, location)).toBe(expected);
+  });
+});
+
+describe("a sitemap index", () => {
+  test("matches the golden document for a small fixed input", () => {
+    const xml = buildSitemapIndex({
+      siteUrl: SITE,
+      sitemaps: [{ loc: `${SITE}/sitemaps/pages.xml` }, { loc: "/sitemaps/stories/1.xml", lastmod: new Date("2025-03-04T05:06:07Z") }],
+    });
+    expect(xml).toBe(`<?xml version="1.0" encoding="UTF-8"?>
+<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
+  <sitemap>
+    <loc>https://oddwire.test/sitemaps/pages.xml</loc>
+  </sitemap>
+  <sitemap>
+    <loc>https://oddwire.test/sitemaps/stories/1.xml</loc>
+    <lastmod>2025-03-04T05:06:07Z</lastmod>
+  </sitemap>
+</sitemapindex>
+`);
+    expect(read(xml).sitemapindex?.sitemap).toHaveLength(2);
+  });
+});
+
+describe("a urlset sitemap", () => {
+  test("matches the golden document for a small fixed input", () => {
+    const xml = buildUrlset({
+      urls: [{ loc: `${SITE}/` }, { loc: `${SITE}/story/goat`, lastmod: new Date("2025-03-04T05:06:07.123Z") }],
+    });
+    expect(xml).toBe(`<?xml version="1.0" encoding="UTF-8"?>
+<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
+  <url>
+    <loc>https://oddwire.test/</loc>
+  </url>
+  <url>
+    <loc>https://oddwire.test/story/goat</loc>
+    <lastmod>2025-03-04T05:06:07Z</lastmod>
+  </url>
+</urlset>
+`);
+  });
+
+  test("escapes ampersands and quotes in locations and stays well-formed", () => {
+    const loc = `${SITE}/search?q=a&b="c"`;
+    const xml = buildUrlset({ urls: [{ loc }] });
+    expect(xml).toContain("q=a&amp;b=&quot;c&quot;");
+    expect(read(xml).urlset?.url).toEqual([{ loc }]);
+  });
+
+  test("with no URLs is still a valid, empty urlset", () => {
+    expect(read(buildUrlset({ urls: [] })).urlset).toMatchObject({ "@xmlns": "http://www.sitemaps.org/schemas/sitemap/0.9" });
+  });
+});
+
+describe("a Google News sitemap", () => {
+  test("matches the golden document for a small fixed input", () => {
+    const xml = buildNewsSitemap({
+      siteUrl: SITE,
+      publicationName: "Oddwire",
+      language: "en",
+      items: [{ loc: "/story/goat", title: "Goat elected mayor", publishDate: new Date("2025-03-04T05:06:07Z") }],
+    });
+    expect(xml).toBe(`<?xml version="1.0" encoding="UTF-8"?>
+<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:news="http://www.google.com/schemas/sitemap-news/0.9">
+  <url>
+    <loc>https://oddwire.test/story/goat</loc>
+    <news:news>
+      <news:publication>
+        <news:name>Oddwire</news:name>
+        <news:language>en</news:language>
+      </news:publication>
+      <news:publication_date>2025-03-04T05:06:07Z</news:publication_date>
+      <news:title>Goat elected mayor</news:title>
+    </news:news>
+  </url>
+</urlset>
+`);
+  });
+
+  test("escapes hostile titles and drops illegal characters, reading back as the title", () => {
+    const title = `Cats & <dogs> "quoted" ]]>\u0001`;
+    const xml = buildNewsSitemap({
+      siteUrl: SITE,
+      publicationName: "Oddwire",
+      language: "en",
+      items: [{ loc: `${SITE}/story/cats`, title, publishDate: new Date("2025-03-04T05:06:07Z") }],
+    });
+    const url = (read(xml).urlset?.url as Record<string, Record<string, unknown>>[])[0];
+    expect(url?.["news:news"]?.["news:title"]).toBe(`Cats & <dogs> "quoted" ]]>`);
+  });
+});
+
+describe("robots.txt", () => {
+  test("lets crawlers read the site but not the admin area or the API, and points at the sitemap", () => {
+    expect(buildRobotsTxt({ siteUrl: SITE })).toBe(
+      ["User-agent: *", "Allow: /", "Disallow: /admin", "Disallow: /api/", "", `Sitemap: ${SITE}/sitemap.xml`, ""].join("\n"),
+    );
+  });
+});

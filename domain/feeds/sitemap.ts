@@ -1,0 +1,102 @@
+import { escapeUTF8 } from "entities";
+
+// Sitemaps (sitemaps.org 0.9), the Google News sitemap and robots.txt, as pure builders, plus the
+// XML text helpers the RSS builder shares.
+
+/** The most URLs one sitemap file may hold (sitemaps.org). */
+export const STORIES_PER_SITEMAP = 50_000;
+
+const SITEMAP_NS = "http://www.sitemaps.org/schemas/sitemap/0.9";
+const NEWS_NS = "http://www.google.com/schemas/sitemap-news/0.9";
+const XML_DECLARATION = `<?xml version="1.0" encoding="UTF-8"?>`;
+
+// Everything outside XML 1.0's Char production: C0 controls except tab, LF and CR, lone
+// surrogates, U+FFFE and U+FFFF. No escape can represent them, so they are dropped.
+const NOT_XML_CHAR = /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu;
+
+/** Text made safe for XML content and attribute values: illegal characters dropped, & < > " ' escaped. */
+export function escapeXml(text: string): string {
+  return escapeUTF8(text.replace(NOT_XML_CHAR, ""));
+}
+
+/** A date as a W3C datetime in UTC to the second, as sitemaps and Google News expect. */
+export function w3cDateTime(date: Date): string {
+  return date.toISOString().replace(/\.\d{3}Z$/, "Z");
+}
+
+/** An absolute http(s) URL for `location` (absolute, or a path on the site); null for anything else. */
+export function absoluteUrl(siteUrl: string, location: string): string | null {
+  try {
+    const url = new URL(location.trim(), `${siteUrl}/`);
+    return url.protocol === "http:" || url.protocol === "https:" ? url.href : null;
+  } catch {
+    return null;
+  }
+}
+
+/** An element holding escaped text: `<name>text</name>`. */
+export function xmlElement(name: string, text: string): string {
+  return `<${name}>${escapeXml(text)}</${name}>`;
+}
+
+function document(lines: string[]): string {
+  return [XML_DECLARATION, ...lines, ""].join("\n");
+}
+
+export type SitemapRef = { loc: string; lastmod?: Date };
+export type SitemapUrl = { loc: string; lastmod?: Date };
+export type NewsItem = { loc: string; title: string; publishDate: Date };
+
+/** A sitemap index listing the site's sitemap files; relative locations are made absolute. */
+export function buildSitemapIndex(input: { siteUrl: string; sitemaps: SitemapRef[] }): string {
+  const entries = input.sitemaps.flatMap((s) => {
+    const loc = absoluteUrl(input.siteUrl, s.loc);
+    if (loc === null) return [];
+    const lastmod = s.lastmod ? `\n    ${xmlElement("lastmod", w3cDateTime(s.lastmod))}` : "";
+    return [`  <sitemap>\n    ${xmlElement("loc", loc)}${lastmod}\n  </sitemap>`];
+  });
+  return document([`<sitemapindex xmlns="${SITEMAP_NS}">`, ...entries, `</sitemapindex>`]);
+}
+
+/** A sitemap (urlset) of absolute page URLs, each with its last change when known. */
+export function buildUrlset(input: { urls: SitemapUrl[] }): string {
+  const entries = input.urls.map((u) => {
+    const lastmod = u.lastmod ? `\n    ${xmlElement("lastmod", w3cDateTime(u.lastmod))}` : "";
+    return `  <url>\n    ${xmlElement("loc", u.loc)}${lastmod}\n  </url>`;
+  });
+  return document([`<urlset xmlns="${SITEMAP_NS}">`, ...entries, `</urlset>`]);
+}
+
+/** A Google News sitemap: recent articles with the publication's name and language. */
+export function buildNewsSitemap(input: {
+  siteUrl: string;
+  publicationName: string;
+  language: string;
+  items: NewsItem[];
+}): string {
+  const entries = input.items.flatMap((item) => {
+    const loc = absoluteUrl(input.siteUrl, item.loc);
+    if (loc === null) return [];
+    return [
+      [
+        `  <url>`,
+        `    ${xmlElement("loc", loc)}`,
+        `    <news:news>`,
+        `      <news:publication>`,
+        `        ${xmlElement("news:name", input.publicationName)}`,
+        `        ${xmlElement("news:language", input.language)}`,
+        `      </news:publication>`,
+        `      ${xmlElement("news:publication_date", w3cDateTime(item.publishDate))}`,
+        `      ${xmlElement("news:title", item.title)}`,
+        `    </news:news>`,
+        `  </url>`,
+      ].join("\n"),
+    ];
+  });
+  return document([`<urlset xmlns="${SITEMAP_NS}" xmlns:news="${NEWS_NS}">`, ...entries, `</urlset>`]);
+}
+
+/** robots.txt: crawlers may read the public site, not the admin area or the API, and find the sitemap. */
+export function buildRobotsTxt(input: { siteUrl: string }): string {
+  return ["User-agent: *", "Allow: /", "Disallow: /admin", "Disallow: /api/", "", `Sitemap: ${input.siteUrl}/sitemap.xml`, ""].join("\n");
+}

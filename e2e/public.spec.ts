@@ -1,0 +1,238 @@
+import { expect, test, type Page } from "@playwright/test";
+import { CATEGORIES, CONTACT_EMAIL, FEATURED, PENDING, PUBLISHED, REJECTED_TITLE } from "./fixtures";
+
+async function expectNothingUnpublished(page: Page) {
+  const text = await page.locator("body").innerText();
+  for (const story of PENDING) expect(text).not.toContain(story.title);
+  expect(text).not.toContain(REJECTED_TITLE);
+}
+
+test.describe("the home page", () => {
+  test("features the featured story with a link out to its source", async ({ page }) => {
+    const response = await page.goto("/");
+    expect(response?.status()).toBe(200);
+    await expect(page.getByRole("heading", { level: 1 })).toContainText("weird");
+    const featured = page.getByRole("article").filter({ has: page.getByRole("heading", { name: FEATURED.title }) });
+    await expect(featured).toHaveCount(1);
+    const link = featured.getByRole("link", { name: /Read Full Story/ });
+    await expect(link).toHaveAttribute("href", FEATURED.url);
+    await expect(link).toHaveAttribute("target", "_blank");
+    await expect(link).toHaveAttribute("rel", /noopener/);
+  });
+
+  test("shows a card per category with its count and newest story, never unpublished ones", async ({ page }) => {
+    await page.goto("/");
+    const animals = page.getByRole("article").filter({ has: page.getByRole("link", { name: "Animals", exact: true }) });
+    await expect(animals).toContainText("2 stories");
+    await expect(animals).toContainText(PUBLISHED[0]!.title);
+    await expect(animals.getByRole("link", { name: /Read Story/ })).toHaveAttribute("href", PUBLISHED[0]!.url);
+    // The story without an image shows the logo.
+    await expect(animals.getByRole("img", { name: PUBLISHED[0]!.title })).toHaveAttribute("src", "/logo.svg");
+
+    const space = page.getByRole("article").filter({ has: page.getByRole("link", { name: "Science & Space", exact: true }) });
+    await expect(space).toContainText("1 story");
+    // A category with no story has no card.
+    await expect(page.getByRole("link", { name: "Records & Feats", exact: true }).locator("xpath=ancestor::article")).toHaveCount(0);
+    await expectNothingUnpublished(page);
+  });
+
+  test("is server-rendered: the stories are in the HTML without JavaScript", async ({ browser }) => {
+    const context = await browser.newContext({ javaScriptEnabled: false });
+    const page = await context.newPage();
+    await page.goto("/");
+    await expect(page.getByRole("heading", { name: FEATURED.title })).toBeVisible();
+    await context.close();
+  });
+});
+
+test.describe("the header and footer", () => {
+  test("carry the logo, categories, legal links, contact and copyright", async ({ page }) => {
+    await page.goto("/");
+    await expect(page.getByRole("link", { name: "Oddwire home" })).toHaveAttribute("href", "/");
+    const nav = page.getByRole("navigation", { name: "Categories" });
+    await expect(nav.getByRole("link")).toHaveText(Object.values(CATEGORIES).map((c) => c.name));
+    const footer = page.getByRole("contentinfo");
+    await expect(footer.getByRole("link", { name: CONTACT_EMAIL })).toHaveAttribute("href", `mailto:${CONTACT_EMAIL}`);
+    await expect(footer.getByRole("link", { name: "Site Map" })).toHaveAttribute("href", "/sitemap");
+    await expect(footer.getByRole("link", { name: /Facebook/ })).toHaveAttribute("target", "_blank");
+    for (const name of ["Terms of Service", "Privacy Policy", "Cookie Policy", "Accessibility Statement"]) {
+      await expect(footer.getByRole("link", { name })).toBeVisible();
+    }
+    await expect(footer).toContainText("© 2025");
+  });
+
+  test("start with a skip link that moves focus to the content", async ({ page }) => {
+    await page.goto("/");
+    await page.keyboard.press("Tab");
+    const skip = page.getByRole("link", { name: "Skip to content" });
+    await expect(skip).toBeFocused();
+    await expect(skip).toBeVisible();
+    await page.keyboard.press("Enter");
+    await expect(page).toHaveURL(/#main$/);
+  });
+});
+
+test.describe("a category page", () => {
+  test("lists the category's stories and highlights it in the category bar", async ({ page }) => {
+    await page.goto("/category/animals");
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Animals");
+    await expect(page.getByRole("main").getByRole("article")).toHaveCount(2);
+    await expect(page.getByRole("navigation", { name: "Categories" }).getByRole("link", { name: "Animals" })).toHaveAttribute(
+      "aria-current",
+      "page",
+    );
+    await expectNothingUnpublished(page);
+  });
+
+  test("of a category without stories says so", async ({ page }) => {
+    await page.goto("/category/records-feats");
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Records & Feats");
+    await expect(page.getByText("No stories in this category yet")).toBeVisible();
+    await expect(page.getByText("Check back soon for updates!")).toBeVisible();
+  });
+
+  test("of an unknown category is titled 'Category', is empty, and answers 404", async ({ page }) => {
+    const response = await page.goto("/category/no-such-thing");
+    expect(response?.status()).toBe(404);
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Category");
+    await expect(page.getByText("No stories in this category yet")).toBeVisible();
+  });
+});
+
+test.describe("search", () => {
+  test("without a query asks for one", async ({ page }) => {
+    await page.goto("/search");
+    await expect(page.getByRole("heading", { name: "No search query provided" })).toBeVisible();
+    await expect(page.getByText("Please enter a search term to find stories.")).toBeVisible();
+  });
+
+  test("finds stories by title, summary or content, title matches first", async ({ page }) => {
+    await page.goto("/search?q=goat");
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText('Found 2 stories for "goat"');
+    const titles = await page.getByRole("main").getByRole("article").getByRole("heading").allInnerTexts();
+    expect(titles).toEqual([PUBLISHED[0]!.title, PUBLISHED[2]!.title]);
+  });
+
+  test("with no match shows the hint and a 'Did you mean' that works", async ({ page }) => {
+    await page.goto("/search?q=parot");
+    await expect(page.getByRole("heading", { name: 'No stories found for "parot"' })).toBeVisible();
+    await expect(page.getByText("Try searching with different keywords or check your spelling.")).toBeVisible();
+    await page.getByRole("link", { name: "parrot", exact: true }).click();
+    await expect(page).toHaveURL(/\/search\?q=parrot$/);
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText('Found 1 story for "parrot"');
+  });
+
+  test("never finds unpublished stories", async ({ page }) => {
+    await page.goto("/search?q=PENDING");
+    await expect(page.getByRole("heading", { name: 'No stories found for "PENDING"' })).toBeVisible();
+  });
+});
+
+test.describe("the search dropdown", () => {
+  test("opens with the input focused, suggests titles, and opens the chosen story by keyboard", async ({ page }) => {
+    await page.goto("/");
+    await page.getByRole("button", { name: "Search stories" }).click();
+    const input = page.getByRole("combobox");
+    await expect(input).toBeFocused();
+    await input.pressSequentially("go");
+    await page.waitForTimeout(600);
+    await expect(page.getByRole("option")).toHaveCount(0);
+    await input.pressSequentially("at");
+    const options = page.getByRole("option");
+    await expect(options).toHaveCount(2);
+    await expect(options.first()).toHaveText(PUBLISHED[0]!.title);
+    await input.press("ArrowDown");
+    await expect(options.first()).toHaveAttribute("aria-selected", "true");
+    await input.press("ArrowDown");
+    await expect(options.nth(1)).toHaveAttribute("aria-selected", "true");
+    await input.press("Enter");
+    await expect(page).toHaveURL(`/story/${PUBLISHED[2]!.slug}`);
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText(PUBLISHED[2]!.title);
+    await expect(page.getByRole("combobox")).toHaveCount(0);
+  });
+
+  test("says when nothing matches, and closes and clears on Escape", async ({ page }) => {
+    await page.goto("/");
+    await page.getByRole("button", { name: "Search stories" }).click();
+    const input = page.getByRole("combobox");
+    await input.fill("zzzzz");
+    await expect(page.getByText("No matching stories found")).toBeVisible();
+    await input.press("Escape");
+    await expect(page.getByRole("combobox")).toHaveCount(0);
+    await page.getByRole("button", { name: "Search stories" }).click();
+    await expect(page.getByRole("combobox")).toHaveValue("");
+  });
+
+  test("submits the search on Enter and closes on an outside click", async ({ page }) => {
+    await page.goto("/");
+    await page.getByRole("button", { name: "Search stories" }).click();
+    await page.getByRole("combobox").fill("parrot");
+    await page.getByRole("combobox").press("Enter");
+    await expect(page).toHaveURL(/\/search\?q=parrot$/);
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText('Found 1 story for "parrot"');
+    await expect(page.getByRole("combobox")).toHaveCount(0);
+
+    await page.getByRole("button", { name: "Search stories" }).click();
+    await page.getByRole("combobox").fill("par");
+    await page.getByRole("heading", { level: 1 }).click();
+    await expect(page.getByRole("combobox")).toHaveCount(0);
+  });
+});
+
+test.describe("a story page", () => {
+  test("shows the story, links out, and describes itself to social networks", async ({ page }) => {
+    const story = PUBLISHED[1]!;
+    const response = await page.goto(`/story/${story.slug}`);
+    expect(response?.status()).toBe(200);
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText(story.title);
+    await expect(page.getByText("via Odd Planet Wire")).toBeVisible();
+    const link = page.getByRole("link", { name: /Read Full Story/ });
+    await expect(link).toHaveAttribute("href", story.url);
+    await expect(link).toHaveAttribute("target", "_blank");
+    await expect(link).toHaveAttribute("rel", /noopener/);
+    await expect(page.getByRole("heading", { name: "More from Animals" })).toBeVisible();
+
+    const base = new URL(page.url()).origin;
+    await expect(page.locator('link[rel="canonical"]')).toHaveAttribute("href", `${base}/story/${story.slug}`);
+    await expect(page.locator('meta[property="og:title"]')).toHaveAttribute("content", story.title);
+    await expect(page.locator('meta[property="og:image"]')).toHaveAttribute("content", `${base}${story.image}`);
+    await expect(page.locator('meta[name="twitter:card"]')).toHaveAttribute("content", "summary_large_image");
+    const jsonLd = JSON.parse((await page.locator('script[type="application/ld+json"]').textContent()) ?? "{}");
+    expect(jsonLd).toMatchObject({ "@type": "NewsArticle", headline: story.title, isBasedOn: story.url });
+  });
+});
+
+for (const [label, slug] of [
+  ["an unknown slug", "no-such-story"],
+  ["a pending story", PENDING[0]!.slug],
+] as const) {
+  test(`the story page of ${label} is the 404 page`, async ({ page }) => {
+    const response = await page.goto(`/story/${slug}`);
+    expect(response?.status()).toBe(404);
+    await expect(page.getByRole("heading", { name: "Oops! Page not found" })).toBeVisible();
+  });
+}
+
+test("an unknown path is the 404 page with a way home", async ({ page }) => {
+  const response = await page.goto("/this/does/not/exist");
+  expect(response?.status()).toBe(404);
+  await expect(page.getByRole("heading", { name: "Oops! Page not found" })).toBeVisible();
+  await page.getByRole("main").getByRole("link", { name: "Back to Home" }).click();
+  await expect(page).toHaveURL("/");
+});
+
+test("the site map lists the main pages, every category and the legal pages", async ({ page }) => {
+  await page.goto("/sitemap");
+  for (const name of ["Home", "Contact Us", ...Object.values(CATEGORIES).map((c) => c.name), "Privacy Policy"]) {
+    await expect(page.getByRole("main").getByRole("link", { name, exact: true })).toBeVisible();
+  }
+});
+
+for (const path of ["/terms-of-service", "/privacy-policy", "/cookie-policy", "/accessibility-statement", "/contact-us"]) {
+  test(`${path} carries the contact e-mail and a story-tip link`, async ({ page }) => {
+    await page.goto(path);
+    const main = page.getByRole("main");
+    await expect(main.getByRole("link", { name: CONTACT_EMAIL })).toHaveAttribute("href", `mailto:${CONTACT_EMAIL}`);
+    await expect(main.getByRole("link", { name: "Send us a story tip" })).toHaveAttribute("href", /^mailto:.*subject=Story%20tip/);
+  });
+}
