@@ -30,7 +30,7 @@ function waitForLine(child: ChildProcess, pattern: RegExp, timeoutMs = 120_000):
   });
 }
 
-test("the server logs its address, guards its data dir, and shuts down cleanly on SIGTERM", async () => {
+test("the server logs its address, serves an empty site, guards its data dir, and shuts down cleanly on SIGTERM", async ({ page }) => {
   test.setTimeout(240_000);
   const dataDir = mkdtempSync(path.join(os.tmpdir(), "oddwire-proc-"));
   const port = 30_000 + Math.floor(Math.random() * 9_000);
@@ -40,9 +40,11 @@ test("the server logs its address, guards its data dir, and shuts down cleanly o
     expect(JSON.parse(line).msg).toBe(`Oddwire is serving on http://localhost:${port}`);
     expect(existsSync(path.join(dataDir, "oddwire.lock"))).toBe(true);
 
-    const home = await fetch(`http://127.0.0.1:${port}/`);
-    expect(home.status).toBe(200);
-    expect(await home.text()).toContain("No stories available yet");
+    // On an empty database the home page says so, and the default categories are in the header.
+    await page.goto(`http://127.0.0.1:${port}/`);
+    await expect(page.getByRole("heading", { name: "No stories available yet" })).toBeVisible();
+    await expect(page.getByText("Check back soon for weird news updates!")).toBeVisible();
+    await expect(page.getByRole("navigation", { name: "Categories" }).getByRole("link")).toHaveCount(8);
 
     // A second process on the same embedded database gets a clear error instead of corrupting it.
     const second = await new Promise<{ code: number | null; stderr: string }>((resolve) => {

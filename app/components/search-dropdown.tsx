@@ -136,6 +136,13 @@ export function SearchDropdown() {
           if (open) close(false);
           else setOpen(true);
         }}
+        onKeyDown={(event) => {
+          // A link acting as a button also answers Space, as buttons do.
+          if (event.key === " ") {
+            event.preventDefault();
+            event.currentTarget.click();
+          }
+        }}
         className="flex h-11 w-11 items-center justify-center rounded-full bg-acid text-ink ring-2 ring-acid transition hover:bg-paper"
       >
         <SearchIcon className="h-5 w-5" />

@@ -1,0 +1,71 @@
+import AxeBuilder from "@axe-core/playwright";
+import { expect, test, type Page } from "@playwright/test";
+import { PUBLISHED } from "./fixtures";
+
+// Every public page, in each state a visitor can reach, checked by axe: no serious or critical violation.
+const PAGES = [
+  "/",
+  "/category/animals",
+  "/category/records-feats",
+  "/category/no-such-thing",
+  "/search",
+  "/search?q=goat",
+  "/search?q=parot",
+  `/story/${PUBLISHED[1]!.slug}`,
+  "/story/no-such-story",
+  "/sitemap",
+  "/terms-of-service",
+  "/privacy-policy",
+  "/cookie-policy",
+  "/accessibility-statement",
+  "/contact-us",
+  "/no/such/page",
+];
+
+async function seriousViolations(page: Page) {
+  const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"]).analyze();
+  return results.violations
+    .filter((v) => v.impact === "serious" || v.impact === "critical")
+    .map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n) => n.target.join(" ")).slice(0, 5) }));
+}
+
+for (const path of PAGES) {
+  test(`${path} has no serious or critical accessibility violation`, async ({ page }) => {
+    await page.goto(path);
+    expect(await seriousViolations(page)).toEqual([]);
+  });
+}
+
+test("the open search dropdown with suggestions has no serious or critical violation", async ({ page }) => {
+  await page.goto("/");
+  await page.getByRole("button", { name: "Search stories" }).click();
+  await page.getByRole("combobox").fill("goat");
+  await expect(page.getByRole("option").first()).toBeVisible();
+  await page.getByRole("combobox").press("ArrowDown");
+  expect(await seriousViolations(page)).toEqual([]);
+});
+
+test("a story card can be used by keyboard alone, and shows its 'Weird' badge on focus", async ({ page }) => {
+  await page.goto("/category/animals");
+  const card = page.getByRole("main").getByRole("article").first();
+  const badge = card.getByText("Weird", { exact: true });
+  await expect(badge).toHaveCSS("opacity", "0");
+  const readMore = card.getByRole("link", { name: /Read More/ });
+  await readMore.focus();
+  await expect(readMore).toBeFocused();
+  await expect(badge).toHaveCSS("opacity", "1");
+  // The focus ring is visible.
+  const outline = await readMore.evaluate((el) => getComputedStyle(el).outlineStyle);
+  expect(outline).not.toBe("none");
+});
+
+test("the header can be used by keyboard alone: search opens with Enter, categories follow", async ({ page }) => {
+  await page.goto("/");
+  await page.getByRole("button", { name: "Search stories" }).focus();
+  await page.keyboard.press("Enter");
+  await expect(page.getByRole("combobox")).toBeFocused();
+  await page.keyboard.press("Escape");
+  await expect(page.getByRole("button", { name: "Search stories" })).toBeFocused();
+  await page.keyboard.press("Tab");
+  await expect(page.getByRole("navigation", { name: "Categories" }).getByRole("link").first()).toBeFocused();
+});

@@ -1,0 +1,97 @@
+import type { Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import express from "express";
+import { afterEach, describe, expect, test } from "vitest";
+import { createPublicCache, PUBLIC_CACHE_CONTROL, type PublicCache } from "./public-cache";
+
+let server: Server | undefined;
+afterEach(() => new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve())));
+
+/** A real HTTP server behind the cache whose pages say how often they were rendered. */
+async function start(options: { ttlMs?: number } = {}) {
+  const cache: PublicCache = createPublicCache(options);
+  let renders = 0;
+  const app = express();
+  app.use(cache.middleware);
+  app.get("/page", (_req, res) => {
+    renders++;
+    res.type("html");
+    // Written in pieces, as a streamed render would be.
+    res.write("<p>render ");
+    res.write(String(renders));
+    res.end("</p>");
+  });
+  app.get("/feed", (_req, res) => res.set("Cache-Control", "public, max-age=60").type("xml").send("<rss/>"));
+  app.get("/missing", (_req, res) => res.status(404).send("not here"));
+  app.get("/broken", (_req, res) => res.status(500).send("oops"));
+  app.get("/cookie", (_req, res) => res.cookie("a", "b").send(`cookie ${++renders}`));
+  app.get("/admin/stories", (_req, res) => res.send(`admin ${++renders}`));
+  app.post("/page", (_req, res) => res.send(`posted ${++renders}`));
+  server = app.listen(0, "127.0.0.1");
+  await new Promise((resolve) => server!.once("listening", resolve));
+  const base = `http://127.0.0.1:${(server!.address() as AddressInfo).port}`;
+  return { cache, base, renders: () => renders };
+}
+
+describe("the public page cache", () => {
+  test("serves a repeated page from memory with the same body, an ETag and Cache-Control", async () => {
+    const { base, renders } = await start();
+    const first = await fetch(`${base}/page`);
+    const second = await fetch(`${base}/page`);
+    expect(first.headers.get("x-cache")).toBe("MISS");
+    expect(second.headers.get("x-cache")).toBe("HIT");
+    expect(await first.text()).toBe("<p>render 1</p>");
+    expect(await second.text()).toBe("<p>render 1</p>");
+    expect(renders()).toBe(1);
+    expect(first.headers.get("etag")).toMatch(/^W\/".+"$/);
+    expect(second.headers.get("etag")).toBe(first.headers.get("etag"));
+    expect(first.headers.get("cache-control")).toBe(PUBLIC_CACHE_CONTROL);
+    expect(first.headers.get("content-type")).toContain("text/html");
+  });
+
+  test("answers a matching If-None-Match with 304 and no body", async () => {
+    const { base } = await start();
+    const etag = (await fetch(`${base}/page`)).headers.get("etag")!;
+    const again = await fetch(`${base}/page`, { headers: { "if-none-match": etag } });
+    expect(again.status).toBe(304);
+    expect(await again.text()).toBe("");
+    const other = await fetch(`${base}/page`, { headers: { "if-none-match": 'W/"stale"' } });
+    expect(other.status).toBe(200);
+  });
+
+  test("shows a change within its time to live", async () => {
+    const { base } = await start({ ttlMs: 50 });
+    expect(await (await fetch(`${base}/page`)).text()).toBe("<p>render 1</p>");
+    await new Promise((resolve) => setTimeout(resolve, 80));
+    expect(await (await fetch(`${base}/page`)).text()).toBe("<p>render 2</p>");
+  });
+
+  test("drops everything at once when cleared after an editorial change", async () => {
+    const { base, cache } = await start();
+    await fetch(`${base}/page`);
+    cache.clear();
+    expect(await (await fetch(`${base}/page`)).text()).toBe("<p>render 2</p>");
+  });
+
+  test("keeps a Cache-Control the route set itself", async () => {
+    const { base } = await start();
+    expect((await fetch(`${base}/feed`)).headers.get("cache-control")).toBe("public, max-age=60");
+  });
+
+  test("caches 404 pages but never errors, cookies, admin pages, posts or signed-in editors", async () => {
+    const { base, renders } = await start();
+    await fetch(`${base}/missing`);
+    expect((await fetch(`${base}/missing`)).headers.get("x-cache")).toBe("HIT");
+    for (const path of ["/broken", "/cookie", "/admin/stories"]) {
+      await fetch(`${base}${path}`);
+      expect((await fetch(`${base}${path}`)).headers.get("x-cache"), path).toBeNull();
+    }
+    const before = renders();
+    await fetch(`${base}/page`, { method: "POST" });
+    await fetch(`${base}/page`, { method: "POST" });
+    expect(renders()).toBe(before + 2);
+    await fetch(`${base}/page`);
+    const editor = await fetch(`${base}/page`, { headers: { cookie: "better-auth.session_token=abc" } });
+    expect(editor.headers.get("x-cache")).toBeNull();
+  });
+});
