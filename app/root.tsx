@@ -38,7 +38,7 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
         <>
           <h1 className="font-display text-4xl font-extrabold">Oops! Page not found</h1>
           <a className="rounded-full bg-ink px-5 py-2 font-semibold text-paper" href="/">
-            Back to the home page
+            Back to Home
           </a>
         </>
       ) : (

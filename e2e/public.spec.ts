@@ -236,3 +236,41 @@ for (const path of ["/terms-of-service", "/privacy-policy", "/cookie-policy", "/
     await expect(main.getByRole("link", { name: "Send us a story tip" })).toHaveAttribute("href", /^mailto:.*subject=Story%20tip/);
   });
 }
+
+test.describe("while a page loads", () => {
+  test("search shows 'Searching for \"q\"...' with six placeholder cards", async ({ page }) => {
+    await page.goto("/search");
+    let release: () => void = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route("**/search.data*", async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.getByRole("main").getByRole("searchbox").fill("goat");
+    await page.getByRole("main").getByRole("button", { name: "Search" }).click();
+    await expect(page.getByText('Searching for "goat"...')).toBeVisible();
+    await expect(page.locator('main [aria-hidden="true"] > div')).toHaveCount(6);
+    release();
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText('Found 2 stories for "goat"');
+  });
+
+  test("a category shows 'Loading stories...' and home shows 'Loading weird news...'", async ({ page }) => {
+    await page.goto("/sitemap");
+    let release: () => void = () => {};
+    let held = new Promise<void>((resolve) => (release = resolve));
+    await page.route(/\.data(\?|$)/, async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.getByRole("navigation", { name: "Categories" }).getByRole("link", { name: "Animals" }).click();
+    await expect(page.getByText("Loading stories...")).toBeVisible();
+    release();
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Animals");
+
+    held = new Promise<void>((resolve) => (release = resolve));
+    await page.getByRole("link", { name: "Oddwire home" }).click();
+    await expect(page.getByText("Loading weird news...")).toBeVisible();
+    release();
+    await expect(page.getByRole("heading", { level: 1 })).toContainText("weird");
+  });
+});
