@@ -179,6 +179,20 @@ test.describe("the search dropdown", () => {
   });
 });
 
+test("the search dropdown says 'Search error - try again' when suggestions fail, after one retry", async ({ page }) => {
+  let calls = 0;
+  await page.route("**/api/suggestions*", (route) => {
+    calls++;
+    return route.fulfill({ status: 500, body: "down" });
+  });
+  await page.goto("/");
+  await page.getByRole("button", { name: "Search stories" }).click();
+  await page.getByRole("combobox").fill("goat");
+  await expect(page.getByText("Search error - try again")).toBeVisible();
+  await expect(page.getByRole("option")).toHaveCount(0);
+  expect(calls).toBe(2);
+});
+
 test.describe("a story page", () => {
   test("shows the story, links out, and describes itself to social networks", async ({ page }) => {
     const story = PUBLISHED[1]!;

@@ -45,6 +45,11 @@ test("the server logs its address, serves an empty site, guards its data dir, an
     await expect(page.getByRole("heading", { name: "No stories available yet" })).toBeVisible();
     await expect(page.getByText("Check back soon for weird news updates!")).toBeVisible();
     await expect(page.getByRole("navigation", { name: "Categories" }).getByRole("link")).toHaveCount(8);
+    // A bad path is logged.
+    let log = "";
+    server.stdout?.on("data", (chunk: Buffer) => (log += chunk.toString()));
+    expect((await page.goto(`http://127.0.0.1:${port}/no/such/page`))?.status()).toBe(404);
+    await expect.poll(() => log).toContain('"path":"/no/such/page"');
 
     // A second process on the same embedded database gets a clear error instead of corrupting it.
     const second = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
