@@ -8,7 +8,7 @@ let server: Server | undefined;
 afterEach(() => new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve())));
 
 /** A real HTTP server behind the cache whose pages say how often they were rendered. */
-async function start(options: { ttlMs?: number } = {}) {
+async function start(options: { ttlMs?: number; staleMs?: number } = {}) {
   const cache: PublicCache = createPublicCache(options);
   let renders = 0;
   const app = express();
@@ -20,6 +20,10 @@ async function start(options: { ttlMs?: number } = {}) {
     res.write("<p>render ");
     res.write(String(renders));
     res.end("</p>");
+  });
+  app.get("/slow", (_req, res) => {
+    const n = ++renders;
+    setTimeout(() => res.type("html").send(`<p>slow ${n}</p>`), 150);
   });
   app.get("/feed", (_req, res) => res.set("Cache-Control", "public, max-age=60").type("xml").send("<rss/>"));
   app.get("/missing", (_req, res) => res.status(404).send("not here"));
@@ -93,5 +97,25 @@ describe("the public page cache", () => {
     await fetch(`${base}/page`);
     const editor = await fetch(`${base}/page`, { headers: { cookie: "better-auth.session_token=abc" } });
     expect(editor.headers.get("x-cache")).toBeNull();
+  });
+
+  test("renders a page once when many ask for it at the same time", async () => {
+    const { base, renders } = await start();
+    const bodies = await Promise.all(Array.from({ length: 10 }, () => fetch(`${base}/slow`).then((r) => r.text())));
+    expect(new Set(bodies)).toEqual(new Set(["<p>slow 1</p>"]));
+    expect(renders()).toBe(1);
+  });
+
+  test("while one request refreshes an expired page, the others get the previous version at once", async () => {
+    const { base, renders } = await start({ ttlMs: 50, staleMs: 10_000 });
+    await fetch(`${base}/slow`);
+    await new Promise((resolve) => setTimeout(resolve, 80));
+    const refreshing = fetch(`${base}/slow`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const meanwhile = await fetch(`${base}/slow`);
+    expect(meanwhile.headers.get("x-cache")).toBe("STALE");
+    expect(await meanwhile.text()).toBe("<p>slow 1</p>");
+    expect(await (await refreshing).text()).toBe("<p>slow 2</p>");
+    expect(renders()).toBe(2);
   });
 });

@@ -2,7 +2,13 @@ import { createHash } from "node:crypto";
 import type { NextFunction, Request, Response } from "express";
 import { LRUCache } from "lru-cache";
 
-type Entry = { status: number; headers: Record<string, string | string[]>; body: Buffer; etag: string };
+type Entry = {
+  status: number;
+  headers: Record<string, string | string[]>;
+  body: Buffer;
+  etag: string;
+  storedAt: number;
+};
 
 /** Cache-Control of public pages: a CDN may keep them a few seconds, browsers revalidate by ETag. */
 export const PUBLIC_CACHE_CONTROL = "public, max-age=0, s-maxage=5, stale-while-revalidate=10";
@@ -12,15 +18,21 @@ const CACHEABLE_STATUS = new Set([200, 404]);
 
 /**
  * An in-process micro-cache for anonymous public pages and feeds, with ETags and conditional GET.
- * Entries live `ttlMs` (so every process shows a change within seconds); `clear()` drops them at
- * once, for the process that made the change.
+ * An entry is fresh for `ttlMs`, so every process shows a change within seconds. Only one request
+ * renders a given URL at a time: while it does, others wait for its result (nothing cached yet) or
+ * get the previous version (at most `staleMs` old). `clear()` drops everything at once, for the
+ * process that made an editorial change.
  */
-export function createPublicCache(options: { ttlMs?: number; maxEntries?: number } = {}) {
-  const cache = new LRUCache<string, Entry>({ max: options.maxEntries ?? 1_000, ttl: options.ttlMs ?? 2_000 });
+export function createPublicCache(options: { ttlMs?: number; staleMs?: number; maxEntries?: number } = {}) {
+  const ttlMs = options.ttlMs ?? 2_000;
+  const staleMs = Math.max(options.staleMs ?? 30_000, ttlMs);
+  const cache = new LRUCache<string, Entry>({ max: options.maxEntries ?? 1_000, ttl: staleMs });
+  const rendering = new Map<string, Promise<Entry | null>>();
 
-  function send(req: Request, res: Response, entry: Entry) {
+  function send(req: Request, res: Response, entry: Entry, how: "HIT" | "MISS" | "STALE") {
     for (const [name, value] of Object.entries(entry.headers)) res.setHeader(name, value);
     res.setHeader("ETag", entry.etag);
+    res.setHeader("X-Cache", how);
     if (!res.getHeader("Cache-Control")) res.setHeader("Cache-Control", PUBLIC_CACHE_CONTROL);
     if (req.headers["if-none-match"] === entry.etag && entry.status === 200) {
       res.status(304).end();
@@ -31,7 +43,56 @@ export function createPublicCache(options: { ttlMs?: number; maxEntries?: number
     res.end(req.method === "HEAD" ? undefined : entry.body);
   }
 
-  function middleware(req: Request, res: Response, next: NextFunction) {
+  // Let this request render the page, holding its response until complete; resolves with the entry stored.
+  function render(key: string, req: Request, res: Response, next: NextFunction): Promise<Entry | null> {
+    return new Promise((resolve) => {
+      const chunks: Buffer[] = [];
+      const write = res.write.bind(res);
+      const end = res.end.bind(res);
+      res.write = ((chunk: unknown, encoding?: unknown, callback?: unknown) => {
+        if (chunk !== undefined && chunk !== null) chunks.push(toBuffer(chunk, encoding));
+        if (typeof encoding === "function") encoding();
+        else if (typeof callback === "function") callback();
+        return true;
+      }) as Response["write"];
+      res.end = ((chunk?: unknown, encoding?: unknown, callback?: unknown) => {
+        res.write = write;
+        res.end = end;
+        if (chunk !== undefined && chunk !== null && typeof chunk !== "function") chunks.push(toBuffer(chunk, encoding));
+        const body = Buffer.concat(chunks);
+        const done = [chunk, encoding, callback].find((a) => typeof a === "function") as (() => void) | undefined;
+        const cacheable = CACHEABLE_STATUS.has(res.statusCode) && !res.getHeader("Set-Cookie") && req.method === "GET";
+        if (!cacheable) {
+          resolve(null);
+          end(body, done);
+          return res;
+        }
+        const headers: Entry["headers"] = {};
+        for (const name of ["content-type", "cache-control", "link", "vary", "x-robots-tag"]) {
+          const value = res.getHeader(name);
+          if (value !== undefined) headers[name] = Array.isArray(value) ? value : String(value);
+        }
+        const entry: Entry = {
+          status: res.statusCode,
+          headers,
+          body,
+          etag: `W/"${createHash("sha1").update(body).digest("base64url")}"`,
+          storedAt: Date.now(),
+        };
+        cache.set(key, entry);
+        resolve(entry);
+        res.removeHeader("Content-Length");
+        send(req, res, entry, "MISS");
+        done?.();
+        return res;
+      }) as Response["end"];
+      // A request that fails before answering must not leave others waiting.
+      res.once("close", () => resolve(null));
+      next();
+    });
+  }
+
+  async function middleware(req: Request, res: Response, next: NextFunction) {
     if ((req.method !== "GET" && req.method !== "HEAD") || PRIVATE_PREFIXES.some((p) => req.path.startsWith(p))) {
       return next();
     }
@@ -39,55 +100,29 @@ export function createPublicCache(options: { ttlMs?: number; maxEntries?: number
     if (/(?:^|;\s*)[\w.-]*session_token=/.test(req.headers.cookie ?? "")) return next();
 
     const key = req.originalUrl;
-    const hit = cache.get(key);
-    if (hit) {
-      res.setHeader("X-Cache", "HIT");
-      return send(req, res, hit);
+    const entry = cache.get(key);
+    if (entry && Date.now() - entry.storedAt < ttlMs) return send(req, res, entry, "HIT");
+
+    const inFlight = rendering.get(key);
+    if (inFlight) {
+      if (entry) return send(req, res, entry, "STALE");
+      const rendered = await inFlight;
+      return rendered ? send(req, res, rendered, "HIT") : next();
     }
 
-    // Hold the response until it is complete, then store it and send it with its ETag.
-    const chunks: Buffer[] = [];
-    const write = res.write.bind(res);
-    const end = res.end.bind(res);
-    res.write = ((chunk: unknown, encoding?: unknown, callback?: unknown) => {
-      if (chunk !== undefined && chunk !== null) chunks.push(toBuffer(chunk, encoding));
-      if (typeof encoding === "function") encoding();
-      else if (typeof callback === "function") callback();
-      return true;
-    }) as Response["write"];
-    res.end = ((chunk?: unknown, encoding?: unknown, callback?: unknown) => {
-      res.write = write;
-      res.end = end;
-      if (chunk !== undefined && chunk !== null && typeof chunk !== "function") chunks.push(toBuffer(chunk, encoding));
-      const body = Buffer.concat(chunks);
-      const done = [chunk, encoding, callback].find((a) => typeof a === "function") as (() => void) | undefined;
-      const cacheable = CACHEABLE_STATUS.has(res.statusCode) && !res.getHeader("Set-Cookie") && req.method === "GET";
-      if (!cacheable) {
-        end(body, done);
-        return res;
-      }
-      const headers: Entry["headers"] = {};
-      for (const name of ["content-type", "cache-control", "link", "vary", "x-robots-tag"]) {
-        const value = res.getHeader(name);
-        if (value !== undefined) headers[name] = Array.isArray(value) ? value : String(value);
-      }
-      const entry: Entry = {
-        status: res.statusCode,
-        headers,
-        body,
-        etag: `W/"${createHash("sha1").update(body).digest("base64url")}"`,
-      };
-      cache.set(key, entry);
-      res.setHeader("X-Cache", "MISS");
-      res.removeHeader("Content-Length");
-      send(req, res, entry);
-      done?.();
-      return res;
-    }) as Response["end"];
-    next();
+    const work = render(key, req, res, next);
+    rendering.set(key, work);
+    try {
+      await work;
+    } finally {
+      rendering.delete(key);
+    }
   }
 
-  return { middleware, clear: () => cache.clear() };
+  return {
+    middleware: (req: Request, res: Response, next: NextFunction) => void middleware(req, res, next).catch(next),
+    clear: () => cache.clear(),
+  };
 }
 export type PublicCache = ReturnType<typeof createPublicCache>;
 
