@@ -15,8 +15,10 @@ const withRelations = {
 
 const published = eq(stories.status, "published");
 
-function flatten(rows: { story: typeof stories.$inferSelect; categoryName: string | null; categorySlug: string | null; sourceName: string | null }[]): StoryWithRelations[] {
-  return rows.map(({ story, ...names }) => ({ ...story, ...names }));
+type JoinedRow = { story: typeof stories.$inferSelect; categoryName: string | null; categorySlug: string | null; sourceName: string | null };
+
+function flatten(rows: JoinedRow[]): StoryWithRelations[] {
+  return rows.map(({ story, categoryName, categorySlug, sourceName }) => ({ ...story, categoryName, categorySlug, sourceName }));
 }
 
 /** A LIKE pattern matching `text` anywhere, with LIKE's wildcards in it taken literally. */
@@ -111,15 +113,21 @@ export function publicStoriesRepo(db: Db) {
         or(ilike(stories.title, pattern), ilike(stories.summary, pattern), ilike(stories.content, pattern)),
       ) as SQL;
       const titleFirst = sql`(${stories.title} ILIKE ${pattern}) DESC`;
-      const [rows, [total]] = await Promise.all([
-        selectStories()
-          .where(where)
-          .orderBy(titleFirst, desc(stories.publishDate), desc(stories.id))
-          .limit(page.limit)
-          .offset(page.offset),
-        db.select({ n: sql<number>`count(*)::int` }).from(stories).where(where),
-      ]);
-      return { stories: flatten(rows), total: total?.n ?? 0 };
+      // One pass gives the page and the total (a window count), instead of scanning the matches twice.
+      const rows = await db
+        .select({ ...withRelations, total: sql<number>`(count(*) OVER ())::int` })
+        .from(stories)
+        .leftJoin(categories, eq(categories.id, stories.categoryId))
+        .leftJoin(sources, eq(sources.id, stories.sourceId))
+        .where(where)
+        .orderBy(titleFirst, desc(stories.publishDate), desc(stories.id))
+        .limit(page.limit)
+        .offset(page.offset);
+      if (rows.length > 0) return { stories: flatten(rows), total: rows[0]!.total };
+      if (page.offset === 0) return { stories: [], total: 0 };
+      // Past the last page: the page is empty, but the count is still wanted.
+      const [total] = await db.select({ n: sql<number>`count(*)::int` }).from(stories).where(where);
+      return { stories: [], total: total?.n ?? 0 };
     },
 
     /** Up to `limit` published titles containing `query`, newest first. */

@@ -169,3 +169,11 @@ describe("suggestions", () => {
     expect(suggestions.every((s) => s.title.startsWith("UFO sighting"))).toBe(true);
   });
 });
+
+describe("search paging past the end", () => {
+  test("still reports the total", async () => {
+    for (let i = 0; i < 3; i++) await makeStory(t.db, { title: `Yeti ${i}` });
+    const far = await searchStories(t.repos, "yeti", 5);
+    expect(far.results).toMatchObject({ total: 3, items: [], page: 5 });
+  });
+});
