@@ -170,7 +170,7 @@ FROM (
            ${pick(SENTENCES, `${key} / 13 + 8`)} AS s5,
            ${
              published
-               ? `'${base}'::timestamptz - ((i - 1)::float8 * ${spanSeconds / n}) * interval '1 second' - ((i * 7919) % 600) * interval '1 second'`
+               ? `'${base}'::timestamptz - ((i - 1)::float8 * ${spanSeconds / n}) * interval '1 second' - ((i::bigint * 7919) % 600) * interval '1 second'`
                : "NULL::timestamptz"
            } AS pub
     FROM generate_series(${from}, ${to}) AS g(i)
