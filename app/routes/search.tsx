@@ -76,7 +76,8 @@ export default function Search({ loaderData }: Route.ComponentProps) {
       ) : (
         <>
           <h1 className="mt-8 font-display text-3xl font-extrabold">
-            Found {results.total} {results.total === 1 ? "story" : "stories"} for &quot;{query}&quot;
+            Found {results.totalIsCapped ? `${results.total.toLocaleString("en-US")}+` : results.total}{" "}
+            {results.total === 1 && !results.totalIsCapped ? "story" : "stories"} for &quot;{query}&quot;
           </h1>
           <StoryGrid stories={results.items} label="Search results" />
           <Pagination page={results.page} pageCount={results.pageCount} search={search} />

@@ -104,30 +104,47 @@ export function publicStoriesRepo(db: Db) {
 
     /**
      * Published stories whose title, summary or content contains `query` (any case): title matches
-     * first, then newest first; with the total count. Served by the trigram indexes.
+     * first, then the others, each newest first; with the total, counted up to `countCap` matches.
+     * Title and body matches are read separately so that a common word needs only the rows of the
+     * page (walking the publish-date index), and a rare one is found through the trigram indexes.
      */
-    async search(query: string, page: { limit: number; offset: number }) {
+    async search(query: string, page: { limit: number; offset: number; countCap: number }) {
       const pattern = containsPattern(query);
-      const where = and(
-        published,
-        or(ilike(stories.title, pattern), ilike(stories.summary, pattern), ilike(stories.content, pattern)),
-      ) as SQL;
-      const titleFirst = sql`(${stories.title} ILIKE ${pattern}) DESC`;
-      // One pass gives the page and the total (a window count), instead of scanning the matches twice.
-      const rows = await db
-        .select({ ...withRelations, total: sql<number>`(count(*) OVER ())::int` })
-        .from(stories)
-        .leftJoin(categories, eq(categories.id, stories.categoryId))
-        .leftJoin(sources, eq(sources.id, stories.sourceId))
-        .where(where)
-        .orderBy(titleFirst, desc(stories.publishDate), desc(stories.id))
-        .limit(page.limit)
-        .offset(page.offset);
-      if (rows.length > 0) return { stories: flatten(rows), total: rows[0]!.total };
-      if (page.offset === 0) return { stories: [], total: 0 };
-      // Past the last page: the page is empty, but the count is still wanted.
-      const [total] = await db.select({ n: sql<number>`count(*)::int` }).from(stories).where(where);
-      return { stories: [], total: total?.n ?? 0 };
+      const inTitle = ilike(stories.title, pattern);
+      const inBody = or(ilike(stories.summary, pattern), ilike(stories.content, pattern)) as SQL;
+      const newestFirst = [desc(stories.publishDate), desc(stories.id)] as const;
+
+      const counting = db.execute(sql`
+        SELECT count(*)::int AS n FROM (
+          SELECT 1 FROM ${stories}
+          WHERE ${and(published, or(inTitle, inBody))}
+          LIMIT ${page.countCap + 1}
+        ) matches`) as unknown as Promise<{ rows: { n: number }[] }>;
+
+      const titleRows = flatten(
+        await selectStories().where(and(published, inTitle)).orderBy(...newestFirst).limit(page.limit).offset(page.offset),
+      );
+      let bodyRows: StoryWithRelations[] = [];
+      if (titleRows.length < page.limit) {
+        // How many title matches come before the body matches: known from this page unless it is past them all.
+        const titleTotal =
+          titleRows.length > 0 || page.offset === 0
+            ? page.offset + titleRows.length
+            : ((await db.select({ n: sql<number>`count(*)::int` }).from(stories).where(and(published, inTitle)))[0]?.n ?? 0);
+        bodyRows = flatten(
+          await selectStories()
+            .where(and(published, sql`NOT (${inTitle})`, inBody))
+            .orderBy(...newestFirst)
+            .limit(page.limit - titleRows.length)
+            .offset(Math.max(0, page.offset - titleTotal)),
+        );
+      }
+      const counted = (await counting).rows[0]?.n ?? 0;
+      return {
+        stories: [...titleRows, ...bodyRows],
+        total: Math.min(counted, page.countCap),
+        totalIsCapped: counted > page.countCap,
+      };
     },
 
     /** Up to `limit` published titles containing `query`, newest first. */

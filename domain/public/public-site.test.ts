@@ -177,3 +177,30 @@ describe("search paging past the end", () => {
     expect(far.results).toMatchObject({ total: 3, items: [], page: 5 });
   });
 });
+
+describe("search at scale", () => {
+  test("a page after the title matches continues with the body matches, newest first", async () => {
+    for (let i = 0; i < PAGE_SIZE + 1; i++) await makeStory(t.db, { title: `Comet ${i}`, publishDate: hoursAgo(100 + i) });
+    await makeStory(t.db, { title: "Old body one", summary: "a comet", publishDate: hoursAgo(2) });
+    await makeStory(t.db, { title: "New body one", content: "comet again", publishDate: hoursAgo(1) });
+    const second = await searchStories(t.repos, "comet", 2);
+    expect(second.results.items.map((s) => s.title)).toEqual([`Comet ${PAGE_SIZE}`, "New body one", "Old body one"]);
+    expect(second.results.total).toBe(PAGE_SIZE + 3);
+  });
+
+  test("a page made only of body matches skips the title matches before it", async () => {
+    await makeStory(t.db, { title: "Comet in the title" });
+    for (let i = 0; i < PAGE_SIZE + 2; i++) await makeStory(t.db, { title: `Body ${i}`, summary: "a comet", publishDate: hoursAgo(i + 1) });
+    const second = await searchStories(t.repos, "comet", 2);
+    expect(second.results.items.map((s) => s.title)).toEqual([`Body ${PAGE_SIZE - 1}`, `Body ${PAGE_SIZE}`, `Body ${PAGE_SIZE + 1}`]);
+  });
+
+  test("counts matches up to a cap and says so", async () => {
+    for (let i = 0; i < 5; i++) await makeStory(t.db, { title: `Yak ${i}` });
+    const capped = await t.repos.publicStories.search("yak", { limit: 2, offset: 0, countCap: 3 });
+    expect(capped).toMatchObject({ total: 3, totalIsCapped: true });
+    expect(capped.stories).toHaveLength(2);
+    const exact = await t.repos.publicStories.search("yak", { limit: 2, offset: 0, countCap: 5 });
+    expect(exact).toMatchObject({ total: 5, totalIsCapped: false });
+  });
+});

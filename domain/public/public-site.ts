@@ -6,6 +6,8 @@ export const PAGE_SIZE = 24;
 export const RELATED_LIMIT = 6;
 export const SUGGESTION_LIMIT = 5;
 export const SUGGESTION_MIN_LENGTH = 3;
+/** Search counts matches up to this many, then says "10,000+": counting every match of a common word would not scale. */
+export const SEARCH_COUNT_CAP = 10_000;
 /** How many recent titles the 'Did you mean' look-up reads words from. */
 export const DID_YOU_MEAN_TITLES = 5_000;
 
@@ -13,7 +15,7 @@ export type PublicDeps = { publicStories: PublicStoriesRepo; categories: Pick<Ca
 
 export type PublicCategory = { id: number; name: string; slug: string };
 export type CategoryCard = { name: string; slug: string; storyCount: number; sample: PublicStory };
-export type Paged<T> = { items: T[]; total: number; page: number; pageCount: number; pageSize: number };
+export type Paged<T> = { items: T[]; total: number; page: number; pageCount: number; pageSize: number; totalIsCapped?: boolean };
 
 /** The page number from a query value: a positive integer, 1 for anything else. */
 export function parsePage(value: string | null | undefined): number {
@@ -81,9 +83,13 @@ export async function searchStories(
 ): Promise<{ query: string; results: Paged<PublicStory>; didYouMean: string | null }> {
   const query = (rawQuery ?? "").trim();
   if (query === "") return { query, results: paged([], 0, 1), didYouMean: null };
-  const { stories, total } = await deps.publicStories.search(query, { limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE });
+  const { stories, total, totalIsCapped } = await deps.publicStories.search(query, {
+    limit: PAGE_SIZE,
+    offset: (page - 1) * PAGE_SIZE,
+    countCap: SEARCH_COUNT_CAP,
+  });
   const didYouMean = total === 0 ? await suggestSpelling(deps, query) : null;
-  return { query, results: paged(stories.map(toPublicStory), total, page), didYouMean };
+  return { query, results: { ...paged(stories.map(toPublicStory), total, page), totalIsCapped }, didYouMean };
 }
 
 // Replaces each word of the query that has a close title word; null when nothing changes.
