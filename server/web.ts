@@ -9,7 +9,10 @@ import { pinoHttp } from "pino-http";
 import type { ServerBuild } from "react-router";
 import type { Database } from "~/db/client";
 import { createRepos } from "~/db/repos";
+import { toNodeHandler } from "better-auth/node";
 import { publicConfig, type AppContext } from "./app-context";
+import { createAuth } from "./auth";
+import { createMailer } from "./mail";
 import { createPublicCache } from "./public-cache";
 import type { Config } from "./config";
 import type { Logger } from "./logger";
@@ -61,6 +64,15 @@ export function createWebApp(options: {
       },
     }),
   );
+  // better-auth reads its own request bodies: mount it before anything that parses them.
+  const auth = createAuth({
+    db: database.db,
+    secret: config.authSecret,
+    siteUrl: config.siteUrl,
+    mailer: createMailer(config, logger),
+    logger,
+  });
+  app.all("/api/auth/{*rest}", toNodeHandler(auth));
   app.use(compression());
   for (const middleware of options.before ?? []) app.use(middleware);
   app.use("/assets", express.static(path.join(BUILD_DIR, "client", "assets"), { immutable: true, maxAge: "1y" }));

@@ -7,6 +7,11 @@ export type UserRow = typeof users.$inferSelect;
 
 export function usersRepo(db: Db) {
   return {
+    async findById(id: string): Promise<UserRow | null> {
+      const [row] = await db.select().from(users).where(eq(users.id, id)).limit(1);
+      return row ?? null;
+    },
+
     async findByEmail(email: string): Promise<UserRow | null> {
       const [row] = await db
         .select()

@@ -1,0 +1,106 @@
+import type { Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { mkdtempSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { toNodeHandler } from "better-auth/node";
+import express from "express";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { useTestDatabase } from "~/db/testing/test-database";
+import { outboxMailer, readOutbox } from "~/integrations/mail/mailer";
+import { createAuth } from "./auth";
+import { createLogger } from "./logger";
+
+const t = useTestDatabase();
+let server: Server;
+let base: string;
+let outbox: string;
+
+beforeAll(async () => {
+  outbox = mkdtempSync(path.join(os.tmpdir(), "oddwire-auth-"));
+  // The site URL is only known once the server listens: build the auth lazily.
+  const mounted: { handler?: ReturnType<typeof toNodeHandler> } = {};
+  const app = express();
+  app.all("/api/auth/{*rest}", (req, res) => mounted.handler!(req, res));
+  server = app.listen(0, "127.0.0.1");
+  await new Promise((resolve) => server.once("listening", resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  mounted.handler = toNodeHandler(
+    createAuth({
+      db: t.db,
+      secret: "a-test-secret-that-is-long-enough-0123456789",
+      siteUrl: base,
+      mailer: outboxMailer({ dir: outbox }),
+      logger: createLogger({ level: "silent" }),
+    }),
+  );
+});
+afterAll(async () => {
+  await new Promise((resolve) => server.close(resolve));
+  rmSync(outbox, { recursive: true, force: true });
+});
+
+function post(pathname: string, body: unknown, headers: Record<string, string> = {}) {
+  return fetch(`${base}/api/auth${pathname}`, {
+    method: "POST",
+    headers: { "content-type": "application/json", origin: base, ...headers },
+    body: JSON.stringify(body),
+  });
+}
+
+function cookieOf(response: Response): string {
+  return response.headers
+    .getSetCookie()
+    .map((c) => c.split(";")[0])
+    .join("; ");
+}
+
+describe("e-mail and password accounts", () => {
+  test("sign-up sends a verification link; sign-in waits for it; the link verifies and signs in", async () => {
+    const signUp = await post("/sign-up/email", { email: "New.Editor@oddwire.test", password: "long-enough-1", name: "New Editor" });
+    expect(signUp.status).toBe(200);
+
+    const [mail] = (await readOutbox(outbox)).filter((m) => m.to === "new.editor@oddwire.test");
+    expect(mail?.subject).toBe("Verify your e-mail for Oddwire");
+    const link = /(https?:\/\/\S+)/.exec(mail!.text)?.[1];
+    expect(link).toContain("/api/auth/verify-email?token=");
+
+    const early = await post("/sign-in/email", { email: "new.editor@oddwire.test", password: "long-enough-1" });
+    expect(early.status).toBe(403);
+
+    const verify = await fetch(link!, { redirect: "manual" });
+    expect([200, 302]).toContain(verify.status);
+
+    const signIn = await post("/sign-in/email", { email: "new.editor@oddwire.test", password: "long-enough-1" });
+    expect(signIn.status).toBe(200);
+    const setCookie = signIn.headers.getSetCookie().join("\n");
+    expect(setCookie).toMatch(/session_token=/);
+    expect(setCookie).toMatch(/HttpOnly/i);
+    expect(setCookie).toMatch(/SameSite=Lax/i);
+
+    const session = await fetch(`${base}/api/auth/get-session`, { headers: { cookie: cookieOf(signIn) } });
+    const body = (await session.json()) as { user: { email: string; isAdmin: boolean; emailVerified: boolean } };
+    expect(body.user).toMatchObject({ email: "new.editor@oddwire.test", isAdmin: false, emailVerified: true });
+  });
+
+  test("a new account cannot make itself an admin", async () => {
+    await post("/sign-up/email", { email: "sneaky@oddwire.test", password: "long-enough-1", name: "S", isAdmin: true });
+    const user = await t.repos.users.findByEmail("sneaky@oddwire.test");
+    expect(user?.isAdmin ?? false).toBe(false);
+  });
+
+  test("a wrong password is refused with the auth service's message", async () => {
+    const response = await post("/sign-in/email", { email: "nobody@oddwire.test", password: "wrong-password" });
+    expect(response.status).toBe(401);
+    expect(((await response.json()) as { message: string }).message).toBe("Invalid email or password");
+  });
+
+  test("sign-in is rate limited per address", async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 7; i++) {
+      const response = await post("/sign-in/email", { email: "limit@oddwire.test", password: "wrong-password" }, { "x-forwarded-for": "203.0.113.9" });
+      statuses.push(response.status);
+    }
+    expect(statuses).toContain(429);
+  });
+});
