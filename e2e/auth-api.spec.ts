@@ -1,5 +1,7 @@
 import { expect, test } from "@playwright/test";
 
+test.use({ extraHTTPHeaders: { "x-forwarded-for": "192.0.2.99" } });
+
 // The auth service is mounted on the real server at /api/auth, and never goes through the page cache.
 test("the auth service answers under /api/auth, uncached", async ({ request, baseURL }) => {
   const signIn = await request.post("/api/auth/sign-in/email", {

@@ -9,7 +9,9 @@ import { makeCategory, makeRejectedStory, makeSource, makeStory } from "~/db/tes
 import { adminUrl, createDatabaseSql, dropDatabaseSql } from "~/db/testing/postgres-admin";
 import { loadConfig } from "~/server/config";
 import { serve } from "~/server/serve";
-import { CATEGORIES, CONTACT_EMAIL, FEATURED, PENDING, PUBLISHED, REJECTED_TITLE } from "./fixtures";
+import { createRepos } from "~/db/repos";
+import { createUser } from "~/domain/users/users";
+import { ADMIN, CATEGORIES, CONTACT_EMAIL, EDITOR, FEATURED, PENDING, PUBLISHED, REJECTED_TITLE } from "./fixtures";
 
 const dataDir = mkdtempSync(path.join(os.tmpdir(), "oddwire-e2e-"));
 const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, CONTACT_EMAIL };
@@ -59,6 +61,9 @@ for (const story of PENDING) {
   });
 }
 await makeRejectedStory(database.db, { title: REJECTED_TITLE });
+const repos = createRepos(database.db);
+await createUser(repos, { ...ADMIN, admin: true });
+await createUser(repos, { ...EDITOR, admin: false });
 await database.close();
 
 let cleaned = false;

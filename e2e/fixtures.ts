@@ -30,3 +30,6 @@ export const PENDING = [
 
 export const REJECTED_TITLE = "REJECTED: Pigeon forecasts the stock market";
 export const CONTACT_EMAIL = "tips@oddwire.test";
+
+export const ADMIN = { email: "admin@oddwire.test", password: "admin-password-1" };
+export const EDITOR = { email: "editor@oddwire.test", password: "editor-password-1" };

@@ -5,9 +5,14 @@ import type { Logger } from "./logger";
 /** What the browser may know of the configuration: nothing secret. */
 export type PublicConfig = { siteUrl: string; contactEmail: string; socialUrl: string };
 
+/** Who a request's session belongs to, as better-auth reports it. */
+export type SessionUser = { id: string; email: string; name: string; emailVerified: boolean };
+
 /** Handed to every loader and action: the request's way to the domain. */
 export type AppContext = {
   repos: Repos;
+  /** The signed-in user of a request, or null. */
+  getSessionUser: (headers: Headers) => Promise<SessionUser | null>;
   config: PublicConfig;
   logger: Logger;
   /** Drops this process's cached public pages after an editorial change. */

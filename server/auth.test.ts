@@ -8,7 +8,7 @@ import express from "express";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { useTestDatabase } from "~/db/testing/test-database";
 import { outboxMailer, readOutbox } from "~/integrations/mail/mailer";
-import { createAuth } from "./auth";
+import { CLIENT_IP_HEADER, createAuth } from "./auth";
 import { createLogger } from "./logger";
 
 const t = useTestDatabase();
@@ -21,7 +21,11 @@ beforeAll(async () => {
   // The site URL is only known once the server listens: build the auth lazily.
   const mounted: { handler?: ReturnType<typeof toNodeHandler> } = {};
   const app = express();
-  app.all("/api/auth/{*rest}", (req, res) => mounted.handler!(req, res));
+  app.set("trust proxy", "loopback");
+  app.all("/api/auth/{*rest}", (req, res) => {
+    req.headers[CLIENT_IP_HEADER] = req.ip ?? "unknown";
+    return mounted.handler!(req, res);
+  });
   server = app.listen(0, "127.0.0.1");
   await new Promise((resolve) => server.once("listening", resolve));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -40,10 +44,13 @@ afterAll(async () => {
   rmSync(outbox, { recursive: true, force: true });
 });
 
+let calls = 0;
 function post(pathname: string, body: unknown, headers: Record<string, string> = {}) {
+  // Each call from its own address unless a test says otherwise: sign-in is rate limited per address.
+  const address = `192.0.2.${++calls % 250}`;
   return fetch(`${base}/api/auth${pathname}`, {
     method: "POST",
-    headers: { "content-type": "application/json", origin: base, ...headers },
+    headers: { "content-type": "application/json", origin: base, "x-forwarded-for": address, ...headers },
     body: JSON.stringify(body),
   });
 }
@@ -101,6 +108,37 @@ describe("e-mail and password accounts", () => {
       const response = await post("/sign-in/email", { email: "limit@oddwire.test", password: "wrong-password" }, { "x-forwarded-for": "203.0.113.9" });
       statuses.push(response.status);
     }
+    expect(statuses.slice(0, 5).every((s) => s === 401)).toBe(true);
+    expect(statuses.slice(5)).toEqual([429, 429]);
+    // Another address is not limited.
+    const other = await post("/sign-in/email", { email: "limit@oddwire.test", password: "wrong-password" }, { "x-forwarded-for": "203.0.113.10" });
+    expect(other.status).toBe(401);
+  });
+
+  test("a client cannot choose the address it is limited by", async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 7; i++) {
+      const response = await post("/sign-in/email", { email: "spoof@oddwire.test", password: "wrong-password" }, { "x-forwarded-for": "203.0.113.20", "x-oddwire-client-ip": `198.51.100.${i}` });
+      statuses.push(response.status);
+    }
     expect(statuses).toContain(429);
+  });
+
+  test("a forgotten password is reset through the e-mailed link", async () => {
+    await post("/sign-up/email", { email: "forgetful@oddwire.test", password: "first-password-1", name: "F" });
+    const verifyLink = /(https?:\/\/\S+)/.exec((await readOutbox(outbox)).find((m) => m.to === "forgetful@oddwire.test")!.text)![1]!;
+    await fetch(verifyLink, { redirect: "manual" });
+
+    expect((await post("/request-password-reset", { email: "forgetful@oddwire.test", redirectTo: "/reset-password" })).status).toBe(200);
+    const mail = (await readOutbox(outbox)).find((m) => m.to === "forgetful@oddwire.test" && m.subject === "Reset your Oddwire password");
+    const link = /(https?:\/\/\S+)/.exec(mail!.text)![1]!;
+    const landing = await fetch(link, { redirect: "manual" });
+    const location = new URL(landing.headers.get("location")!, base);
+    expect(location.pathname).toBe("/reset-password");
+    const token = location.searchParams.get("token")!;
+
+    expect((await post("/reset-password", { newPassword: "second-password-2", token })).status).toBe(200);
+    expect((await post("/sign-in/email", { email: "forgetful@oddwire.test", password: "first-password-1" })).status).toBe(401);
+    expect((await post("/sign-in/email", { email: "forgetful@oddwire.test", password: "second-password-2" })).status).toBe(200);
   });
 });

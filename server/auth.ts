@@ -6,6 +6,12 @@ import { accounts, sessions, users, verifications } from "~/db/schema";
 import type { Mailer } from "~/integrations/mail/mailer";
 import type { Logger } from "./logger";
 
+/**
+ * The client address the auth service rate-limits by. The web server sets it from the socket (or a
+ * trusted local proxy's X-Forwarded-For) and overwrites any value a client sends.
+ */
+export const CLIENT_IP_HEADER = "x-oddwire-client-ip";
+
 /** Sign-in and sign-up limits per client address (better-auth's rate limiter, per process). */
 export const AUTH_RATE_LIMITS = {
   "/sign-in/email": { window: 60, max: 5 },
@@ -76,6 +82,7 @@ export function createAuth(options: {
       useSecureCookies: options.siteUrl.startsWith("https://"),
       defaultCookieAttributes: { httpOnly: true, sameSite: "lax" },
       database: { generateId: () => randomUUID() },
+      ipAddress: { ipAddressHeaders: [CLIENT_IP_HEADER] },
     },
     telemetry: { enabled: false },
   });

@@ -11,7 +11,7 @@ import type { Database } from "~/db/client";
 import { createRepos } from "~/db/repos";
 import { toNodeHandler } from "better-auth/node";
 import { publicConfig, type AppContext } from "./app-context";
-import { createAuth } from "./auth";
+import { CLIENT_IP_HEADER, createAuth } from "./auth";
 import { createMailer } from "./mail";
 import { createPublicCache } from "./public-cache";
 import type { Config } from "./config";
@@ -43,8 +43,19 @@ export function createWebApp(options: {
 }) {
   const { config, database, logger } = options;
   const publicCache = createPublicCache();
+  const auth = createAuth({
+    db: database.db,
+    secret: config.authSecret,
+    siteUrl: config.siteUrl,
+    mailer: createMailer(config, logger),
+    logger,
+  });
   const context: AppContext = {
     repos: createRepos(database.db),
+    getSessionUser: async (headers) => {
+      const session = await auth.api.getSession({ headers });
+      return session ? { id: session.user.id, email: session.user.email, name: session.user.name, emailVerified: session.user.emailVerified } : null;
+    },
     config: publicConfig(config),
     logger,
     invalidatePublicPages: () => publicCache.clear(),
@@ -65,14 +76,11 @@ export function createWebApp(options: {
     }),
   );
   // better-auth reads its own request bodies: mount it before anything that parses them.
-  const auth = createAuth({
-    db: database.db,
-    secret: config.authSecret,
-    siteUrl: config.siteUrl,
-    mailer: createMailer(config, logger),
-    logger,
+  const authHandler = toNodeHandler(auth);
+  app.all("/api/auth/{*rest}", (req, res) => {
+    req.headers[CLIENT_IP_HEADER] = req.ip ?? req.socket.remoteAddress ?? "unknown";
+    return authHandler(req, res);
   });
-  app.all("/api/auth/{*rest}", toNodeHandler(auth));
   app.use(compression());
   for (const middleware of options.before ?? []) app.use(middleware);
   app.use("/assets", express.static(path.join(BUILD_DIR, "client", "assets"), { immutable: true, maxAge: "1y" }));

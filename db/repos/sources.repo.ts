@@ -1,4 +1,4 @@
-import { eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import type { Db } from "../client";
 import { sources } from "../schema";
 
@@ -10,6 +10,15 @@ export function sourcesRepo(db: Db) {
     async findByName(name: string): Promise<SourceRow | null> {
       const [row] = await db.select().from(sources).where(eq(sources.name, name)).limit(1);
       return row ?? null;
+    },
+
+    /** Active RSS sources: what the dashboard calls 'RSS feeds monitored'. */
+    async countActiveRss(): Promise<number> {
+      const [row] = await db
+        .select({ n: sql<number>`count(*)::int` })
+        .from(sources)
+        .where(and(eq(sources.status, "active"), eq(sources.sourceType, "rss")));
+      return row?.n ?? 0;
     },
 
     async insert(row: NewSource): Promise<SourceRow> {

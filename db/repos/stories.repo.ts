@@ -1,4 +1,4 @@
-import { and, desc, eq, sql } from "drizzle-orm";
+import { and, desc, eq, gte, sql } from "drizzle-orm";
 import type { Db } from "../client";
 import { categories, rejectedStories, sources, stories } from "../schema";
 
@@ -43,6 +43,11 @@ export function storiesRepo(db: Db) {
       const counts = { published: 0, pending: 0, rejected: 0 };
       for (const row of rows) counts[row.status] = row.n;
       return counts;
+    },
+
+    async countCreatedSince(since: Date): Promise<number> {
+      const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(stories).where(gte(stories.createdAt, since));
+      return row?.n ?? 0;
     },
 
     /** Inserts stories whose URL hash is new; known URLs are skipped. Returns how many were added. */

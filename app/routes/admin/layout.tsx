@@ -1,0 +1,82 @@
+import { isRouteErrorResponse, Link, NavLink, Outlet } from "react-router";
+import { AccessDenied, SignInScreen } from "~/app/components/admin/sign-in-screen";
+import { requireAdmin, type GateRefusal } from "~/app/lib/admin.server";
+import type { Route } from "./+types/layout";
+
+export function meta(): Route.MetaDescriptors {
+  return [{ title: "Admin | Oddwire" }, { name: "robots", content: "noindex" }];
+}
+
+export async function loader(args: Route.LoaderArgs) {
+  return { user: await requireAdmin(args) };
+}
+
+export const ADMIN_NAV = [
+  { to: "/admin", label: "Dashboard" },
+  { to: "/admin/stories", label: "Stories" },
+  { to: "/admin/categories", label: "Categories" },
+  { to: "/admin/sources", label: "Sources" },
+  { to: "/admin/url-que", label: "URL Que" },
+  { to: "/admin/social", label: "Social Media" },
+] as const;
+
+export default function AdminLayout({ loaderData }: Route.ComponentProps) {
+  const signOut = async () => {
+    await fetch("/api/auth/sign-out", { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
+    window.location.assign("/admin");
+  };
+  return (
+    <div className="min-h-screen md:grid md:grid-cols-[15rem_1fr]">
+      <a href="#main" className="sr-only z-50 rounded bg-acid px-4 py-2 font-bold focus:not-sr-only focus:fixed focus:top-2 focus:left-2">
+        Skip to content
+      </a>
+      <aside className="bg-ink text-paper md:min-h-screen">
+        <div className="flex items-center gap-2 px-5 py-5">
+          <img src="/logo.svg" alt="" className="h-9 w-9" />
+          <span className="font-display text-xl font-extrabold">
+            Odd<span className="text-acid">wire</span> <span className="text-sm text-paper/60">Admin</span>
+          </span>
+        </div>
+        <nav aria-label="Admin">
+          <ul className="flex gap-1 overflow-x-auto px-3 pb-3 md:flex-col md:overflow-visible">
+            {ADMIN_NAV.map((item) => (
+              <li key={item.to} className="shrink-0">
+                <NavLink
+                  to={item.to}
+                  end
+                  className={({ isActive }) =>
+                    `block rounded-lg px-3 py-2 text-sm font-bold ${isActive ? "bg-acid text-ink" : "text-paper/85 hover:bg-paper/10"}`
+                  }
+                >
+                  {item.label}
+                </NavLink>
+              </li>
+            ))}
+          </ul>
+        </nav>
+        <div className="flex gap-2 px-3 pb-5 md:flex-col">
+          <Link to="/" target="_blank" rel="noopener noreferrer" className="rounded-lg px-3 py-2 text-sm font-bold text-paper/85 hover:bg-paper/10">
+            View Site<span className="sr-only"> (opens in a new tab)</span>
+          </Link>
+          <button type="button" onClick={signOut} className="rounded-lg px-3 py-2 text-left text-sm font-bold text-paper/85 hover:bg-paper/10">
+            Sign Out
+          </button>
+          <p className="px-3 text-xs text-paper/50">{loaderData.user.email}</p>
+        </div>
+      </aside>
+      <main id="main" tabIndex={-1} className="p-6 outline-none md:p-10">
+        <Outlet />
+      </main>
+    </div>
+  );
+}
+
+export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  if (isRouteErrorResponse(error)) {
+    const refusal = error.data as GateRefusal | { gate: "csrf" } | undefined;
+    if (error.status === 401) return <SignInScreen />;
+    if (error.status === 403 && refusal?.gate === "not-admin") return <AccessDenied email={refusal.email} />;
+    if (error.status === 403) return <AccessDenied />;
+  }
+  throw error;
+}

@@ -1,0 +1,118 @@
+import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
+import routes from "../app/routes";
+import { ADMIN, EDITOR } from "./fixtures";
+
+type RouteEntry = { path?: string; index?: boolean; children?: RouteEntry[] };
+
+// Every page under /admin, read from the route table: a route added later is swept too.
+function adminPaths(entries: RouteEntry[], parent = ""): string[] {
+  return entries.flatMap((entry) => {
+    const path = entry.index ? parent : [parent, entry.path].filter(Boolean).join("/");
+    const own = entry.index || (entry.path && !entry.children?.some((c) => c.index)) ? [path] : [];
+    return [...own, ...adminPaths(entry.children ?? [], path)];
+  });
+}
+const ADMIN_PAGES = [...new Set(adminPaths(routes as RouteEntry[]).filter((p) => p === "admin" || p.startsWith("admin/")))].map((p) => `/${p}`);
+
+async function signIn(request: APIRequestContext, baseURL: string, who: { email: string; password: string }) {
+  const response = await request.post("/api/auth/sign-in/email", { data: who, headers: { origin: baseURL } });
+  expect(response.status(), `sign-in of ${who.email}`).toBe(200);
+}
+
+async function signInThroughForm(page: Page, who: { email: string; password: string }) {
+  await page.getByLabel("Email").fill(who.email);
+  await page.getByLabel("Password").fill(who.password);
+  await page.getByRole("button", { name: "Sign In" }).click();
+}
+
+test("the sweep covers the admin pages of the route table", () => {
+  expect(ADMIN_PAGES).toContain("/admin");
+});
+
+test.describe("every admin page and its data", () => {
+  for (const path of ADMIN_PAGES) {
+    const dataUrl = `${path}.data`;
+    test(`${path}: anonymous 401, non-admin 403, admin 200, never a byte of admin data before`, async ({ playwright, baseURL }) => {
+      // Each context comes from its own address, as sign-in is rate limited per address.
+      const from = (n: number) => ({ baseURL, extraHTTPHeaders: { "x-forwarded-for": `198.51.100.${n}` } });
+      const anonymous = await playwright.request.newContext(from(1));
+      for (const url of [path, dataUrl]) {
+        const response = await anonymous.get(url);
+        expect(response.status(), url).toBe(401);
+        expect(await response.text()).not.toContain("Live on the website");
+      }
+      const editor = await playwright.request.newContext(from(2 + ADMIN_PAGES.indexOf(path) * 2));
+      await signIn(editor, baseURL!, EDITOR);
+      for (const url of [path, dataUrl]) {
+        const response = await editor.get(url);
+        expect(response.status(), url).toBe(403);
+        expect(await response.text()).not.toContain("Live on the website");
+      }
+      const admin = await playwright.request.newContext(from(3 + ADMIN_PAGES.indexOf(path) * 2));
+      await signIn(admin, baseURL!, ADMIN);
+      expect((await admin.get(path)).status()).toBe(200);
+      expect((await admin.get(dataUrl)).status()).toBe(200);
+      await Promise.all([anonymous.dispose(), editor.dispose(), admin.dispose()]);
+    });
+  }
+});
+
+test.describe("the admin sign-in screen", () => {
+  test.use({ extraHTTPHeaders: { "x-forwarded-for": "192.0.2.50" } });
+  test("toggles between sign in and sign up", async ({ page }) => {
+    const response = await page.goto("/admin");
+    expect(response?.status()).toBe(401);
+    await expect(page.getByRole("heading", { name: "Sign in to manage your content" })).toBeVisible();
+    await expect(page.getByRole("button", { name: "Sign In" })).toBeVisible();
+    await page.getByRole("button", { name: /Sign up/ }).click();
+    await expect(page.getByRole("heading", { name: "Create your admin account" })).toBeVisible();
+    await expect(page.getByRole("button", { name: "Create Account" })).toBeVisible();
+  });
+
+  test("signs up with a verification e-mail", async ({ page }) => {
+    await page.goto("/admin");
+    await page.getByRole("button", { name: /Sign up/ }).click();
+    await page.getByLabel("Email").fill("new-admin@oddwire.test");
+    await page.getByLabel("Password").fill("a-long-password-1");
+    await page.getByRole("button", { name: "Create Account" }).click();
+    await expect(page.getByText("Account created! Check your email for verification.")).toBeVisible();
+  });
+
+  test("shows the auth service's error in an alert", async ({ page }) => {
+    await page.goto("/admin");
+    await signInThroughForm(page, { email: ADMIN.email, password: "not-the-password" });
+    await expect(page.getByRole("alert")).toHaveText("Invalid email or password");
+  });
+
+  test("a user without the admin flag gets Access Denied", async ({ page }) => {
+    await page.goto("/admin");
+    await signInThroughForm(page, EDITOR);
+    await expect(page.getByRole("heading", { name: "Access Denied" })).toBeVisible();
+    await expect(
+      page.getByText("You don't have admin privileges to access this area. Please contact an administrator if you believe this is an error."),
+    ).toBeVisible();
+  });
+
+  test("an admin reaches the dashboard, and signs out", async ({ page }) => {
+    await page.goto("/admin");
+    await signInThroughForm(page, ADMIN);
+    await expect(page.getByRole("heading", { name: "Dashboard" })).toBeVisible();
+    for (const text of ["Total Stories", "Live on the website", "Awaiting approval", "RSS feeds monitored"]) {
+      await expect(page.getByText(text)).toBeVisible();
+    }
+    const nav = page.getByRole("navigation", { name: "Admin" });
+    await expect(nav.getByRole("link", { name: "Dashboard" })).toHaveAttribute("aria-current", "page");
+    await expect(page.getByRole("link", { name: /View Site/ })).toHaveAttribute("target", "_blank");
+    await page.getByRole("button", { name: "Sign Out" }).click();
+    await expect(page.getByRole("heading", { name: "Sign in to manage your content" })).toBeVisible();
+  });
+});
+
+test("the reset-password page refuses a missing or bad token", async ({ page }) => {
+  await page.goto("/reset-password");
+  await expect(page.getByRole("alert")).toContainText("This reset link is invalid or has expired.");
+  await page.goto("/reset-password?token=not-a-real-token");
+  await page.getByLabel("New password").fill("a-new-password-1");
+  await page.getByRole("button", { name: "Change Password" }).click();
+  await expect(page.getByRole("alert")).toBeVisible();
+});
