@@ -1,6 +1,6 @@
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
 import routes from "../app/routes";
-import { ADMIN, EDITOR } from "./fixtures";
+import { ADMIN, EDITOR, PROMOTABLE } from "./fixtures";
 
 type RouteEntry = { path?: string; index?: boolean; children?: RouteEntry[] };
 
@@ -13,6 +13,12 @@ function adminPaths(entries: RouteEntry[], parent = ""): string[] {
   });
 }
 const ADMIN_PAGES = [...new Set(adminPaths(routes as RouteEntry[]).filter((p) => p === "admin" || p.startsWith("admin/")))].map((p) => `/${p}`);
+
+// What only an admin may see: the dashboard's captions and the admin's own address (sidebar, Users page).
+function expectNoAdminData(body: string) {
+  expect(body).not.toContain("Live on the website");
+  expect(body).not.toContain(ADMIN.email);
+}
 
 async function signIn(request: APIRequestContext, baseURL: string, who: { email: string; password: string }) {
   const response = await request.post("/api/auth/sign-in/email", { data: who, headers: { origin: baseURL } });
@@ -39,19 +45,28 @@ test.describe("every admin page and its data", () => {
       for (const url of [path, dataUrl]) {
         const response = await anonymous.get(url);
         expect(response.status(), url).toBe(401);
-        expect(await response.text()).not.toContain("Live on the website");
+        expectNoAdminData(await response.text());
+        const post = await anonymous.post(url, { form: { intent: "x" }, headers: { origin: baseURL! } });
+        expect([401, 405], `POST ${url}`).toContain(post.status());
+        expectNoAdminData(await post.text());
       }
       const editor = await playwright.request.newContext(from(2 + ADMIN_PAGES.indexOf(path) * 2));
       await signIn(editor, baseURL!, EDITOR);
       for (const url of [path, dataUrl]) {
         const response = await editor.get(url);
         expect(response.status(), url).toBe(403);
-        expect(await response.text()).not.toContain("Live on the website");
+        expectNoAdminData(await response.text());
+        const post = await editor.post(url, { form: { intent: "x" }, headers: { origin: baseURL! } });
+        expect([403, 405], `POST ${url}`).toContain(post.status());
+        expectNoAdminData(await post.text());
       }
       const admin = await playwright.request.newContext(from(3 + ADMIN_PAGES.indexOf(path) * 2));
       await signIn(admin, baseURL!, ADMIN);
       expect((await admin.get(path)).status()).toBe(200);
       expect((await admin.get(dataUrl)).status()).toBe(200);
+      // A change from another site is refused even for an admin (CSRF).
+      const forged = await admin.post(dataUrl, { form: { intent: "x" }, headers: { origin: "https://evil.example" } });
+      expect([400, 403, 405], `forged POST ${dataUrl}`).toContain(forged.status());
       await Promise.all([anonymous.dispose(), editor.dispose(), admin.dispose()]);
     });
   }
@@ -115,4 +130,18 @@ test("the reset-password page refuses a missing or bad token", async ({ page }) 
   await page.getByLabel("New password").fill("a-new-password-1");
   await page.getByRole("button", { name: "Change Password" }).click();
   await expect(page.getByRole("alert")).toBeVisible();
+});
+
+test("an admin makes another user an admin on the Users page, and that user gets in", async ({ browser }) => {
+  const adminPage = await (await browser.newContext({ extraHTTPHeaders: { "x-forwarded-for": "192.0.2.60" } })).newPage();
+  await adminPage.goto("/admin/users");
+  await signInThroughForm(adminPage, ADMIN);
+  await expect(adminPage.getByRole("heading", { name: "Users" })).toBeVisible();
+  await adminPage.getByRole("button", { name: `Make admin for ${PROMOTABLE.email}` }).click();
+  await expect(adminPage.getByRole("button", { name: `Revoke admin for ${PROMOTABLE.email}` })).toBeVisible();
+
+  const userPage = await (await browser.newContext({ extraHTTPHeaders: { "x-forwarded-for": "192.0.2.61" } })).newPage();
+  await userPage.goto("/admin");
+  await signInThroughForm(userPage, PROMOTABLE);
+  await expect(userPage.getByRole("heading", { name: "Dashboard" })).toBeVisible();
 });

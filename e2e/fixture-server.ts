@@ -11,7 +11,7 @@ import { loadConfig } from "~/server/config";
 import { serve } from "~/server/serve";
 import { createRepos } from "~/db/repos";
 import { createUser } from "~/domain/users/users";
-import { ADMIN, CATEGORIES, CONTACT_EMAIL, EDITOR, FEATURED, PENDING, PUBLISHED, REJECTED_TITLE } from "./fixtures";
+import { ADMIN, CATEGORIES, CONTACT_EMAIL, EDITOR, FEATURED, PENDING, PROMOTABLE, PUBLISHED, REJECTED_TITLE } from "./fixtures";
 
 const dataDir = mkdtempSync(path.join(os.tmpdir(), "oddwire-e2e-"));
 const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, CONTACT_EMAIL };
@@ -64,6 +64,7 @@ await makeRejectedStory(database.db, { title: REJECTED_TITLE });
 const repos = createRepos(database.db);
 await createUser(repos, { ...ADMIN, admin: true });
 await createUser(repos, { ...EDITOR, admin: false });
+await createUser(repos, { ...PROMOTABLE, admin: false });
 await database.close();
 
 let cleaned = false;

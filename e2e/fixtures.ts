@@ -33,3 +33,4 @@ export const CONTACT_EMAIL = "tips@oddwire.test";
 
 export const ADMIN = { email: "admin@oddwire.test", password: "admin-password-1" };
 export const EDITOR = { email: "editor@oddwire.test", password: "editor-password-1" };
+export const PROMOTABLE = { email: "rising@oddwire.test", password: "rising-password-1" };

@@ -1,4 +1,5 @@
 import type { Db } from "../client";
+import { auditRepo } from "./audit.repo";
 import { categoriesRepo } from "./categories.repo";
 import { publicStoriesRepo } from "./public-stories.repo";
 import { sourcesRepo } from "./sources.repo";
@@ -8,6 +9,7 @@ import { usersRepo } from "./users.repo";
 /** Every repository over one database handle. */
 export function createRepos(db: Db) {
   return {
+    audit: auditRepo(db),
     categories: categoriesRepo(db),
     publicStories: publicStoriesRepo(db),
     sources: sourcesRepo(db),

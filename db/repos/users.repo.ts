@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { eq, sql } from "drizzle-orm";
+import { asc, desc, eq, sql } from "drizzle-orm";
 import type { Db } from "../client";
 import { accounts, users } from "../schema";
 
@@ -45,6 +45,16 @@ export function usersRepo(db: Db) {
         if (!user) throw new Error("insert into users returned no row");
         return user;
       });
+    },
+
+    /** Every user, admins first, then by e-mail. */
+    listAll(): Promise<UserRow[]> {
+      return db.select().from(users).orderBy(desc(users.isAdmin), asc(users.email));
+    },
+
+    async countAdmins(): Promise<number> {
+      const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(users).where(eq(users.isAdmin, true));
+      return row?.n ?? 0;
     },
 
     async setPassword(userId: string, passwordHash: string): Promise<void> {

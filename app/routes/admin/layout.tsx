@@ -18,6 +18,7 @@ export const ADMIN_NAV = [
   { to: "/admin/sources", label: "Sources" },
   { to: "/admin/url-que", label: "URL Que" },
   { to: "/admin/social", label: "Social Media" },
+  { to: "/admin/users", label: "Users" },
 ] as const;
 
 export default function AdminLayout({ loaderData }: Route.ComponentProps) {

@@ -1,0 +1,42 @@
+import { and, desc, eq } from "drizzle-orm";
+import type { Db } from "../client";
+import { auditLog, users } from "../schema";
+
+export type AuditEntry = {
+  id: number;
+  action: string;
+  entityType: string;
+  entityId: string;
+  details: Record<string, unknown> | null;
+  createdAt: Date;
+  actorEmail: string | null;
+};
+
+export function auditRepo(db: Db) {
+  return {
+    /** Records who did what to which record. */
+    async record(entry: { actorUserId: string | null; action: string; entityType: string; entityId: string; details?: Record<string, unknown> }) {
+      await db.insert(auditLog).values({ ...entry, details: entry.details ?? null });
+    },
+
+    /** The trail of one record, newest first. */
+    async forEntity(entityType: string, entityId: string, limit = 50): Promise<AuditEntry[]> {
+      return db
+        .select({
+          id: auditLog.id,
+          action: auditLog.action,
+          entityType: auditLog.entityType,
+          entityId: auditLog.entityId,
+          details: auditLog.details,
+          createdAt: auditLog.createdAt,
+          actorEmail: users.email,
+        })
+        .from(auditLog)
+        .leftJoin(users, eq(users.id, auditLog.actorUserId))
+        .where(and(eq(auditLog.entityType, entityType), eq(auditLog.entityId, entityId)))
+        .orderBy(desc(auditLog.createdAt), desc(auditLog.id))
+        .limit(limit);
+    },
+  };
+}
+export type AuditRepo = ReturnType<typeof auditRepo>;
