@@ -1,6 +1,7 @@
 import type { Db } from "../client";
 import { auditRepo } from "./audit.repo";
 import { categoriesRepo } from "./categories.repo";
+import { editorialRepo } from "./editorial.repo";
 import { publicStoriesRepo } from "./public-stories.repo";
 import { sourcesRepo } from "./sources.repo";
 import { storiesRepo } from "./stories.repo";
@@ -11,6 +12,7 @@ export function createRepos(db: Db) {
   return {
     audit: auditRepo(db),
     categories: categoriesRepo(db),
+    editorial: editorialRepo(db),
     publicStories: publicStoriesRepo(db),
     sources: sourcesRepo(db),
     stories: storiesRepo(db),

@@ -1,0 +1,170 @@
+import { and, desc, eq, ilike, or, sql, type SQL } from "drizzle-orm";
+import type { Db } from "../client";
+import { auditLog, categories, rejectedStories, sources, stories } from "../schema";
+import { containsPattern } from "./public-stories.repo";
+
+export type StoryRow = typeof stories.$inferSelect;
+
+export type AdminStoryRow = StoryRow & { categoryName: string | null; categorySlug: string | null; sourceName: string | null };
+
+export type RejectedRow = typeof rejectedStories.$inferSelect & { sourceName: string | null };
+
+/** A story's editable fields (spec section 2, Add/Edit dialog). */
+export type StoryFields = {
+  title: string;
+  summary: string | null;
+  content: string | null;
+  imageUrl: string | null;
+  sourceUrl: string | null;
+  categoryId: number | null;
+  isFeatured: boolean;
+};
+
+type Audit = { actorUserId: string; action: string; details?: Record<string, unknown> };
+
+/** Data access of the back office's story review; every change is written with its audit entry. */
+export function editorialRepo(db: Db) {
+  const audit = (tx: Db, storyId: number, entry: Audit) =>
+    tx.insert(auditLog).values({
+      actorUserId: entry.actorUserId,
+      action: entry.action,
+      entityType: "story",
+      entityId: String(storyId),
+      details: entry.details ?? null,
+    });
+
+  return {
+    async findById(id: number): Promise<StoryRow | null> {
+      const [row] = await db.select().from(stories).where(eq(stories.id, id)).limit(1);
+      return row ?? null;
+    },
+
+    /** One page of stories (all, published or pending), newest first, with an optional text filter. */
+    async list(filter: { status: "all" | "published" | "pending"; search: string; limit: number; offset: number }) {
+      const conditions: SQL[] = [];
+      if (filter.status !== "all") conditions.push(eq(stories.status, filter.status));
+      if (filter.search) {
+        const pattern = containsPattern(filter.search);
+        conditions.push(or(ilike(stories.title, pattern), ilike(stories.summary, pattern)) as SQL);
+      }
+      const where = conditions.length ? and(...conditions) : undefined;
+      const [rows, [total]] = await Promise.all([
+        db
+          .select({ story: stories, categoryName: categories.name, categorySlug: categories.slug, sourceName: sources.name })
+          .from(stories)
+          .leftJoin(categories, eq(categories.id, stories.categoryId))
+          .leftJoin(sources, eq(sources.id, stories.sourceId))
+          .where(where)
+          .orderBy(desc(stories.createdAt), desc(stories.id))
+          .limit(filter.limit)
+          .offset(filter.offset),
+        db.select({ n: sql<number>`count(*)::int` }).from(stories).where(where),
+      ]);
+      return {
+        stories: rows.map(({ story, ...names }): AdminStoryRow => ({ ...story, ...names })),
+        total: total?.n ?? 0,
+      };
+    },
+
+    /** One page of rejected stories, most recently rejected first. */
+    async listRejected(filter: { search: string; limit: number; offset: number }) {
+      const where = filter.search ? ilike(rejectedStories.title, containsPattern(filter.search)) : undefined;
+      const [rows, [total]] = await Promise.all([
+        db
+          .select({ rejected: rejectedStories, sourceName: sources.name })
+          .from(rejectedStories)
+          .leftJoin(sources, eq(sources.id, rejectedStories.sourceId))
+          .where(where)
+          .orderBy(desc(rejectedStories.rejectedAt), desc(rejectedStories.id))
+          .limit(filter.limit)
+          .offset(filter.offset),
+        db.select({ n: sql<number>`count(*)::int` }).from(rejectedStories).where(where),
+      ]);
+      return { stories: rows.map(({ rejected, sourceName }): RejectedRow => ({ ...rejected, sourceName })), total: total?.n ?? 0 };
+    },
+
+    /** Sets a story's status (and a publish date when it is first published), with its audit entry. */
+    async setStatus(id: number, status: "published" | "pending", entry: Audit): Promise<StoryRow | null> {
+      return db.transaction(async (tx) => {
+        const [row] = await tx
+          .update(stories)
+          .set({
+            status,
+            updatedAt: new Date(),
+            ...(status === "published" ? { publishDate: sql`coalesce(${stories.publishDate}, now())` } : {}),
+          })
+          .where(eq(stories.id, id))
+          .returning();
+        if (row) await audit(tx as unknown as Db, id, entry);
+        return row ?? null;
+      });
+    },
+
+    async update(id: number, fields: Partial<StoryFields>, entry: Audit): Promise<StoryRow | null> {
+      return db.transaction(async (tx) => {
+        const [row] = await tx.update(stories).set({ ...fields, updatedAt: new Date() }).where(eq(stories.id, id)).returning();
+        if (row) await audit(tx as unknown as Db, id, entry);
+        return row ?? null;
+      });
+    },
+
+    async insert(row: typeof stories.$inferInsert, entry: Audit): Promise<StoryRow> {
+      return db.transaction(async (tx) => {
+        const [created] = await tx.insert(stories).values(row).returning();
+        if (!created) throw new Error("insert into stories returned no row");
+        await audit(tx as unknown as Db, created.id, entry);
+        return created;
+      });
+    },
+
+    async delete(id: number, entry: Audit): Promise<boolean> {
+      return db.transaction(async (tx) => {
+        const deleted = await tx.delete(stories).where(eq(stories.id, id)).returning({ id: stories.id });
+        if (deleted.length > 0) await audit(tx as unknown as Db, id, entry);
+        return deleted.length > 0;
+      });
+    },
+
+    /**
+     * Moves a story into rejected_stories and removes it from stories, in one transaction. When its
+     * normalised URL is already rejected, the story is only removed. Returns whether it was already there.
+     */
+    async reject(
+      id: number,
+      rejection: Omit<typeof rejectedStories.$inferInsert, "id">,
+      entry: Audit,
+    ): Promise<{ alreadyRejected: boolean } | null> {
+      return db.transaction(async (tx) => {
+        const inserted = await tx
+          .insert(rejectedStories)
+          .values(rejection)
+          .onConflictDoNothing({ target: rejectedStories.normalizedUrl })
+          .returning({ id: rejectedStories.id });
+        const deleted = await tx.delete(stories).where(eq(stories.id, id)).returning({ id: stories.id });
+        if (deleted.length === 0) {
+          // Nothing to reject: undo the insert by failing the transaction.
+          throw new StoryGoneError();
+        }
+        await audit(tx as unknown as Db, id, { ...entry, details: { ...entry.details, alreadyRejected: inserted.length === 0 } });
+        return { alreadyRejected: inserted.length === 0 };
+      }).catch((error: unknown) => {
+        if (error instanceof StoryGoneError) return null;
+        throw error;
+      });
+    },
+
+    /** Whether a story with this URL hash exists. */
+    async urlHashExists(urlHash: string): Promise<boolean> {
+      const [row] = await db.select({ id: stories.id }).from(stories).where(eq(stories.urlHash, urlHash)).limit(1);
+      return row !== undefined;
+    },
+
+    async slugExists(slug: string): Promise<boolean> {
+      const [row] = await db.select({ id: stories.id }).from(stories).where(eq(stories.slug, slug)).limit(1);
+      return row !== undefined;
+    },
+  };
+}
+export type EditorialRepo = ReturnType<typeof editorialRepo>;
+
+class StoryGoneError extends Error {}
