@@ -4,6 +4,15 @@ import { formatDate } from "~/app/lib/format";
 import { ExternalIcon } from "./icons";
 import { StoryImage } from "./story-image";
 
+/** The 'Weird' badge a card shows on hover and keyboard focus (the card needs the `group` class). */
+export function WeirdBadge() {
+  return (
+    <span className="pointer-events-none absolute top-3 right-3 rotate-3 rounded-md bg-alarm px-2 py-0.5 text-xs font-black tracking-widest text-white uppercase opacity-0 transition-opacity group-focus-within:opacity-100 group-hover:opacity-100">
+      Weird
+    </span>
+  );
+}
+
 /** One story in a grid: picture, category, title, summary, date and a link out to the source. */
 export function StoryCard({ story, linkLabel = "Read More" }: { story: PublicStory; linkLabel?: string }) {
   return (
@@ -12,9 +21,7 @@ export function StoryCard({ story, linkLabel = "Read More" }: { story: PublicSto
     >
       <div className="relative aspect-[16/9] overflow-hidden border-b-2 border-ink">
         <StoryImage src={story.imageUrl} alt={story.title} className="h-full w-full" />
-        <span className="pointer-events-none absolute top-3 right-3 rotate-3 rounded-md bg-alarm px-2 py-0.5 text-xs font-black tracking-widest text-white uppercase opacity-0 transition-opacity group-focus-within:opacity-100 group-hover:opacity-100">
-          Weird
-        </span>
+        <WeirdBadge />
       </div>
       <div className="flex flex-1 flex-col gap-2 p-4">
         <p className="text-xs font-bold tracking-wider text-ufo uppercase">{story.category}</p>

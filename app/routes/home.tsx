@@ -3,6 +3,7 @@ import { getHome, type CategoryCard } from "~/domain/public/public-site";
 import type { PublicStory } from "~/domain/stories/public-story";
 import { ExternalIcon } from "~/app/components/icons";
 import { Notice } from "~/app/components/states";
+import { WeirdBadge } from "~/app/components/story-card";
 import { StoryImage } from "~/app/components/story-image";
 import { formatDate } from "~/app/lib/format";
 import { pageMeta, siteUrlFrom } from "~/app/lib/meta";
@@ -68,9 +69,7 @@ function CategoryCardView({ card }: { card: CategoryCard }) {
       </div>
       <div className="relative aspect-[16/9] overflow-hidden border-b-2 border-ink">
         <StoryImage src={sample.imageUrl} alt={sample.title} className="h-full w-full" />
-        <span className="pointer-events-none absolute top-3 right-3 rotate-3 rounded-md bg-alarm px-2 py-0.5 text-xs font-black tracking-widest text-white uppercase opacity-0 transition-opacity group-focus-within:opacity-100 group-hover:opacity-100">
-          Weird
-        </span>
+        <WeirdBadge />
       </div>
       <div className="flex flex-1 flex-col gap-2 p-4">
         <h4 className="font-display text-lg leading-tight font-bold">

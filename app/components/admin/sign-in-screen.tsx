@@ -1,5 +1,6 @@
 import { useState } from "react";
 import { useRevalidator } from "react-router";
+import { signOutAndReturn } from "~/app/lib/auth-client";
 
 type Mode = "sign-in" | "sign-up" | "forgot";
 
@@ -135,10 +136,6 @@ export function SignInScreen() {
 
 /** What a signed-in user without the admin flag sees (spec section 2). */
 export function AccessDenied({ email }: { email?: string }) {
-  const signOut = async () => {
-    await fetch("/api/auth/sign-out", { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
-    window.location.assign("/admin");
-  };
   return (
     <main id="main" className="flex min-h-screen items-center justify-center bg-ink p-4">
       <div className="w-full max-w-md rounded-3xl border-4 border-ink bg-paper p-8 text-center shadow-[8px_8px_0_0_var(--color-alarm)]">
@@ -149,7 +146,7 @@ export function AccessDenied({ email }: { email?: string }) {
           <a href="/" className="rounded-full border-2 border-ink px-4 py-2 font-bold">
             View Site
           </a>
-          <button type="button" onClick={signOut} className="rounded-full bg-ink px-4 py-2 font-bold text-acid">
+          <button type="button" onClick={signOutAndReturn} className="rounded-full bg-ink px-4 py-2 font-bold text-acid">
             Sign Out
           </button>
         </div>

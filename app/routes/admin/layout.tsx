@@ -1,6 +1,7 @@
 import { isRouteErrorResponse, Link, NavLink, Outlet } from "react-router";
 import { AccessDenied, SignInScreen } from "~/app/components/admin/sign-in-screen";
 import { requireAdmin, type GateRefusal } from "~/app/lib/admin.server";
+import { signOutAndReturn } from "~/app/lib/auth-client";
 import type { Route } from "./+types/layout";
 
 export function meta(): Route.MetaDescriptors {
@@ -22,10 +23,6 @@ export const ADMIN_NAV = [
 ] as const;
 
 export default function AdminLayout({ loaderData }: Route.ComponentProps) {
-  const signOut = async () => {
-    await fetch("/api/auth/sign-out", { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
-    window.location.assign("/admin");
-  };
   return (
     <div className="min-h-screen md:grid md:grid-cols-[15rem_1fr]">
       <a href="#main" className="sr-only z-50 rounded bg-acid px-4 py-2 font-bold focus:not-sr-only focus:fixed focus:top-2 focus:left-2">
@@ -59,7 +56,7 @@ export default function AdminLayout({ loaderData }: Route.ComponentProps) {
           <Link to="/" target="_blank" rel="noopener noreferrer" className="rounded-lg px-3 py-2 text-sm font-bold text-paper/85 hover:bg-paper/10">
             View Site<span className="sr-only"> (opens in a new tab)</span>
           </Link>
-          <button type="button" onClick={signOut} className="rounded-lg px-3 py-2 text-left text-sm font-bold text-paper/85 hover:bg-paper/10">
+          <button type="button" onClick={signOutAndReturn} className="rounded-lg px-3 py-2 text-left text-sm font-bold text-paper/85 hover:bg-paper/10">
             Sign Out
           </button>
           <p className="px-3 text-xs text-paper/50">{loaderData.user.email}</p>
