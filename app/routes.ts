@@ -13,7 +13,11 @@ export default [
     ...legalPages.map((path) => route(path, "routes/legal.tsx", { id: `legal-${path}` })),
     route("*", "routes/not-found.tsx"),
   ]),
-  route("admin", "routes/admin/layout.tsx", [index("routes/admin/dashboard.tsx"), route("users", "routes/admin/users.tsx")]),
+  route("admin", "routes/admin/layout.tsx", [
+    index("routes/admin/dashboard.tsx"),
+    route("stories", "routes/admin/stories.tsx"),
+    route("users", "routes/admin/users.tsx"),
+  ]),
   route("reset-password", "routes/reset-password.tsx"),
   route("api/suggestions", "routes/api.suggestions.ts"),
   ...feedRoutes,

@@ -3,6 +3,8 @@ export const CATEGORIES = {
   animals: { name: "Animals", slug: "animals", displayOrder: 1 },
   space: { name: "Science & Space", slug: "science-space", displayOrder: 2 },
   empty: { name: "Records & Feats", slug: "records-feats", displayOrder: 3 },
+  // Only the back-office journeys add stories here, so the public journeys' counts stay put.
+  desk: { name: "Odd Jobs", slug: "odd-jobs", displayOrder: 4 },
 };
 
 type FixtureStory = { title: string; slug: string; url: string; category: keyof typeof CATEGORIES; hoursAgo: number; image: string | null; featured?: boolean };
@@ -34,3 +36,9 @@ export const CONTACT_EMAIL = "tips@oddwire.test";
 export const ADMIN = { email: "admin@oddwire.test", password: "admin-password-1" };
 export const EDITOR = { email: "editor@oddwire.test", password: "editor-password-1" };
 export const PROMOTABLE = { email: "rising@oddwire.test", password: "rising-password-1" };
+
+// Pending stories the back-office journeys publish and reject (no category, so public counts stay put).
+export const REVIEW = [
+  { title: "REVIEW: Walrus joins a church choir", slug: "review-walrus", url: "https://oddplanet.example/stories/walrus-choir" },
+  { title: "REVIEW: Yeti opens a bakery", slug: "review-yeti", url: "https://oddplanet.example/stories/yeti-bakery" },
+];

@@ -2,13 +2,13 @@ import { z } from "zod";
 import type { EditorialRepo, StoryFields } from "~/db/repos/editorial.repo";
 import { DomainError } from "~/domain/errors";
 import { normalizeUrl, rejectionContentHash } from "~/domain/urls/normalize-url";
+import { ALREADY_REJECTED_MESSAGE, REQUIRED_FIELDS_MESSAGE } from "./messages";
 import { storySlug } from "./slug";
 
 // Story review in the back office (spec sections 2, 4 and 5): state transitions, the reject flow,
 // hand-made stories and edits. Every change is recorded with who made it.
 
-export const REQUIRED_FIELDS_MESSAGE = "Please fill in the title and select a category";
-export const ALREADY_REJECTED_MESSAGE = "This story URL has already been rejected. The story will be removed from the active list.";
+export { ALREADY_REJECTED_MESSAGE, REQUIRED_FIELDS_MESSAGE } from "./messages";
 
 export type EditorialDeps = { editorial: EditorialRepo; clock?: () => Date };
 type Actor = { actorUserId: string };

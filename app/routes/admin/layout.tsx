@@ -1,4 +1,5 @@
 import { isRouteErrorResponse, Link, NavLink, Outlet } from "react-router";
+import { Toaster } from "sonner";
 import { AccessDenied, SignInScreen } from "~/app/components/admin/sign-in-screen";
 import { requireAdmin, type GateRefusal } from "~/app/lib/admin.server";
 import { signOutAndReturn } from "~/app/lib/auth-client";
@@ -65,6 +66,7 @@ export default function AdminLayout({ loaderData }: Route.ComponentProps) {
       <main id="main" tabIndex={-1} className="p-6 outline-none md:p-10">
         <Outlet />
       </main>
+      <Toaster position="top-right" richColors closeButton />
     </div>
   );
 }

@@ -1,0 +1,358 @@
+import { useEffect, useRef, useState } from "react";
+import { data, Form, Link, useFetcher, useSearchParams } from "react-router";
+import { toast } from "sonner";
+import { z } from "zod";
+import { DomainError } from "~/domain/errors";
+import { parsePage } from "~/domain/public/public-site";
+import {
+  changeStoryCategory,
+  createStory,
+  deleteStory,
+  editStory,
+  publishStory,
+  rejectStory,
+  unpublishStory,
+} from "~/domain/stories/editorial";
+import { REQUIRED_FIELDS_MESSAGE } from "~/domain/stories/messages";
+import { listAdminStories, STATUS_FILTERS, type AdminStory, type StatusFilter } from "~/domain/stories/admin-list";
+import { requireAdmin } from "~/app/lib/admin.server";
+import { formatDate } from "~/app/lib/format";
+import { Pagination } from "~/app/components/pagination";
+import { StoryImage } from "~/app/components/story-image";
+import type { Route } from "./+types/stories";
+
+export async function loader(args: Route.LoaderArgs) {
+  await requireAdmin(args);
+  const params = new URL(args.request.url).searchParams;
+  const filter = (STATUS_FILTERS as readonly string[]).includes(params.get("status") ?? "") ? (params.get("status") as StatusFilter) : "all";
+  const [list, categories] = await Promise.all([
+    listAdminStories(args.context.repos, { status: filter, search: params.get("q") ?? "", page: parsePage(params.get("page")) }),
+    args.context.repos.categories.listAll(),
+  ]);
+  return { ...list, filter, categories: categories.map(({ id, name }) => ({ id, name })) };
+}
+
+const StoryId = z.coerce.number().int().positive();
+
+type Toast = { title: string; description?: string; tone?: "error" };
+type ActionResult = { ok: boolean; toast: Toast; fields?: Record<string, string> };
+
+export async function action(args: Route.ActionArgs) {
+  const me = await requireAdmin(args);
+  const form = Object.fromEntries(await args.request.formData()) as Record<string, string>;
+  const deps = { editorial: args.context.repos.editorial, siteUrl: args.context.config.siteUrl };
+  const actor = { actorUserId: me.id };
+  const storyId = () => StoryId.parse(form.storyId);
+  const story = () => ({
+    title: form.title ?? "",
+    categoryId: form.categoryId ?? "",
+    summary: form.summary ?? "",
+    content: form.content ?? "",
+    imageUrl: form.imageUrl ?? "",
+    sourceUrl: form.sourceUrl ?? "",
+    isFeatured: form.isFeatured === "on",
+    slug: form.slug ?? "",
+  });
+  const done = (toastMessage: Toast): ActionResult => {
+    args.context.invalidatePublicPages();
+    return { ok: true, toast: toastMessage };
+  };
+  try {
+    switch (form.intent) {
+      case "publish":
+        await publishStory(deps, { ...actor, storyId: storyId() });
+        return done({ title: "Story Published", description: "The story is live on the website." });
+      case "unpublish":
+        await unpublishStory(deps, { ...actor, storyId: storyId() });
+        return done({ title: "Story Unpublished", description: "The story is back in Pending." });
+      case "reject": {
+        const result = await rejectStory(deps, { ...actor, storyId: storyId() });
+        return done(
+          result.alreadyRejected
+            ? { title: "Story Rejected", description: result.message ?? undefined }
+            : { title: "Story Rejected", description: "The story has been rejected and removed from the main list." },
+        );
+      }
+      case "category":
+        await changeStoryCategory(deps, { ...actor, storyId: storyId(), categoryId: form.categoryId ? Number(form.categoryId) : null });
+        return done({ title: "Category Updated" });
+      case "delete":
+        await deleteStory(deps, { ...actor, storyId: storyId() });
+        return done({ title: "Story Deleted", description: "The story has been permanently deleted." });
+      case "create":
+        await createStory(deps, { ...actor, form: story() });
+        return done({ title: "Story Created", description: "The story is published." });
+      case "edit":
+        await editStory(deps, { ...actor, storyId: storyId(), form: story() });
+        return done({ title: "Story Updated", description: "Your changes have been saved." });
+      default:
+        return data<ActionResult>({ ok: false, toast: { title: "Error", description: "Unknown action", tone: "error" } }, { status: 400 });
+    }
+  } catch (error) {
+    const failures: Record<string, string> = {
+      reject: "Failed to reject the story. Please try again.",
+      delete: "Failed to delete the story. Please try again.",
+      create: "Failed to save the story. Please try again.",
+      edit: "Failed to save the story. Please try again.",
+    };
+    if (!(error instanceof DomainError)) args.context.logger.error({ err: error, intent: form.intent }, "story action failed");
+    const description = error instanceof DomainError ? error.message : (failures[form.intent ?? ""] ?? "Something went wrong. Please try again.");
+    return data<ActionResult>({ ok: false, toast: { title: "Error", description, tone: "error" }, fields: form }, { status: error instanceof DomainError ? 400 : 500 });
+  }
+}
+
+const FILTER_LABELS: Record<StatusFilter, string> = {
+  all: "All Stories",
+  published: "Published",
+  pending: "Pending",
+  rejected: "Rejected Stories",
+};
+
+function StatusBadge({ status }: { status: string }) {
+  const colour = status === "published" ? "bg-green-200 text-green-900" : status === "pending" ? "bg-yellow-200 text-yellow-900" : "bg-gray-200 text-gray-800";
+  return <span className={`rounded-full px-2 py-0.5 text-xs font-bold ${colour}`}>{status}</span>;
+}
+
+/** Shows the toast an action returned. */
+function useActionToast(result: ActionResult | undefined) {
+  useEffect(() => {
+    if (!result) return;
+    if (result.toast.tone === "error") toast.error(result.toast.title, { description: result.toast.description });
+    else toast.success(result.toast.title, { description: result.toast.description });
+  }, [result]);
+}
+
+function StoryActions({ story, categories }: { story: AdminStory; categories: { id: number; name: string }[] }) {
+  const fetcher = useFetcher<ActionResult>();
+  useActionToast(fetcher.data);
+  const busy = fetcher.state !== "idle";
+  const button = "rounded-full border-2 border-ink px-3 py-1 text-sm font-bold hover:bg-acid disabled:opacity-50";
+  const act = (intent: string) => fetcher.submit({ intent, storyId: String(story.id) }, { method: "post" });
+  return (
+    <div className="flex flex-wrap items-center gap-2">
+      {story.status === "pending" ? (
+        <>
+          <button type="button" className={button} disabled={busy} onClick={() => act("publish")}>
+            Publish<span className="sr-only"> {story.title}</span>
+          </button>
+          <button type="button" className={button} disabled={busy} onClick={() => act("reject")}>
+            Reject<span className="sr-only"> {story.title}</span>
+          </button>
+        </>
+      ) : null}
+      {story.status === "published" ? (
+        <button type="button" className={button} disabled={busy} onClick={() => act("unpublish")}>
+          Unpublish<span className="sr-only"> {story.title}</span>
+        </button>
+      ) : null}
+      <label className="sr-only" htmlFor={`category-${story.id}`}>
+        Category of {story.title}
+      </label>
+      <select
+        id={`category-${story.id}`}
+        value={story.categoryId ?? ""}
+        disabled={busy}
+        onChange={(e) => fetcher.submit({ intent: "category", storyId: String(story.id), categoryId: e.target.value }, { method: "post" })}
+        className="rounded-full border-2 border-ink bg-white px-2 py-1 text-sm"
+      >
+        <option value="">Uncategorized</option>
+        {categories.map((c) => (
+          <option key={c.id} value={c.id}>
+            {c.name}
+          </option>
+        ))}
+      </select>
+      <Link to={`?edit=${story.id}`} preventScrollReset className={button}>
+        Edit<span className="sr-only"> {story.title}</span>
+      </Link>
+      <button
+        type="button"
+        className={`${button} border-alarm text-alarm hover:bg-alarm hover:text-white`}
+        disabled={busy}
+        onClick={() => {
+          if (window.confirm(`Delete "${story.title}" permanently?`)) act("delete");
+        }}
+      >
+        Delete<span className="sr-only"> {story.title}</span>
+      </button>
+    </div>
+  );
+}
+
+function StoryDialog({ story, categories, onClose }: { story: AdminStory | null; categories: { id: number; name: string }[]; onClose: () => void }) {
+  const fetcher = useFetcher<ActionResult>();
+  const ref = useRef<HTMLDialogElement>(null);
+  const adding = story === null;
+  useActionToast(fetcher.data);
+  useEffect(() => {
+    ref.current?.showModal();
+  }, []);
+  useEffect(() => {
+    if (fetcher.state === "idle" && fetcher.data?.ok) onClose();
+  }, [fetcher.state, fetcher.data, onClose]);
+  const field = "w-full rounded-lg border-2 border-ink bg-white px-3 py-2";
+  const kept = fetcher.data?.ok === false ? fetcher.data.fields : undefined;
+  const value = (name: keyof AdminStory & string, fallback = "") => kept?.[name] ?? (story ? String(story[name] ?? "") : fallback);
+  return (
+    <dialog ref={ref} onClose={onClose} aria-labelledby="story-dialog-title" className="m-auto w-[min(95vw,40rem)] rounded-2xl border-4 border-ink bg-paper p-6 backdrop:bg-ink/60">
+      <h2 id="story-dialog-title" className="font-display text-2xl font-extrabold">
+        {adding ? "Add New Story" : "Edit Story"}
+      </h2>
+      <fetcher.Form
+        method="post"
+        className="mt-4 space-y-3"
+        onSubmit={(event) => {
+          const form = new FormData(event.currentTarget);
+          if (String(form.get("title") ?? "").trim() === "" || !form.get("categoryId")) {
+            event.preventDefault();
+            window.alert(REQUIRED_FIELDS_MESSAGE);
+          }
+        }}
+      >
+        <input type="hidden" name="intent" value={adding ? "create" : "edit"} />
+        {story ? <input type="hidden" name="storyId" value={story.id} /> : null}
+        <label className="block text-sm font-bold">
+          Title
+          <input name="title" defaultValue={value("title")} className={field} />
+        </label>
+        <label className="block text-sm font-bold">
+          Category
+          <select name="categoryId" defaultValue={value("categoryId")} className={field}>
+            <option value="">Select a category</option>
+            {categories.map((c) => (
+              <option key={c.id} value={c.id}>
+                {c.name}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="block text-sm font-bold">
+          Summary
+          <textarea name="summary" rows={2} defaultValue={value("summary")} className={field} />
+        </label>
+        <label className="block text-sm font-bold">
+          Content
+          <textarea name="content" rows={4} defaultValue={value("content")} className={field} />
+        </label>
+        <label className="block text-sm font-bold">
+          Image URL
+          <input name="imageUrl" type="url" defaultValue={value("imageUrl")} className={field} />
+        </label>
+        <label className="block text-sm font-bold">
+          Source URL
+          <input name="sourceUrl" type="url" defaultValue={value("sourceUrl")} className={field} />
+        </label>
+        {adding ? (
+          <label className="block text-sm font-bold">
+            URL Slug
+            <input name="slug" defaultValue={kept?.slug ?? ""} placeholder="generated from the title" className={field} />
+          </label>
+        ) : null}
+        <label className="flex items-center gap-2 text-sm font-bold">
+          <input type="checkbox" role="switch" name="isFeatured" defaultChecked={kept ? kept.isFeatured === "on" : (story?.isFeatured ?? false)} className="h-5 w-5" />
+          Featured Story
+        </label>
+        <div className="flex justify-end gap-2 pt-2">
+          <button type="button" onClick={onClose} className="rounded-full border-2 border-ink px-4 py-2 font-bold">
+            Cancel
+          </button>
+          <button type="submit" disabled={fetcher.state !== "idle"} className="rounded-full bg-ink px-4 py-2 font-bold text-acid disabled:opacity-60">
+            {adding ? "Create" : "Update"}
+          </button>
+        </div>
+      </fetcher.Form>
+    </dialog>
+  );
+}
+
+export default function Stories({ loaderData }: Route.ComponentProps) {
+  const { stories, total, page, pageCount, filter, categories, rejected } = loaderData;
+  const [search, setSearch] = useSearchParams();
+  const [adding, setAdding] = useState(false);
+  const editId = Number(search.get("edit"));
+  const editing = stories.find((s) => s.id === editId) ?? null;
+  const closeEdit = () =>
+    setSearch(
+      (prev) => {
+        prev.delete("edit");
+        return prev;
+      },
+      { preventScrollReset: true },
+    );
+  return (
+    <>
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <h1 className="font-display text-4xl font-extrabold">Stories</h1>
+        <button type="button" onClick={() => setAdding(true)} className="rounded-full bg-ink px-4 py-2 font-bold text-acid">
+          Add New Story
+        </button>
+      </div>
+      <Form method="get" className="mt-4 flex flex-wrap gap-2" role="search">
+        <input type="hidden" name="status" value={filter} />
+        <label htmlFor="story-search" className="sr-only">
+          Search stories
+        </label>
+        <input id="story-search" name="q" type="search" defaultValue={search.get("q") ?? ""} placeholder="Search stories..." className="min-w-0 flex-1 rounded-full border-2 border-ink bg-white px-4 py-2" />
+        <button type="submit" className="rounded-full border-2 border-ink px-4 py-2 font-bold">
+          Search
+        </button>
+      </Form>
+      <nav aria-label="Filter stories" className="mt-4 flex flex-wrap gap-2">
+        {(Object.keys(FILTER_LABELS) as StatusFilter[]).map((f) => (
+          <Link
+            key={f}
+            to={`?status=${f}${search.get("q") ? `&q=${encodeURIComponent(search.get("q")!)}` : ""}`}
+            aria-current={f === filter ? "page" : undefined}
+            className={`rounded-full border-2 border-ink px-4 py-1.5 text-sm font-bold ${f === filter ? "bg-ink text-acid" : "bg-white hover:bg-acid"}`}
+          >
+            {FILTER_LABELS[f]}
+          </Link>
+        ))}
+      </nav>
+      <p className="mt-4 text-sm text-ink/70">{total} {total === 1 ? "story" : "stories"}</p>
+      {(filter === "rejected" ? rejected.length : stories.length) === 0 ? (
+        <p className="mt-8 rounded-2xl border-2 border-dashed border-ink/40 p-8 text-center">No stories found matching your criteria.</p>
+      ) : filter === "rejected" ? (
+        <ul className="mt-4 space-y-3">
+          {rejected.map((r) => (
+            <li key={r.id} className="rounded-2xl border-2 border-ink bg-white p-4">
+              <div className="flex flex-wrap items-center gap-2">
+                <StatusBadge status="rejected" />
+                <h2 className="font-display text-lg font-bold">{r.title}</h2>
+              </div>
+              <p className="mt-1 text-sm text-ink/70">
+                Rejected {formatDate(r.rejectedAt)} · {r.rejectionReason}
+                {r.sourceName ? ` · ${r.sourceName}` : ""} · ID {r.id}
+              </p>
+            </li>
+          ))}
+        </ul>
+      ) : (
+        <ul className="mt-4 space-y-3">
+          {stories.map((story) => (
+            <li key={story.id} className="grid gap-4 rounded-2xl border-2 border-ink bg-white p-4 sm:grid-cols-[8rem_1fr]">
+              <StoryImage src={story.imageUrl} alt={story.title} className="aspect-[4/3] w-full rounded-lg" />
+              <div>
+                <div className="flex flex-wrap items-center gap-2">
+                  <StatusBadge status={story.status} />
+                  {story.isFeatured ? <span className="rounded-full bg-ufo px-2 py-0.5 text-xs font-bold text-white">Featured</span> : null}
+                  <h2 className="font-display text-lg font-bold">{story.title}</h2>
+                </div>
+                {story.summary ? <p className="mt-1 line-clamp-2 text-sm text-ink/75">{story.summary}</p> : null}
+                <p className="mt-1 text-xs text-ink/60">
+                  {story.category} · {formatDate(story.publishDate ?? story.createdAt)} · {story.sourceName ?? "No source"} · ID {story.id}
+                </p>
+                <div className="mt-3">
+                  <StoryActions story={story} categories={categories} />
+                </div>
+              </div>
+            </li>
+          ))}
+        </ul>
+      )}
+      <Pagination page={page} pageCount={pageCount} search={search} />
+      {adding ? <StoryDialog story={null} categories={categories} onClose={() => setAdding(false)} /> : null}
+      {editing ? <StoryDialog story={editing} categories={categories} onClose={closeEdit} /> : null}
+    </>
+  );
+}

@@ -1,0 +1,58 @@
+import { expect, test, type Page } from "@playwright/test";
+import { ADMIN, CATEGORIES, REVIEW } from "./fixtures";
+
+test.use({ extraHTTPHeaders: { "x-forwarded-for": "192.0.2.70" } });
+
+async function signInAsAdmin(page: Page, path: string) {
+  await page.goto(path);
+  await page.getByLabel("Email").fill(ADMIN.email);
+  await page.getByLabel("Password").fill(ADMIN.password);
+  await page.getByRole("button", { name: "Sign In" }).click();
+  await expect(page.getByRole("heading", { name: "Stories" })).toBeVisible();
+}
+
+test("an editor publishes a pending story and sees it on the public site; rejects another and finds it under Rejected Stories", async ({ page, browser }) => {
+  await signInAsAdmin(page, "/admin/stories?status=pending");
+  await expect(page.getByRole("link", { name: "Pending", exact: true })).toHaveAttribute("aria-current", "page");
+
+  const walrus = page.getByRole("listitem").filter({ hasText: REVIEW[0]!.title });
+  await walrus.getByRole("button", { name: `Publish ${REVIEW[0]!.title}` }).click();
+  await expect(page.getByText("Story Published")).toBeVisible();
+  await expect(page.getByRole("listitem").filter({ hasText: REVIEW[0]!.title })).toHaveCount(0);
+
+  // The public site shows it at once: publishing clears the page cache.
+  const visitor = await browser.newPage();
+  const response = await visitor.goto(`/story/${REVIEW[0]!.slug}`);
+  expect(response?.status()).toBe(200);
+  await expect(visitor.getByRole("heading", { level: 1 })).toHaveText(REVIEW[0]!.title);
+  await visitor.close();
+
+  const yeti = page.getByRole("listitem").filter({ hasText: REVIEW[1]!.title });
+  await yeti.getByRole("button", { name: `Reject ${REVIEW[1]!.title}` }).click();
+  await expect(page.getByText("The story has been rejected and removed from the main list.")).toBeVisible();
+  await page.getByRole("link", { name: "Rejected Stories", exact: true }).click();
+  const rejected = page.getByRole("listitem").filter({ hasText: REVIEW[1]!.title });
+  await expect(rejected).toBeVisible();
+  await expect(rejected).toContainText("manual_rejection");
+});
+
+test("the Add New Story dialog refuses a story without title and category, then publishes one", async ({ page }) => {
+  await signInAsAdmin(page, "/admin/stories");
+  await page.getByRole("button", { name: "Add New Story" }).click();
+  const dialog = page.getByRole("dialog", { name: "Add New Story" });
+  page.once("dialog", (alert) => {
+    expect(alert.message()).toBe("Please fill in the title and select a category");
+    void alert.accept();
+  });
+  await dialog.getByRole("button", { name: "Create" }).click();
+  await expect(dialog).toBeVisible();
+
+  await dialog.getByLabel("Title").fill("Hand-made: Pigeon learns to knock");
+  await dialog.getByLabel("Category").selectOption({ label: CATEGORIES.desk.name });
+  await dialog.getByLabel("Source URL").fill("https://handmade.example/pigeon");
+  await dialog.getByRole("button", { name: "Create" }).click();
+  await expect(page.getByText("Story Created")).toBeVisible();
+  await expect(dialog).toHaveCount(0);
+  const row = page.getByRole("listitem").filter({ hasText: "Hand-made: Pigeon learns to knock" });
+  await expect(row).toContainText("published");
+});
