@@ -1,7 +1,8 @@
 import { defineConfig } from "@playwright/test";
 
-// One port for the whole run: workers re-evaluate this file but inherit the environment.
-process.env.E2E_PORT ??= String(40_000 + Math.floor(Math.random() * 20_000));
+// One port for the whole run: workers re-evaluate this file but inherit the environment. Below
+// Linux's ephemeral range (32768+), so no outgoing connection can hold it.
+process.env.E2E_PORT ??= String(20_000 + Math.floor(Math.random() * 12_000));
 const port = Number(process.env.E2E_PORT);
 
 export default defineConfig({

@@ -17,6 +17,7 @@ function serverEnv(dataDir: string, port: number): NodeJS.ProcessEnv {
 function waitForLine(child: ChildProcess, pattern: RegExp, timeoutMs = 120_000): Promise<string> {
   return new Promise((resolve, reject) => {
     let seen = "";
+    child.stderr?.on("data", (chunk: Buffer) => (seen += chunk.toString()));
     const timer = setTimeout(() => reject(new Error(`no line matching ${pattern} in:\n${seen}`)), timeoutMs);
     child.stdout?.on("data", (chunk: Buffer) => {
       seen += chunk.toString();
@@ -33,11 +34,13 @@ function waitForLine(child: ChildProcess, pattern: RegExp, timeoutMs = 120_000):
 test("the server logs its address, serves an empty site, guards its data dir, and shuts down cleanly on SIGTERM", async ({ page }) => {
   test.setTimeout(240_000);
   const dataDir = mkdtempSync(path.join(os.tmpdir(), "oddwire-proc-"));
-  const port = 30_000 + Math.floor(Math.random() * 9_000);
-  const server = spawn(process.execPath, [BIN, "serve"], { env: serverEnv(dataDir, port) });
+  // Port 0: the system picks a free port, and the start-up line says which.
+  const server = spawn(process.execPath, [BIN, "serve"], { env: serverEnv(dataDir, 0) });
   try {
     const line = await waitForLine(server, /serving on/);
-    expect(JSON.parse(line).msg).toBe(`Oddwire is serving on http://localhost:${port}`);
+    const { msg } = JSON.parse(line) as { msg: string };
+    expect(msg).toMatch(/^Oddwire is serving on http:\/\/localhost:\d+$/);
+    const port = Number(msg.split(":").pop());
     expect(existsSync(path.join(dataDir, "oddwire.lock"))).toBe(true);
 
     // On an empty database the home page says so, and the default categories are in the header.

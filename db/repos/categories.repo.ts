@@ -1,12 +1,78 @@
 import { asc, eq, sql } from "drizzle-orm";
 import type { Db } from "../client";
-import { categories } from "../schema";
+import { auditLog, categories, stories } from "../schema";
+
+type Audit = { actorUserId: string; action: string; details?: Record<string, unknown> };
 
 export type CategoryRow = typeof categories.$inferSelect;
 export type NewCategory = { name: string; slug: string; displayOrder?: number };
 
 export function categoriesRepo(db: Db) {
+  const audit = (tx: Db, categoryId: number, entry: Audit) =>
+    tx.insert(auditLog).values({ ...entry, entityType: "category", entityId: String(categoryId), details: entry.details ?? null });
+
   return {
+    /** Every category in display order with how many stories it has (any status). */
+    async listWithCounts(): Promise<(CategoryRow & { storyCount: number })[]> {
+      const counts = await db
+        .select({ categoryId: stories.categoryId, n: sql<number>`count(*)::int` })
+        .from(stories)
+        .groupBy(stories.categoryId);
+      const countOf = new Map(counts.map((c) => [c.categoryId, c.n]));
+      const rows = await db.select().from(categories).orderBy(asc(categories.displayOrder), asc(categories.id));
+      return rows.map((c) => ({ ...c, storyCount: countOf.get(c.id) ?? 0 }));
+    },
+
+    async findById(id: number): Promise<CategoryRow | null> {
+      const [row] = await db.select().from(categories).where(eq(categories.id, id)).limit(1);
+      return row ?? null;
+    },
+
+    /** Adds a category after the last one (highest display_order + 1, or 1). */
+    async insertLast(row: { name: string; slug: string }, entry: Audit): Promise<CategoryRow> {
+      return db.transaction(async (tx) => {
+        const [max] = await tx.select({ n: sql<number | null>`max(${categories.displayOrder})` }).from(categories);
+        const [created] = await tx
+          .insert(categories)
+          .values({ ...row, displayOrder: (max?.n ?? 0) + 1 })
+          .returning();
+        if (!created) throw new Error("insert into categories returned no row");
+        await audit(tx as unknown as Db, created.id, entry);
+        return created;
+      });
+    },
+
+    async update(id: number, fields: { name: string; slug: string }, entry: Audit): Promise<CategoryRow | null> {
+      return db.transaction(async (tx) => {
+        const [row] = await tx.update(categories).set({ ...fields, updatedAt: new Date() }).where(eq(categories.id, id)).returning();
+        if (row) await audit(tx as unknown as Db, id, entry);
+        return row ?? null;
+      });
+    },
+
+    /** Rewrites display_order as 1..n in the given order, one update per row, in one transaction. */
+    async reorder(ids: number[], actorUserId: string): Promise<void> {
+      await db.transaction(async (tx) => {
+        for (const [index, id] of ids.entries()) {
+          await tx.update(categories).set({ displayOrder: index + 1, updatedAt: new Date() }).where(eq(categories.id, id));
+        }
+        await tx.insert(auditLog).values({ actorUserId, action: "category.reorder", entityType: "category", entityId: "*", details: { order: ids } });
+      });
+    },
+
+    async countStories(id: number): Promise<number> {
+      const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(stories).where(eq(stories.categoryId, id));
+      return row?.n ?? 0;
+    },
+
+    /** Deletes a category, first moving its stories to another one when asked, in one transaction. */
+    async deleteMovingStories(id: number, moveTo: number | null, entry: Audit): Promise<void> {
+      await db.transaction(async (tx) => {
+        if (moveTo !== null) await tx.update(stories).set({ categoryId: moveTo, updatedAt: new Date() }).where(eq(stories.categoryId, id));
+        await tx.delete(categories).where(eq(categories.id, id));
+        await audit(tx as unknown as Db, id, entry);
+      });
+    },
     /** All categories in display order (header, home). */
     listAll(): Promise<CategoryRow[]> {
       return db.select().from(categories).orderBy(asc(categories.displayOrder), asc(categories.id));

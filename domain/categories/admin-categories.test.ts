@@ -1,0 +1,85 @@
+import { eq } from "drizzle-orm";
+import { describe, expect, test } from "vitest";
+import { stories } from "~/db/schema";
+import { makeCategory, makeStory, makeUser } from "~/db/testing/factories";
+import { useTestDatabase } from "~/db/testing/test-database";
+import { addCategory, deleteCategory, listAdminCategories, reorderCategories, updateCategory } from "./admin-categories";
+import { categorySlug } from "./category-slug";
+
+const t = useTestDatabase();
+
+test.each([
+  ["Weird Science", "weird-science"],
+  ["  Crime &  Courts ", "crime--courts"],
+  ["Odd_Jobs 2026", "odd_jobs-2026"],
+  ["UFOs!", "ufos"],
+])("the slug of %j is %j", (name, slug) => {
+  expect(categorySlug(name)).toBe(slug);
+});
+
+describe("categories", () => {
+  test("a new category comes after the last one, or first when there is none", async () => {
+    const admin = await makeUser(t.db);
+    const first = await addCategory(t.repos, { actorUserId: admin.id, name: "Animals", slug: "Animals" });
+    expect(first).toMatchObject({ slug: "animals", displayOrder: 1 });
+    await makeCategory(t.db, { displayOrder: 7 });
+    expect((await addCategory(t.repos, { actorUserId: admin.id, name: "Space", slug: "space" })).displayOrder).toBe(8);
+  });
+
+  test("name and slug are required and the slug must be free", async () => {
+    const admin = await makeUser(t.db);
+    await makeCategory(t.db, { name: "Animals", slug: "animals" });
+    await expect(addCategory(t.repos, { actorUserId: admin.id, name: " ", slug: "x" })).rejects.toMatchObject({ code: "INVALID_CATEGORY" });
+    await expect(addCategory(t.repos, { actorUserId: admin.id, name: "Beasts", slug: "animals" })).rejects.toMatchObject({ code: "SLUG_TAKEN" });
+  });
+
+  test("editing renames a category and records it", async () => {
+    const admin = await makeUser(t.db);
+    const category = await makeCategory(t.db, { name: "Animals", slug: "animals" });
+    await updateCategory(t.repos, { actorUserId: admin.id, id: category.id, name: "Creatures", slug: "creatures" });
+    expect(await t.repos.categories.findBySlug("creatures")).toMatchObject({ name: "Creatures" });
+    expect((await t.repos.audit.forEntity("category", String(category.id)))[0]?.action).toBe("category.update");
+  });
+
+  test("reordering rewrites display_order as 1..n", async () => {
+    const admin = await makeUser(t.db);
+    const a = await makeCategory(t.db, { displayOrder: 1 });
+    const b = await makeCategory(t.db, { displayOrder: 2 });
+    const c = await makeCategory(t.db, { displayOrder: 5 });
+    await reorderCategories(t.repos, { actorUserId: admin.id, ids: [c.id, a.id, b.id] });
+    expect((await listAdminCategories(t.repos)).map((x) => [x.id, x.displayOrder])).toEqual([
+      [c.id, 1],
+      [a.id, 2],
+      [b.id, 3],
+    ]);
+    await expect(reorderCategories(t.repos, { actorUserId: admin.id, ids: [a.id, b.id] })).rejects.toMatchObject({ code: "STALE_ORDER" });
+  });
+
+  test("lists each category with its story count", async () => {
+    const category = await makeCategory(t.db);
+    await makeStory(t.db, { categoryId: category.id });
+    await makeStory(t.db, { categoryId: category.id, status: "pending" });
+    expect((await listAdminCategories(t.repos))[0]?.storyCount).toBe(2);
+  });
+
+  test("a category with stories is deleted only after moving them", async () => {
+    const admin = await makeUser(t.db);
+    const doomed = await makeCategory(t.db);
+    const target = await makeCategory(t.db);
+    const story = await makeStory(t.db, { categoryId: doomed.id });
+    await expect(deleteCategory(t.repos, { actorUserId: admin.id, id: doomed.id, moveTo: null })).rejects.toMatchObject({
+      code: "CATEGORY_HAS_STORIES",
+    });
+    await deleteCategory(t.repos, { actorUserId: admin.id, id: doomed.id, moveTo: target.id });
+    const [moved] = await t.db.select().from(stories).where(eq(stories.id, story.id));
+    expect(moved?.categoryId).toBe(target.id);
+    expect(await t.repos.categories.findById(doomed.id)).toBeNull();
+  });
+
+  test("an empty category is deleted at once", async () => {
+    const admin = await makeUser(t.db);
+    const empty = await makeCategory(t.db);
+    await deleteCategory(t.repos, { actorUserId: admin.id, id: empty.id, moveTo: null });
+    expect(await t.repos.categories.findById(empty.id)).toBeNull();
+  });
+});
