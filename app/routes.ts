@@ -16,6 +16,7 @@ export default [
   route("admin", "routes/admin/layout.tsx", [
     index("routes/admin/dashboard.tsx"),
     route("stories", "routes/admin/stories.tsx"),
+    route("categories", "routes/admin/categories.tsx"),
     route("users", "routes/admin/users.tsx"),
   ]),
   route("reset-password", "routes/reset-password.tsx"),
