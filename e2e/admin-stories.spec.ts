@@ -27,6 +27,13 @@ test("an editor publishes a pending story and sees it on the public site; reject
   await expect(visitor.getByRole("heading", { level: 1 })).toHaveText(REVIEW[0]!.title);
   await visitor.close();
 
+  // The story's history says who published it.
+  await page.getByRole("link", { name: "Published", exact: true }).click();
+  const published = page.getByRole("main").getByRole("listitem").filter({ hasText: REVIEW[0]!.title }).first();
+  await published.getByText(/^History/).click();
+  await expect(published).toContainText(`published by ${ADMIN.email}`);
+  await page.getByRole("link", { name: "Pending", exact: true }).click();
+
   const yeti = page.getByRole("listitem").filter({ hasText: REVIEW[1]!.title });
   await yeti.getByRole("button", { name: `Reject ${REVIEW[1]!.title}` }).click();
   await expect(page.getByText("The story has been rejected and removed from the main list.")).toBeVisible();

@@ -1,5 +1,5 @@
 import { expect, test } from "vitest";
-import { formatDate } from "./format";
+import { formatDate, formatTime } from "./format";
 
 test.each([
   ["2025-03-04T05:06:07Z", "Mar 4, 2025"],
@@ -8,4 +8,12 @@ test.each([
   ["not a date", ""],
 ])("formats %s as %j", (input, expected) => {
   expect(formatDate(input)).toBe(expected);
+});
+
+test.each([
+  ["2025-03-04T05:06:07Z", "05:06"],
+  ["2025-03-04T23:59:00Z", "23:59"],
+  [null, ""],
+])("formats the time of %s as %j", (input, expected) => {
+  expect(formatTime(input)).toBe(expected);
 });

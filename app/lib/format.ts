@@ -6,3 +6,12 @@ export function formatDate(iso: string | null): string {
   const date = new Date(iso);
   return Number.isNaN(date.getTime()) ? "" : DATE.format(date);
 }
+
+const TIME = new Intl.DateTimeFormat("en-GB", { hour: "2-digit", minute: "2-digit", hour12: false, timeZone: "UTC" });
+
+/** A time as the spec shows it: 'HH:mm' (UTC). */
+export function formatTime(iso: string | null): string {
+  if (!iso) return "";
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime()) ? "" : TIME.format(date);
+}

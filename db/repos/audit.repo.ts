@@ -1,4 +1,4 @@
-import { and, desc, eq } from "drizzle-orm";
+import { and, desc, eq, inArray } from "drizzle-orm";
 import type { Db } from "../client";
 import { auditLog, users } from "../schema";
 
@@ -17,6 +17,25 @@ export function auditRepo(db: Db) {
     /** Records who did what to which record. */
     async record(entry: { actorUserId: string | null; action: string; entityType: string; entityId: string; details?: Record<string, unknown> }) {
       await db.insert(auditLog).values({ ...entry, details: entry.details ?? null });
+    },
+
+    /** The trails of several records of one type, newest first (one query). */
+    async forEntities(entityType: string, entityIds: string[]): Promise<AuditEntry[]> {
+      if (entityIds.length === 0) return [];
+      return db
+        .select({
+          id: auditLog.id,
+          action: auditLog.action,
+          entityType: auditLog.entityType,
+          entityId: auditLog.entityId,
+          details: auditLog.details,
+          createdAt: auditLog.createdAt,
+          actorEmail: users.email,
+        })
+        .from(auditLog)
+        .leftJoin(users, eq(users.id, auditLog.actorUserId))
+        .where(and(eq(auditLog.entityType, entityType), inArray(auditLog.entityId, entityIds)))
+        .orderBy(desc(auditLog.createdAt), desc(auditLog.id));
     },
 
     /** The trail of one record, newest first. */

@@ -1,3 +1,4 @@
+import type { AuditRepo } from "~/db/repos/audit.repo";
 import type { EditorialRepo } from "~/db/repos/editorial.repo";
 
 export const STATUS_FILTERS = ["all", "published", "pending", "rejected"] as const;
@@ -18,13 +19,15 @@ export type AdminStory = {
   isFeatured: boolean;
   publishDate: string | null;
   createdAt: string;
+  /** Who did what to it, newest first. */
+  history: { action: string; by: string | null; at: string }[];
 };
 
 export type RejectedItem = { id: number; title: string; rejectedAt: string; rejectionReason: string; sourceName: string | null };
 
 /** The back office's story list: one filter, a text search, and server-side pages (no hard cap). */
 export async function listAdminStories(
-  deps: { editorial: Pick<EditorialRepo, "list" | "listRejected"> },
+  deps: { editorial: Pick<EditorialRepo, "list" | "listRejected">; audit: Pick<AuditRepo, "forEntities"> },
   input: { status: StatusFilter; search: string; page: number },
 ) {
   const search = input.search.trim();
@@ -42,6 +45,9 @@ export async function listAdminStories(
     return { stories: [] as AdminStory[], rejected, ...pages(total) };
   }
   const { stories, total } = await deps.editorial.list({ status: input.status, search, limit: ADMIN_PAGE_SIZE, offset });
+  const trail = await deps.audit.forEntities("story", stories.map((s) => String(s.id)));
+  const historyOf = (id: number) =>
+    trail.filter((e) => e.entityId === String(id)).map((e) => ({ action: e.action, by: e.actorEmail, at: e.createdAt.toISOString() }));
   const items: AdminStory[] = stories.map((s) => ({
     id: s.id,
     title: s.title,
@@ -56,6 +62,7 @@ export async function listAdminStories(
     isFeatured: s.isFeatured,
     publishDate: s.publishDate?.toISOString() ?? null,
     createdAt: s.createdAt.toISOString(),
+    history: historyOf(s.id),
   }));
   return { stories: items, rejected: [] as RejectedItem[], ...pages(total) };
 }

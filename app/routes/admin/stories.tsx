@@ -16,7 +16,7 @@ import {
 import { REQUIRED_FIELDS_MESSAGE } from "~/domain/stories/messages";
 import { listAdminStories, STATUS_FILTERS, type AdminStory, type StatusFilter } from "~/domain/stories/admin-list";
 import { requireAdmin } from "~/app/lib/admin.server";
-import { formatDate } from "~/app/lib/format";
+import { formatDate, formatTime } from "~/app/lib/format";
 import { Pagination } from "~/app/components/pagination";
 import { StoryImage } from "~/app/components/story-image";
 import type { Route } from "./+types/stories";
@@ -100,6 +100,16 @@ export async function action(args: Route.ActionArgs) {
     return data<ActionResult>({ ok: false, toast: { title: "Error", description, tone: "error" }, fields: form }, { status: error instanceof DomainError ? 400 : 500 });
   }
 }
+
+const HISTORY_LABELS: Record<string, string> = {
+  "story.create": "created",
+  "story.publish": "published",
+  "story.unpublish": "unpublished",
+  "story.reject": "rejected",
+  "story.edit": "edited",
+  "story.category": "category changed",
+  "story.delete": "deleted",
+};
 
 const FILTER_LABELS: Record<StatusFilter, string> = {
   all: "All Stories",
@@ -345,6 +355,18 @@ export default function Stories({ loaderData }: Route.ComponentProps) {
                 <div className="mt-3">
                   <StoryActions story={story} categories={categories} />
                 </div>
+                {story.history.length > 0 ? (
+                  <details className="mt-2 text-xs text-ink/70">
+                    <summary className="cursor-pointer font-semibold">History ({story.history.length})</summary>
+                    <ul className="mt-1 space-y-0.5">
+                      {story.history.map((h, i) => (
+                        <li key={i}>
+                          {formatDate(h.at)} {formatTime(h.at)} · {HISTORY_LABELS[h.action] ?? h.action} by {h.by ?? "a removed user"}
+                        </li>
+                      ))}
+                    </ul>
+                  </details>
+                ) : null}
               </div>
             </li>
           ))}
