@@ -1,5 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
-import { ADMIN, CATEGORIES, REVIEW } from "./fixtures";
+import { ADMIN, BULK, CATEGORIES, REVIEW } from "./fixtures";
 
 test.use({ extraHTTPHeaders: { "x-forwarded-for": "192.0.2.70" } });
 
@@ -62,4 +62,31 @@ test("the Add New Story dialog refuses a story without title and category, then 
   await expect(dialog).toHaveCount(0);
   const row = page.getByRole("listitem").filter({ hasText: "Hand-made: Pigeon learns to knock" });
   await expect(row).toContainText("published");
+});
+
+test("stories are reviewed by keyboard and in bulk", async ({ page }) => {
+  await signInAsAdmin(page, "/admin/stories?status=pending&q=BULK");
+  const items = page.getByRole("main").getByRole("listitem");
+  await expect(items).toHaveCount(2);
+
+  await page.keyboard.press("?");
+  await expect(page.getByRole("dialog", { name: "Keyboard shortcuts" })).toBeVisible();
+  await page.keyboard.press("Escape");
+  await expect(page.getByRole("dialog", { name: "Keyboard shortcuts" })).toHaveCount(0);
+
+  await page.keyboard.press("j");
+  await expect(items.first()).toBeFocused();
+  const first = (await items.first().getByRole("heading").innerText()).trim();
+  await page.keyboard.press("p");
+  await expect(page.getByText("Published 1 story")).toBeVisible();
+  await expect(items).toHaveCount(1);
+  await expect(items.first()).not.toContainText(first);
+
+  await items.first().getByRole("checkbox").check();
+  await page.getByRole("button", { name: "Publish selected (1)" }).click();
+  await expect(page.getByText("No stories found matching your criteria.")).toBeVisible();
+  for (const story of BULK) {
+    const response = await page.request.get(`/story/${story.slug}`);
+    expect(response.status()).toBe(200);
+  }
 });

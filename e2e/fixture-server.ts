@@ -11,7 +11,7 @@ import { loadConfig } from "~/server/config";
 import { serve } from "~/server/serve";
 import { createRepos } from "~/db/repos";
 import { createUser } from "~/domain/users/users";
-import { ADMIN, CATEGORIES, CONTACT_EMAIL, EDITOR, FEATURED, PENDING, PROMOTABLE, PUBLISHED, REJECTED_TITLE, REVIEW } from "./fixtures";
+import { ADMIN, CATEGORIES, CONTACT_EMAIL, EDITOR, FEATURED, PENDING, PROMOTABLE, PUBLISHED, REJECTED_TITLE, REVIEW, BULK } from "./fixtures";
 
 const dataDir = mkdtempSync(path.join(os.tmpdir(), "oddwire-e2e-"));
 const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, CONTACT_EMAIL };
@@ -60,7 +60,7 @@ for (const story of PENDING) {
     categoryId: categoryIds.animals,
   });
 }
-for (const story of REVIEW) {
+for (const story of [...REVIEW, ...BULK]) {
   await makeStory(database.db, { title: story.title, slug: story.slug, originalUrl: story.url, status: "pending" });
 }
 await makeRejectedStory(database.db, { title: REJECTED_TITLE });

@@ -38,6 +38,11 @@ export const EDITOR = { email: "editor@oddwire.test", password: "editor-password
 export const PROMOTABLE = { email: "rising@oddwire.test", password: "rising-password-1" };
 
 // Pending stories the back-office journeys publish and reject (no category, so public counts stay put).
+export const BULK = [
+  { title: "BULK: Owl delivers the village post", slug: "bulk-owl", url: "https://oddplanet.example/stories/owl-post" },
+  { title: "BULK: Newt elected to the parish council", slug: "bulk-newt", url: "https://oddplanet.example/stories/newt-council" },
+];
+
 export const REVIEW = [
   { title: "REVIEW: Walrus joins a church choir", slug: "review-walrus", url: "https://oddplanet.example/stories/walrus-choir" },
   { title: "REVIEW: Yeti opens a bakery", slug: "review-yeti", url: "https://oddplanet.example/stories/yeti-bakery" },

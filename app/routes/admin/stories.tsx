@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from "react";
-import { data, Form, Link, useFetcher, useSearchParams } from "react-router";
+import { data, Form, Link, useFetcher, useLocation, useNavigate, useRevalidator, useSearchParams } from "react-router";
 import { toast } from "sonner";
 import { z } from "zod";
 import { DomainError } from "~/domain/errors";
@@ -33,6 +33,7 @@ export async function loader(args: Route.LoaderArgs) {
 }
 
 const StoryId = z.coerce.number().int().positive();
+const FROM_SCRAPE_REFRESH_MS = 800;
 
 type Toast = { title: string; description?: string; tone?: "error" };
 type ActionResult = { ok: boolean; toast: Toast; fields?: Record<string, string> };
@@ -72,6 +73,27 @@ export async function action(args: Route.ActionArgs) {
             ? { title: "Story Rejected", description: result.message ?? undefined }
             : { title: "Story Rejected", description: "The story has been rejected and removed from the main list." },
         );
+      }
+      case "bulk-publish":
+      case "bulk-reject": {
+        const ids = z.array(StoryId).parse(JSON.parse(form.ids ?? "[]"));
+        let done_ = 0;
+        const skipped: string[] = [];
+        for (const id of ids) {
+          try {
+            if (form.intent === "bulk-publish") await publishStory(deps, { ...actor, storyId: id });
+            else await rejectStory(deps, { ...actor, storyId: id });
+            done_++;
+          } catch (error) {
+            if (!(error instanceof DomainError)) throw error;
+            skipped.push(`#${id}: ${error.message}`);
+          }
+        }
+        const verb = form.intent === "bulk-publish" ? "Published" : "Rejected";
+        return done({
+          title: `${verb} ${done_} ${done_ === 1 ? "story" : "stories"}`,
+          description: skipped.length ? `Skipped ${skipped.length}: ${skipped.join("; ")}` : undefined,
+        });
       }
       case "category":
         await changeStoryCategory(deps, { ...actor, storyId: storyId(), categoryId: form.categoryId ? Number(form.categoryId) : null });
@@ -275,10 +297,106 @@ function StoryDialog({ story, categories, onClose }: { story: AdminStory | null;
   );
 }
 
+const SHORTCUTS = [
+  ["j", "next story"],
+  ["k", "previous story"],
+  ["p", "publish the story (pending)"],
+  ["r", "reject the story (pending)"],
+  ["e", "edit the story"],
+  ["x", "select or unselect the story"],
+  ["?", "show these shortcuts"],
+] as const;
+
+function isTyping(target: EventTarget | null): boolean {
+  const el = target as HTMLElement | null;
+  return !!el && (el.isContentEditable || ["INPUT", "TEXTAREA", "SELECT"].includes(el.tagName) || !!el.closest("dialog[open]"));
+}
+
+function ShortcutsDialog({ onClose }: { onClose: () => void }) {
+  const ref = useRef<HTMLDialogElement>(null);
+  useEffect(() => ref.current?.showModal(), []);
+  return (
+    <dialog ref={ref} onClose={onClose} aria-labelledby="shortcuts-title" className="m-auto rounded-2xl border-4 border-ink bg-paper p-6 backdrop:bg-ink/60">
+      <h2 id="shortcuts-title" className="font-display text-2xl font-extrabold">
+        Keyboard shortcuts
+      </h2>
+      <dl className="mt-4 grid grid-cols-[auto_1fr] gap-x-4 gap-y-1">
+        {SHORTCUTS.map(([key, what]) => (
+          <div key={key} className="contents">
+            <dt>
+              <kbd className="rounded border-2 border-ink bg-white px-2 font-mono font-bold">{key}</kbd>
+            </dt>
+            <dd>{what}</dd>
+          </div>
+        ))}
+      </dl>
+      <button type="button" onClick={onClose} className="mt-4 rounded-full bg-ink px-4 py-2 font-bold text-acid">
+        Close
+      </button>
+    </dialog>
+  );
+}
+
 export default function Stories({ loaderData }: Route.ComponentProps) {
   const { stories, total, page, pageCount, filter, categories, rejected } = loaderData;
   const [search, setSearch] = useSearchParams();
   const [adding, setAdding] = useState(false);
+  const [selected, setSelected] = useState<Set<number>>(new Set());
+  const [active, setActive] = useState(-1);
+  const [help, setHelp] = useState(false);
+  const bulk = useFetcher<ActionResult>();
+  useActionToast(bulk.data);
+  const navigate = useNavigate();
+  const location = useLocation();
+  const revalidator = useRevalidator();
+
+  // Spec: arriving 'from scrape' switches to Pending and refreshes the list after about 800 ms.
+  useEffect(() => {
+    if (!(location.state as { fromScrape?: boolean } | null)?.fromScrape) return;
+    navigate("?status=pending", { replace: true, state: null });
+    const timer = setTimeout(() => void revalidator.revalidate(), FROM_SCRAPE_REFRESH_MS);
+    return () => clearTimeout(timer);
+  }, [location.state, navigate, revalidator]);
+
+  // Selection and the active card belong to one page of one filter.
+  const [listKey, setListKey] = useState(stories);
+  if (listKey !== stories) {
+    setListKey(stories);
+    setSelected(new Set([...selected].filter((id) => stories.some((s) => s.id === id))));
+    setActive((a) => Math.min(a, stories.length - 1));
+  }
+
+  const submitFor = (intent: string, ids: number[]) => bulk.submit({ intent, ids: JSON.stringify(ids) }, { method: "post" });
+
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      if (event.metaKey || event.ctrlKey || event.altKey || isTyping(event.target)) return;
+      const current = stories[active];
+      const move = (to: number) => {
+        const next = Math.max(0, Math.min(stories.length - 1, to));
+        setActive(next);
+        document.getElementById(`story-${stories[next]?.id}`)?.focus();
+      };
+      if (event.key === "j") move(active + 1);
+      else if (event.key === "k") move(active - 1);
+      else if (event.key === "?") setHelp((h) => !h);
+      else if (!current) return;
+      else if (event.key === "p" && current.status === "pending") submitFor("bulk-publish", [current.id]);
+      else if (event.key === "r" && current.status === "pending") submitFor("bulk-reject", [current.id]);
+      else if (event.key === "e") setSearch((prev) => (prev.set("edit", String(current.id)), prev), { preventScrollReset: true });
+      else if (event.key === "x")
+        setSelected((prev) => {
+          const next = new Set(prev);
+          if (next.has(current.id)) next.delete(current.id);
+          else next.add(current.id);
+          return next;
+        });
+      else return;
+      event.preventDefault();
+    };
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  });
   const editId = Number(search.get("edit"));
   const editing = stories.find((s) => s.id === editId) ?? null;
   const closeEdit = () =>
@@ -319,7 +437,43 @@ export default function Stories({ loaderData }: Route.ComponentProps) {
           </Link>
         ))}
       </nav>
-      <p className="mt-4 text-sm text-ink/70">{total} {total === 1 ? "story" : "stories"}</p>
+      <div className="mt-4 flex flex-wrap items-center gap-3 text-sm">
+        <span className="text-ink/70">
+          {total} {total === 1 ? "story" : "stories"}
+        </span>
+        {filter !== "rejected" && stories.length > 0 ? (
+          <>
+            <label className="flex items-center gap-2 font-semibold">
+              <input
+                type="checkbox"
+                checked={stories.length > 0 && stories.every((s) => selected.has(s.id))}
+                onChange={(e) => setSelected(e.target.checked ? new Set(stories.map((s) => s.id)) : new Set())}
+                className="h-4 w-4"
+              />
+              Select all on this page
+            </label>
+            <button
+              type="button"
+              disabled={selected.size === 0 || bulk.state !== "idle"}
+              onClick={() => submitFor("bulk-publish", [...selected])}
+              className="rounded-full border-2 border-ink px-3 py-1 font-bold hover:bg-acid disabled:opacity-40"
+            >
+              Publish selected ({selected.size})
+            </button>
+            <button
+              type="button"
+              disabled={selected.size === 0 || bulk.state !== "idle"}
+              onClick={() => submitFor("bulk-reject", [...selected])}
+              className="rounded-full border-2 border-ink px-3 py-1 font-bold hover:bg-acid disabled:opacity-40"
+            >
+              Reject selected ({selected.size})
+            </button>
+          </>
+        ) : null}
+        <button type="button" onClick={() => setHelp(true)} className="ml-auto font-semibold text-ufo underline">
+          Keyboard shortcuts (?)
+        </button>
+      </div>
       {(filter === "rejected" ? rejected.length : stories.length) === 0 ? (
         <p className="mt-8 rounded-2xl border-2 border-dashed border-ink/40 p-8 text-center">No stories found matching your criteria.</p>
       ) : filter === "rejected" ? (
@@ -339,8 +493,28 @@ export default function Stories({ loaderData }: Route.ComponentProps) {
         </ul>
       ) : (
         <ul className="mt-4 space-y-3">
-          {stories.map((story) => (
-            <li key={story.id} className="grid gap-4 rounded-2xl border-2 border-ink bg-white p-4 sm:grid-cols-[8rem_1fr]">
+          {stories.map((story, index) => (
+            <li
+              key={story.id}
+              id={`story-${story.id}`}
+              tabIndex={-1}
+              onFocus={() => setActive(index)}
+              className={`grid gap-4 rounded-2xl border-2 bg-white p-4 outline-none sm:grid-cols-[auto_8rem_1fr] ${index === active ? "border-ufo ring-4 ring-ufo/30" : "border-ink"}`}
+            >
+              <input
+                type="checkbox"
+                aria-label={`Select ${story.title}`}
+                checked={selected.has(story.id)}
+                onChange={(e) =>
+                  setSelected((prev) => {
+                    const next = new Set(prev);
+                    if (e.target.checked) next.add(story.id);
+                    else next.delete(story.id);
+                    return next;
+                  })
+                }
+                className="mt-1 h-4 w-4"
+              />
               <StoryImage src={story.imageUrl} alt={story.title} className="aspect-[4/3] w-full rounded-lg" />
               <div>
                 <div className="flex flex-wrap items-center gap-2">
@@ -373,6 +547,7 @@ export default function Stories({ loaderData }: Route.ComponentProps) {
         </ul>
       )}
       <Pagination page={page} pageCount={pageCount} search={search} />
+      {help ? <ShortcutsDialog onClose={() => setHelp(false)} /> : null}
       {adding ? <StoryDialog story={null} categories={categories} onClose={() => setAdding(false)} /> : null}
       {editing ? <StoryDialog story={editing} categories={categories} onClose={closeEdit} /> : null}
     </>
