@@ -1,6 +1,6 @@
 // Serves the built app on a fresh database filled with the journeys' fixtures. Started by Playwright.
 import { randomBytes } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { openDatabase } from "~/db/client";
@@ -13,12 +13,14 @@ import { createRepos } from "~/db/repos";
 import { createUser } from "~/domain/users/users";
 import { ADMIN, CATEGORIES, CONTACT_EMAIL, EDITOR, FEATURED, PENDING, PROMOTABLE, PUBLISHED, REJECTED_TITLE, REVIEW, BULK } from "./fixtures";
 
-const dataDir = mkdtempSync(path.join(os.tmpdir(), "oddwire-e2e-"));
+// The journeys read this run's outbox, and on PostgreSQL run the CLI against its database: both are named by the config.
+const dataDir = process.env.E2E_DATA_DIR ?? mkdtempSync(path.join(os.tmpdir(), "oddwire-e2e-"));
+mkdirSync(dataDir, { recursive: true });
 const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, CONTACT_EMAIL };
 delete env.DATABASE_URL;
 
 const serverUrl = process.env.TEST_DATABASE_URL;
-const databaseName = `oddwire_e2e_${process.pid}`;
+const databaseName = process.env.E2E_DATABASE_NAME ?? `oddwire_e2e_${process.pid}`;
 if (serverUrl) {
   const admin = await openDatabase({ databaseUrl: serverUrl, poolSize: 1 });
   await admin.exec(dropDatabaseSql(databaseName));
