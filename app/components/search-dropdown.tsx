@@ -195,7 +195,7 @@ export function SearchDropdown() {
               {state.status === "loading" ? (
                 <p className="px-3 py-2 text-sm text-ink/70">Searching...</p>
               ) : state.status === "error" ? (
-                <p className="px-3 py-2 text-sm font-semibold text-alarm">Search error - try again</p>
+                <p className="px-3 py-2 text-sm font-semibold text-alarm-ink">Search error - try again</p>
               ) : state.items.length === 0 ? (
                 <p className="px-3 py-2 text-sm text-ink/70">No matching stories found</p>
               ) : null}

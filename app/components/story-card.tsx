@@ -7,7 +7,7 @@ import { StoryImage } from "./story-image";
 /** The 'Weird' badge a card shows on hover and keyboard focus (the card needs the `group` class). */
 export function WeirdBadge() {
   return (
-    <span className="pointer-events-none absolute top-3 right-3 rotate-3 rounded-md bg-alarm px-2 py-0.5 text-xs font-black tracking-widest text-white uppercase opacity-0 transition-opacity group-focus-within:opacity-100 group-hover:opacity-100">
+    <span className="pointer-events-none absolute top-3 right-3 rotate-3 rounded-md bg-alarm-ink px-2 py-0.5 text-xs font-black tracking-widest text-white uppercase opacity-0 transition-opacity group-focus-within:opacity-100 group-hover:opacity-100">
       Weird
     </span>
   );

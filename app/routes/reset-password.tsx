@@ -33,12 +33,12 @@ export default function ResetPassword() {
       <div className="w-full max-w-md rounded-3xl border-4 border-ink bg-paper p-8 shadow-[8px_8px_0_0_var(--color-acid)]">
         <h1 className="font-display text-2xl font-extrabold">Choose a new password</h1>
         {params.get("error") || !token ? (
-          <p role="alert" className="mt-4 rounded-lg border-2 border-alarm bg-alarm/10 px-3 py-2 text-sm font-semibold text-alarm">
+          <p role="alert" className="mt-4 rounded-lg border-2 border-alarm bg-alarm/10 px-3 py-2 text-sm font-semibold text-alarm-ink">
             This reset link is invalid or has expired. Ask for a new one from the sign-in screen.
           </p>
         ) : null}
         {state.status === "error" ? (
-          <p role="alert" className="mt-4 rounded-lg border-2 border-alarm bg-alarm/10 px-3 py-2 text-sm font-semibold text-alarm">
+          <p role="alert" className="mt-4 rounded-lg border-2 border-alarm bg-alarm/10 px-3 py-2 text-sm font-semibold text-alarm-ink">
             {state.message}
           </p>
         ) : null}

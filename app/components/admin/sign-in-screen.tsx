@@ -77,7 +77,7 @@ export function SignInScreen() {
         </div>
         <h1 className="mt-6 font-display text-2xl font-extrabold">{TITLES[mode]}</h1>
         {error ? (
-          <div role="alert" className="mt-4 rounded-lg border-2 border-alarm bg-alarm/10 px-3 py-2 text-sm font-semibold text-alarm">
+          <div role="alert" className="mt-4 rounded-lg border-2 border-alarm bg-alarm/10 px-3 py-2 text-sm font-semibold text-alarm-ink">
             {error}
           </div>
         ) : null}

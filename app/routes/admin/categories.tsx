@@ -185,7 +185,7 @@ function CategoryCard({
             <button
               type="submit"
               disabled={category.storyCount > 0 && moveTo === ""}
-              className="rounded-full border-2 border-alarm px-3 py-1.5 text-sm font-bold text-alarm hover:bg-alarm hover:text-white disabled:opacity-40"
+              className="rounded-full border-2 border-alarm-ink px-3 py-1.5 text-sm font-bold text-alarm-ink hover:bg-alarm-ink hover:text-white disabled:opacity-40"
             >
               Delete<span className="sr-only"> {category.name}</span>
             </button>

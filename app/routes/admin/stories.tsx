@@ -199,7 +199,7 @@ function StoryActions({ story, categories }: { story: AdminStory; categories: { 
       </Link>
       <button
         type="button"
-        className={`${button} border-alarm text-alarm hover:bg-alarm hover:text-white`}
+        className={`${button} border-alarm-ink text-alarm-ink hover:bg-alarm-ink hover:text-white`}
         disabled={busy}
         onClick={() => {
           if (window.confirm(`Delete "${story.title}" permanently?`)) act("delete");

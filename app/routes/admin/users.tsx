@@ -33,7 +33,7 @@ export default function Users({ loaderData }: Route.ComponentProps) {
       <h1 className="font-display text-4xl font-extrabold">Users</h1>
       <p className="mt-1 text-ink/70">Who may use the back office. New accounts are not admins until an admin grants it here.</p>
       {result?.error ? (
-        <p role="alert" className="mt-4 rounded-lg border-2 border-alarm bg-alarm/10 px-3 py-2 font-semibold text-alarm">
+        <p role="alert" className="mt-4 rounded-lg border-2 border-alarm bg-alarm/10 px-3 py-2 font-semibold text-alarm-ink">
           {result.error}
         </p>
       ) : null}
