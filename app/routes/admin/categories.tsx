@@ -149,7 +149,7 @@ function CategoryCard({
         </fetcher.Form>
       ) : (
         <>
-          <div className="min-w-0 flex-1">
+          <div className="min-w-[14rem] flex-1">
             <h2 className="font-display text-lg font-bold">{category.name}</h2>
             <p className="text-sm text-ink/70">
               Slug: /{category.slug} · {category.storyCount} {category.storyCount === 1 ? "story" : "stories"} · Order: {category.displayOrder}

@@ -25,11 +25,11 @@ export const ADMIN_NAV = [
 
 export default function AdminLayout({ loaderData }: Route.ComponentProps) {
   return (
-    <div className="min-h-screen md:grid md:grid-cols-[15rem_1fr]">
+    <div className="min-h-screen lg:grid lg:grid-cols-[15rem_1fr]">
       <a href="#main" className="sr-only z-50 rounded bg-acid px-4 py-2 font-bold focus:not-sr-only focus:fixed focus:top-2 focus:left-2">
         Skip to content
       </a>
-      <aside className="bg-ink text-paper md:min-h-screen">
+      <aside className="bg-ink text-paper lg:min-h-screen">
         <div className="flex items-center gap-2 px-5 py-5">
           <img src="/logo.svg" alt="" className="h-9 w-9" />
           <span className="font-display text-xl font-extrabold">
@@ -37,7 +37,7 @@ export default function AdminLayout({ loaderData }: Route.ComponentProps) {
           </span>
         </div>
         <nav aria-label="Admin">
-          <ul className="flex gap-1 overflow-x-auto px-3 pb-3 md:flex-col md:overflow-visible">
+          <ul className="flex gap-1 overflow-x-auto px-3 pb-3 lg:flex-col lg:overflow-visible">
             {ADMIN_NAV.map((item) => (
               <li key={item.to} className="shrink-0">
                 <NavLink
@@ -53,7 +53,7 @@ export default function AdminLayout({ loaderData }: Route.ComponentProps) {
             ))}
           </ul>
         </nav>
-        <div className="flex gap-2 px-3 pb-5 md:flex-col">
+        <div className="flex flex-wrap items-center gap-2 px-3 pb-5 lg:flex-col lg:items-stretch">
           <Link to="/" target="_blank" rel="noopener noreferrer" className="rounded-lg px-3 py-2 text-sm font-bold text-paper/85 hover:bg-paper/10">
             View Site<span className="sr-only"> (opens in a new tab)</span>
           </Link>
@@ -63,7 +63,7 @@ export default function AdminLayout({ loaderData }: Route.ComponentProps) {
           <p className="px-3 text-xs text-paper/50">{loaderData.user.email}</p>
         </div>
       </aside>
-      <main id="main" tabIndex={-1} className="p-6 outline-none md:p-10">
+      <main id="main" tabIndex={-1} className="p-6 outline-none lg:p-10">
         <Outlet />
       </main>
       <Toaster position="top-right" richColors closeButton />
