@@ -1,4 +1,5 @@
 import AxeBuilder from "@axe-core/playwright";
+import { gotoHydrated } from "./helpers";
 import { expect, test, type Page } from "@playwright/test";
 import { PUBLISHED } from "./fixtures";
 
@@ -37,7 +38,7 @@ for (const path of PAGES) {
 }
 
 test("the open search dropdown with suggestions has no serious or critical violation", async ({ page }) => {
-  await page.goto("/");
+  await gotoHydrated(page, "/");
   await page.getByRole("button", { name: "Search stories" }).click();
   await page.getByRole("combobox").fill("goat");
   await expect(page.getByRole("option").first()).toBeVisible();
@@ -60,7 +61,7 @@ test("a story card can be used by keyboard alone, and shows its 'Weird' badge on
 });
 
 test("the header can be used by keyboard alone: search opens with Enter, categories follow", async ({ page }) => {
-  await page.goto("/");
+  await gotoHydrated(page, "/");
   await page.getByRole("button", { name: "Search stories" }).focus();
   await page.keyboard.press("Enter");
   await expect(page.getByRole("combobox")).toBeFocused();

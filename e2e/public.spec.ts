@@ -1,3 +1,4 @@
+import { gotoHydrated } from "./helpers";
 import { expect, test, type Page } from "@playwright/test";
 import { CATEGORIES, CONTACT_EMAIL, FEATURED, PENDING, PUBLISHED, REJECTED_TITLE } from "./fixtures";
 
@@ -132,7 +133,7 @@ test.describe("search", () => {
 
 test.describe("the search dropdown", () => {
   test("opens with the input focused, suggests titles, and opens the chosen story by keyboard", async ({ page }) => {
-    await page.goto("/");
+    await gotoHydrated(page, "/");
     await page.getByRole("button", { name: "Search stories" }).click();
     const input = page.getByRole("combobox");
     await expect(input).toBeFocused();
@@ -154,7 +155,7 @@ test.describe("the search dropdown", () => {
   });
 
   test("says when nothing matches, and closes and clears on Escape", async ({ page }) => {
-    await page.goto("/");
+    await gotoHydrated(page, "/");
     await page.getByRole("button", { name: "Search stories" }).click();
     const input = page.getByRole("combobox");
     await input.fill("zzzzz");
@@ -166,7 +167,7 @@ test.describe("the search dropdown", () => {
   });
 
   test("submits the search on Enter and closes on an outside click", async ({ page }) => {
-    await page.goto("/");
+    await gotoHydrated(page, "/");
     await page.getByRole("button", { name: "Search stories" }).click();
     await page.getByRole("combobox").fill("parrot");
     await page.getByRole("combobox").press("Enter");
@@ -187,7 +188,7 @@ test("the search dropdown says 'Search error - try again' when suggestions fail,
     calls++;
     return route.fulfill({ status: 500, body: "down" });
   });
-  await page.goto("/");
+  await gotoHydrated(page, "/");
   await page.getByRole("button", { name: "Search stories" }).click();
   await page.getByRole("combobox").fill("goat");
   await expect(page.getByText("Search error - try again")).toBeVisible();
@@ -255,7 +256,7 @@ for (const path of ["/terms-of-service", "/privacy-policy", "/cookie-policy", "/
 
 test.describe("while a page loads", () => {
   test("search shows 'Searching for \"q\"...' with six placeholder cards", async ({ page }) => {
-    await page.goto("/search");
+    await gotoHydrated(page, "/search");
     let release: () => void = () => {};
     const held = new Promise<void>((resolve) => (release = resolve));
     await page.route("**/search.data*", async (route) => {
@@ -271,7 +272,7 @@ test.describe("while a page loads", () => {
   });
 
   test("a category shows 'Loading stories...' and home shows 'Loading weird news...'", async ({ page }) => {
-    await page.goto("/sitemap");
+    await gotoHydrated(page, "/sitemap");
     let release: () => void = () => {};
     let held = new Promise<void>((resolve) => (release = resolve));
     await page.route(/\.data(\?|$)/, async (route) => {

@@ -1,5 +1,6 @@
 import { useState } from "react";
 import { Link, useSearchParams } from "react-router";
+import { useHydrated } from "~/app/lib/use-hydrated";
 import type { Route } from "./+types/reset-password";
 
 export function meta(): Route.MetaDescriptors {
@@ -11,6 +12,7 @@ export default function ResetPassword() {
   const [params] = useSearchParams();
   const token = params.get("token") ?? "";
   const [password, setPassword] = useState("");
+  const hydrated = useHydrated();
   const [state, setState] = useState<{ status: "idle" | "busy" | "done" } | { status: "error"; message: string }>({ status: "idle" });
 
   const submit = async (event: React.FormEvent) => {
@@ -47,7 +49,7 @@ export default function ResetPassword() {
             Your password has been changed. <Link to="/admin" className="underline">Sign in</Link>
           </p>
         ) : (
-          <form onSubmit={submit} className="mt-6 space-y-4">
+          <form method="post" onSubmit={submit} className="mt-6 space-y-4">
             <div>
               <label htmlFor="new-password" className="block text-sm font-bold">
                 New password
@@ -63,7 +65,7 @@ export default function ResetPassword() {
                 className="w-full rounded-lg border-2 border-ink bg-white px-3 py-2"
               />
             </div>
-            <button type="submit" disabled={state.status === "busy" || !token} className="w-full rounded-full bg-ink py-2.5 font-bold text-acid disabled:opacity-60">
+            <button type="submit" disabled={state.status === "busy" || !token || !hydrated} className="w-full rounded-full bg-ink py-2.5 font-bold text-acid disabled:opacity-60">
               Change Password
             </button>
           </form>

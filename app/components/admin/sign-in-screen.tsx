@@ -1,6 +1,7 @@
 import { useState } from "react";
 import { useRevalidator } from "react-router";
 import { signOutAndReturn } from "~/app/lib/auth-client";
+import { useHydrated } from "~/app/lib/use-hydrated";
 
 type Mode = "sign-in" | "sign-up" | "forgot";
 
@@ -34,6 +35,8 @@ export function SignInScreen() {
   const [error, setError] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  // These forms post to the auth service from the browser: before hydration they must not submit at all.
+  const hydrated = useHydrated();
   const revalidator = useRevalidator();
 
   const submit = async (event: React.FormEvent) => {
@@ -86,7 +89,7 @@ export function SignInScreen() {
             {notice}
           </div>
         ) : null}
-        <form onSubmit={submit} className="mt-6 space-y-4">
+        <form method="post" onSubmit={submit} className="mt-6 space-y-4">
           <div>
             <label htmlFor="admin-email" className="block text-sm font-bold">
               Email
@@ -109,7 +112,7 @@ export function SignInScreen() {
               />
             </div>
           ) : null}
-          <button type="submit" disabled={busy} className="w-full rounded-full bg-ink py-2.5 font-bold text-acid hover:bg-ufo hover:text-white disabled:opacity-60">
+          <button type="submit" disabled={busy || !hydrated} className="w-full rounded-full bg-ink py-2.5 font-bold text-acid hover:bg-ufo hover:text-white disabled:opacity-60">
             {mode === "sign-in" ? "Sign In" : mode === "sign-up" ? "Create Account" : "Send Reset Link"}
           </button>
         </form>

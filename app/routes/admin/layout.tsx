@@ -3,6 +3,7 @@ import { Toaster } from "sonner";
 import { AccessDenied, SignInScreen } from "~/app/components/admin/sign-in-screen";
 import { requireAdmin, type GateRefusal } from "~/app/lib/admin.server";
 import { signOutAndReturn } from "~/app/lib/auth-client";
+import { useHydrated } from "~/app/lib/use-hydrated";
 import type { Route } from "./+types/layout";
 
 export function meta(): Route.MetaDescriptors {
@@ -24,6 +25,7 @@ export const ADMIN_NAV = [
 ] as const;
 
 export default function AdminLayout({ loaderData }: Route.ComponentProps) {
+  const hydrated = useHydrated();
   return (
     <div className="min-h-screen lg:grid lg:grid-cols-[15rem_1fr]">
       <a href="#main" className="sr-only z-50 rounded bg-acid px-4 py-2 font-bold focus:not-sr-only focus:fixed focus:top-2 focus:left-2">
@@ -57,14 +59,17 @@ export default function AdminLayout({ loaderData }: Route.ComponentProps) {
           <Link to="/" target="_blank" rel="noopener noreferrer" className="rounded-lg px-3 py-2 text-sm font-bold text-paper/85 hover:bg-paper/10">
             View Site<span className="sr-only"> (opens in a new tab)</span>
           </Link>
-          <button type="button" onClick={signOutAndReturn} className="rounded-lg px-3 py-2 text-left text-sm font-bold text-paper/85 hover:bg-paper/10">
+          <button type="button" disabled={!hydrated} onClick={signOutAndReturn} className="rounded-lg px-3 py-2 text-left text-sm font-bold text-paper/85 hover:bg-paper/10">
             Sign Out
           </button>
           <p className="px-3 text-xs text-paper/50">{loaderData.user.email}</p>
         </div>
       </aside>
       <main id="main" tabIndex={-1} className="p-6 outline-none lg:p-10">
-        <Outlet />
+        {/* The back office's controls act through JavaScript: until it runs, they are disabled rather than lost. */}
+        <fieldset disabled={!hydrated} className="contents">
+          <Outlet />
+        </fieldset>
       </main>
       <Toaster position="top-right" richColors closeButton />
     </div>
