@@ -90,3 +90,16 @@ test("stories are reviewed by keyboard and in bulk", async ({ page }) => {
     expect(response.status()).toBe(200);
   }
 });
+
+test("arriving 'from scrape' switches the list to Pending", async ({ page }) => {
+  await signInAsAdmin(page, "/admin/stories?status=published");
+  await page.waitForFunction(() => document.documentElement.dataset.hydrated === "true");
+  await expect(page.getByRole("link", { name: "Published", exact: true })).toHaveAttribute("aria-current", "page");
+  // What the scrape flow does: a client navigation to the Stories page carrying { fromScrape: true }.
+  await page.evaluate(() => {
+    window.history.pushState({ usr: { fromScrape: true }, key: "scrape", idx: window.history.length }, "", "/admin/stories");
+    window.dispatchEvent(new PopStateEvent("popstate", { state: window.history.state }));
+  });
+  await expect(page).toHaveURL(/\/admin\/stories\?status=pending$/);
+  await expect(page.getByRole("link", { name: "Pending", exact: true })).toHaveAttribute("aria-current", "page");
+});
