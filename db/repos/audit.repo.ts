@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray } from "drizzle-orm";
+import { and, desc, eq, inArray, type SQL } from "drizzle-orm";
 import type { Db } from "../client";
 import { auditLog, users } from "../schema";
 
@@ -13,6 +13,23 @@ export type AuditEntry = {
 };
 
 export function auditRepo(db: Db) {
+  const trail = (where: SQL | undefined, limit: number): Promise<AuditEntry[]> =>
+    db
+      .select({
+        id: auditLog.id,
+        action: auditLog.action,
+        entityType: auditLog.entityType,
+        entityId: auditLog.entityId,
+        details: auditLog.details,
+        createdAt: auditLog.createdAt,
+        actorEmail: users.email,
+      })
+      .from(auditLog)
+      .leftJoin(users, eq(users.id, auditLog.actorUserId))
+      .where(where)
+      .orderBy(desc(auditLog.createdAt), desc(auditLog.id))
+      .limit(limit);
+
   return {
     /** Records who did what to which record. */
     async record(entry: { actorUserId: string | null; action: string; entityType: string; entityId: string; details?: Record<string, unknown> }) {
@@ -20,41 +37,14 @@ export function auditRepo(db: Db) {
     },
 
     /** The trails of several records of one type, newest first (one query). */
-    async forEntities(entityType: string, entityIds: string[]): Promise<AuditEntry[]> {
+    async forEntities(entityType: string, entityIds: string[], limit = 1_000): Promise<AuditEntry[]> {
       if (entityIds.length === 0) return [];
-      return db
-        .select({
-          id: auditLog.id,
-          action: auditLog.action,
-          entityType: auditLog.entityType,
-          entityId: auditLog.entityId,
-          details: auditLog.details,
-          createdAt: auditLog.createdAt,
-          actorEmail: users.email,
-        })
-        .from(auditLog)
-        .leftJoin(users, eq(users.id, auditLog.actorUserId))
-        .where(and(eq(auditLog.entityType, entityType), inArray(auditLog.entityId, entityIds)))
-        .orderBy(desc(auditLog.createdAt), desc(auditLog.id));
+      return trail(and(eq(auditLog.entityType, entityType), inArray(auditLog.entityId, entityIds)), limit);
     },
 
     /** The trail of one record, newest first. */
-    async forEntity(entityType: string, entityId: string, limit = 50): Promise<AuditEntry[]> {
-      return db
-        .select({
-          id: auditLog.id,
-          action: auditLog.action,
-          entityType: auditLog.entityType,
-          entityId: auditLog.entityId,
-          details: auditLog.details,
-          createdAt: auditLog.createdAt,
-          actorEmail: users.email,
-        })
-        .from(auditLog)
-        .leftJoin(users, eq(users.id, auditLog.actorUserId))
-        .where(and(eq(auditLog.entityType, entityType), eq(auditLog.entityId, entityId)))
-        .orderBy(desc(auditLog.createdAt), desc(auditLog.id))
-        .limit(limit);
+    forEntity(entityType: string, entityId: string, limit = 50): Promise<AuditEntry[]> {
+      return trail(and(eq(auditLog.entityType, entityType), eq(auditLog.entityId, entityId)), limit);
     },
   };
 }
