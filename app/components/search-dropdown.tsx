@@ -1,11 +1,11 @@
 import { useCallback, useEffect, useId, useRef, useState } from "react";
 import { useNavigate } from "react-router";
+import { SUGGESTION_MIN_LENGTH } from "~/domain/public/public-site";
 import { CloseIcon, SearchIcon } from "./icons";
 
 // Spec section 9: debounce 400 ms, at least 3 characters, results cached 5 minutes with one retry,
 // input focused 100 ms after the dropdown opens.
 export const SUGGEST_DEBOUNCE_MS = 400;
-export const SUGGEST_MIN_LENGTH = 3;
 const CACHE_MS = 5 * 60_000;
 const FOCUS_DELAY_MS = 100;
 
@@ -62,7 +62,7 @@ export function SearchDropdown() {
 
   useEffect(() => {
     const query = text.trim();
-    if (query.length < SUGGEST_MIN_LENGTH) return;
+    if (query.length < SUGGESTION_MIN_LENGTH) return;
     let cancelled = false;
     const timer = setTimeout(() => {
       setState((s) => ({ status: "loading", items: s.items }));
@@ -120,7 +120,7 @@ export function SearchDropdown() {
     }
   };
 
-  const showList = text.trim().length >= SUGGEST_MIN_LENGTH && state.status !== "idle";
+  const showList = text.trim().length >= SUGGESTION_MIN_LENGTH && state.status !== "idle";
 
   return (
     <div ref={containerRef} className="relative">
@@ -161,7 +161,7 @@ export function SearchDropdown() {
               onChange={(e) => {
                 setText(e.target.value);
                 // Shorter input clears the suggestions at once (spec section 5).
-                if (e.target.value.trim().length < SUGGEST_MIN_LENGTH) {
+                if (e.target.value.trim().length < SUGGESTION_MIN_LENGTH) {
                   setState({ status: "idle", items: [] });
                   setActive(-1);
                 }

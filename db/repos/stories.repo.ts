@@ -1,6 +1,6 @@
-import { and, desc, eq, gte, sql } from "drizzle-orm";
+import { gte, sql } from "drizzle-orm";
 import type { Db } from "../client";
-import { categories, rejectedStories, sources, stories } from "../schema";
+import { rejectedStories, stories } from "../schema";
 
 export type StoryRow = typeof stories.$inferSelect;
 export type NewStory = typeof stories.$inferInsert;
@@ -13,28 +13,8 @@ export type StoryWithRelations = StoryRow & {
   sourceName: string | null;
 };
 
-const withRelations = {
-  story: stories,
-  categoryName: categories.name,
-  categorySlug: categories.slug,
-  sourceName: sources.name,
-};
-
 export function storiesRepo(db: Db) {
   return {
-    /** The latest published stories, newest first (served by stories_published_date_idx). */
-    async listLatestPublished(limit: number): Promise<StoryWithRelations[]> {
-      const rows = await db
-        .select(withRelations)
-        .from(stories)
-        .leftJoin(categories, eq(categories.id, stories.categoryId))
-        .leftJoin(sources, eq(sources.id, stories.sourceId))
-        .where(eq(stories.status, "published"))
-        .orderBy(desc(stories.publishDate), desc(stories.id))
-        .limit(limit);
-      return rows.map(({ story, ...names }) => ({ ...story, ...names }));
-    },
-
     async countByStatus(): Promise<Record<StoryRow["status"], number>> {
       const rows = await db
         .select({ status: stories.status, n: sql<number>`count(*)::int` })
@@ -70,15 +50,6 @@ export function storiesRepo(db: Db) {
         .onConflictDoNothing({ target: rejectedStories.normalizedUrl })
         .returning({ id: rejectedStories.id });
       return inserted.length;
-    },
-
-    async findPublishedBySlug(slug: string): Promise<StoryRow | null> {
-      const [row] = await db
-        .select()
-        .from(stories)
-        .where(and(eq(stories.slug, slug), eq(stories.status, "published")))
-        .limit(1);
-      return row ?? null;
     },
   };
 }
