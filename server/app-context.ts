@@ -1,4 +1,6 @@
 import type { Repos } from "~/db/repos";
+import type { HttpClient } from "~/integrations/http/types";
+import type { JobsApi } from "~/jobs/types";
 import type { Config } from "./config";
 import type { Logger } from "./logger";
 
@@ -15,6 +17,10 @@ export type AppContext = {
   getSessionUser: (headers: Headers) => Promise<SessionUser | null>;
   config: PublicConfig;
   logger: Logger;
+  /** The guarded client for every server-side fetch. */
+  http: HttpClient;
+  /** Starts and reports on background work (RSS ingestion). */
+  jobs: JobsApi;
   /** Drops this process's cached public pages after an editorial change. */
   invalidatePublicPages: () => void;
 };

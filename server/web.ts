@@ -10,6 +10,9 @@ import type { ServerBuild } from "react-router";
 import type { Database } from "~/db/client";
 import { createRepos } from "~/db/repos";
 import { toNodeHandler } from "better-auth/node";
+import { createGuardedClient, userAgentFor } from "~/integrations/http/guarded-client";
+import type { HttpClient } from "~/integrations/http/types";
+import type { JobsApi } from "~/jobs/types";
 import { publicConfig, type AppContext } from "./app-context";
 import { CLIENT_IP_HEADER, createAuth } from "./auth";
 import { createMailer } from "./mail";
@@ -29,6 +32,12 @@ export async function loadServerBuild(): Promise<ServerBuild> {
   return (await import(pathToFileURL(entry).href)) as ServerBuild;
 }
 
+// A web process started without a job runner (benchmarks) cannot start background work.
+const noJobRunner: JobsApi = {
+  enqueue: () => Promise.reject(new Error("this process runs no job runner")),
+  get: () => Promise.resolve(null),
+};
+
 export type WebServer = { url: string; server: Server; close(): Promise<void> };
 
 /** The web app: request logging, static files, a health check, and the React Router handler. */
@@ -40,6 +49,10 @@ export function createWebApp(options: {
   build: ServerBuild | (() => Promise<ServerBuild>);
   /** Extra middleware before the app (the dev server's Vite). */
   before?: RequestHandler[];
+  /** The guarded HTTP client; one is made from the config when none is given. */
+  http?: HttpClient;
+  /** Background jobs; without a runner, starting one is refused. */
+  jobs?: JobsApi;
 }) {
   const { config, database, logger } = options;
   const publicCache = createPublicCache();
@@ -58,6 +71,8 @@ export function createWebApp(options: {
     },
     config: publicConfig(config),
     logger,
+    http: options.http ?? createGuardedClient({ userAgent: userAgentFor(config.siteUrl), allowHosts: config.fetchAllowHosts }),
+    jobs: options.jobs ?? noJobRunner,
     invalidatePublicPages: () => publicCache.clear(),
   };
 

@@ -1,0 +1,4 @@
+/** The RSS Validator tab (placeholder until built). */
+export function RssValidatorTab() {
+  return null;
+}

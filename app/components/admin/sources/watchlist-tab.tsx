@@ -1,0 +1,4 @@
+/** The Watchlist tab (placeholder until built). */
+export function WatchlistTab() {
+  return null;
+}
