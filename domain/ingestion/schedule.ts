@@ -1,0 +1,60 @@
+/** How long a source waits between polls, and what three failures in a row do to it. */
+
+const MINUTE = 60_000;
+export const MAX_DELAY_MS = 24 * 60 * MINUTE;
+export const DEFAULT_POLL_MINUTES = 30;
+export const FAILURES_BEFORE_ERROR = 3;
+
+/** Seconds from a Retry-After header (delta seconds or an HTTP date), or null. */
+export function retryAfterMs(value: string | null | undefined, now: Date): number | null {
+  if (!value) return null;
+  const trimmed = value.trim();
+  if (/^\d+$/.test(trimmed)) return Number(trimmed) * 1000;
+  const at = Date.parse(trimmed);
+  return Number.isNaN(at) ? null : Math.max(0, at - now.getTime());
+}
+
+/** max-age (or s-maxage) of a Cache-Control header in ms, or null. */
+export function maxAgeMs(cacheControl: string | null | undefined): number | null {
+  if (!cacheControl) return null;
+  const match = /(?:^|,)\s*(?:s-maxage|max-age)\s*=\s*"?(\d+)"?/i.exec(cacheControl);
+  return match ? Number(match[1]) * 1000 : null;
+}
+
+/** When to poll again after a successful fetch: the interval, or later if the server asked for it (never past 24 h). */
+export function nextCheckAfterSuccess(input: {
+  now: Date;
+  pollIntervalMinutes: number;
+  retryAfter?: string | null;
+  cacheControl?: string | null;
+}): Date {
+  const asked = Math.max(retryAfterMs(input.retryAfter, input.now) ?? 0, maxAgeMs(input.cacheControl) ?? 0);
+  const delay = Math.min(MAX_DELAY_MS, Math.max(input.pollIntervalMinutes * MINUTE, asked));
+  return new Date(input.now.getTime() + delay);
+}
+
+/**
+ * When to try again after the n-th failure in a row: the interval doubled per failure, with
+ * ±20 % jitter so failing sources spread out, capped at 24 hours; a longer Retry-After wins (still capped).
+ */
+export function nextCheckAfterFailure(input: {
+  now: Date;
+  pollIntervalMinutes: number;
+  consecutiveErrors: number;
+  retryAfter?: string | null;
+  random?: () => number;
+}): Date {
+  const random = input.random ?? Math.random;
+  const exponent = Math.min(Math.max(input.consecutiveErrors - 1, 0), 20);
+  const base = Math.min(MAX_DELAY_MS, input.pollIntervalMinutes * MINUTE * 2 ** exponent);
+  const jittered = base * (0.8 + 0.4 * random());
+  const asked = retryAfterMs(input.retryAfter, input.now) ?? 0;
+  const delay = Math.min(MAX_DELAY_MS, Math.max(jittered, asked));
+  return new Date(input.now.getTime() + delay);
+}
+
+/** A source's status after a run: error after three failures in a row, active again after a success. */
+export function statusAfterRun(current: "active" | "inactive" | "error", consecutiveErrors: number): "active" | "inactive" | "error" {
+  if (current === "inactive") return "inactive";
+  return consecutiveErrors >= FAILURES_BEFORE_ERROR ? "error" : "active";
+}
