@@ -1,0 +1,23 @@
+import type { FetchErrorCode } from "./types";
+
+const RETRYABLE: ReadonlySet<FetchErrorCode> = new Set(["TIMEOUT", "NETWORK_ERROR", "DNS_FAILURE"]);
+
+/** Why a guarded fetch failed: a code, the URL of the hop that failed, and whether trying later may help. */
+export class FetchError extends Error {
+  override name = "FetchError";
+  readonly code: FetchErrorCode;
+  readonly url: string;
+  readonly retryable: boolean;
+
+  constructor(code: FetchErrorCode, url: string, message: string, options: { cause?: unknown; retryable?: boolean } = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.code = code;
+    this.url = url;
+    this.retryable = options.retryable ?? RETRYABLE.has(code);
+  }
+}
+
+/** Narrows an unknown thrown value to a FetchError. */
+export function isFetchError(error: unknown): error is FetchError {
+  return error instanceof FetchError;
+}
