@@ -1,3 +1,6 @@
+import { readFile } from "node:fs/promises";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import type { Database } from "~/db/client";
 import { DataDirInUseError } from "~/db/lock";
@@ -8,7 +11,16 @@ import { seedDemo } from "~/domain/demo/seed-demo";
 import { DomainError } from "~/domain/errors";
 import { normalizeUrl } from "~/domain/urls/normalize-url";
 import { createUser, grantAdmin } from "~/domain/users/users";
-import { ConfigError, loadConfig } from "./config";
+import { decodeHtmlBytes } from "~/domain/ingestion/decode-html";
+import { parseFeed } from "~/domain/ingestion/feed/parse-feed";
+import { runIngestionCycle } from "~/domain/ingestion/ingest";
+import { validateFeed } from "~/domain/ingestion/validate-feed";
+import { addSourceFromCli } from "~/domain/sources/sources";
+import { extractArticle } from "~/integrations/extract/extract-article";
+import { createGuardedClient, isFetchError, userAgentFor } from "~/integrations/http/guarded-client";
+import type { HttpClient } from "~/integrations/http/types";
+import { ConfigError, loadConfig, type Config } from "./config";
+import { createLogger } from "./logger";
 import { openConfiguredDatabase } from "./database";
 import { serve } from "./serve";
 
@@ -26,6 +38,14 @@ Commands:
   user:grant-admin E                               give an existing user the admin flag
   normalize-url URL...                             print {"input","normalized","hash"} per URL
                                                    (reads one URL per line from stdin when none given)
+  parse-feed FILE|URL                              parse a feed: {format, title, siteUrl, items}
+  validate-feed URL                                the RSS Validator's result for a feed URL
+  extract URL|FILE [--base-url URL]                an article's title, summary, imageUrl, canonicalUrl,
+                                                   publishedAt and text
+  source:add --name N --type rss|web_scraping|manual [--feed URL] [--website URL]
+             [--include a,b] [--exclude c,d]       add a source
+  ingest [--canonical]                             run one RSS ingestion cycle over every polled source
+                                                   (--canonical prefers each new item's rel=canonical)
 
 Every command that reports prints JSON on stdout; errors are JSON on stderr with a non-zero exit.
 The database is PGlite in DATA_DIR (default ./data), or PostgreSQL when DATABASE_URL is set.`;
@@ -100,6 +120,80 @@ export async function main(argv: string[], io: Io = defaultIo()): Promise<number
         }
         return failed > 0 ? 1 : 0;
       }
+      case "parse-feed": {
+        const target = onePositional(rest, "parse-feed needs one FILE or URL");
+        const input = await readTarget(target);
+        const feed = parseFeed({ bytes: input.bytes, contentType: input.contentType, url: input.url });
+        io.out(
+          JSON.stringify({
+            format: feed.format,
+            title: feed.title,
+            siteUrl: feed.siteUrl,
+            items: feed.items.map(({ title, link, guid, publishedAt, summary, contentHtml, imageUrl }) => ({
+              title,
+              link,
+              guid,
+              publishedAt,
+              summary,
+              contentHtml,
+              imageUrl,
+            })),
+          }),
+        );
+        return 0;
+      }
+      case "validate-feed": {
+        const url = onePositional(rest, "validate-feed needs one URL");
+        const result = await withHttp((http) => validateFeed({ http }, url));
+        io.out(JSON.stringify(result));
+        return result.ok ? 0 : 1;
+      }
+      case "extract": {
+        const { values, positionals } = parseArgs({ args: rest, allowPositionals: true, options: { "base-url": { type: "string" } } });
+        if (positionals.length !== 1) throw new UsageError("extract needs one URL or FILE");
+        const input = await readTarget(positionals[0] as string, { accept: "text/html,application/xhtml+xml;q=0.9,*/*;q=0.5" });
+        const baseUrl = values["base-url"] ?? input.url ?? pathToFileURL(path.resolve(positionals[0] as string)).href;
+        const article = extractArticle(decodeHtmlBytes(input.bytes, input.contentType), baseUrl);
+        const { title, summary, imageUrl, canonicalUrl, publishedAt, text } = article;
+        io.out(JSON.stringify({ title, summary, imageUrl, canonicalUrl, publishedAt, text }));
+        return 0;
+      }
+      case "source:add": {
+        const { values } = parseArgs({
+          args: rest,
+          options: {
+            name: { type: "string" },
+            type: { type: "string" },
+            feed: { type: "string" },
+            website: { type: "string" },
+            include: { type: "string" },
+            exclude: { type: "string" },
+          },
+        });
+        if (!values.name || !values.type) throw new UsageError("source:add needs --name and --type");
+        const list = (v: string | undefined) => (v ?? "").split(",").map((s) => s.trim()).filter(Boolean);
+        return await withDatabase(async (database) => {
+          const source = await addSourceFromCli(createRepos(database.db), {
+            name: values.name as string,
+            sourceType: values.type as string,
+            rssFeedUrl: values.feed ?? "",
+            websiteUrl: values.website ?? "",
+            includeKeywords: list(values.include),
+            excludeKeywords: list(values.exclude),
+          });
+          io.out(JSON.stringify(source));
+        });
+      }
+      case "ingest": {
+        const { values } = parseArgs({ args: rest, options: { canonical: { type: "boolean" } } });
+        return await withDatabase(async (database, config) => {
+          const logger = createLogger({ level: config.logLevel, fd: 2 });
+          const result = await withHttp((http) =>
+            runIngestionCycle({ repos: createRepos(database.db), http, logger }, { scope: "all", useCanonical: values.canonical === true }),
+          );
+          io.out(JSON.stringify(result));
+        });
+      }
       default:
         throw new UsageError(`Unknown command "${command}". Run "oddwire --help" for the list.`);
     }
@@ -108,16 +202,43 @@ export async function main(argv: string[], io: Io = defaultIo()): Promise<number
   }
 }
 
-async function withDatabase(work: (database: Database) => Promise<void>): Promise<number> {
+async function withDatabase(work: (database: Database, config: Config) => Promise<void>): Promise<number> {
   const config = loadConfig();
   const database = await openConfiguredDatabase(config);
   try {
     await runMigrations(database);
-    await work(database);
+    await work(database, config);
     return 0;
   } finally {
     await database.close();
   }
+}
+
+// The guarded client, as the server builds it; closed when the work is done.
+async function withHttp<T>(work: (http: HttpClient) => Promise<T>): Promise<T> {
+  const config = loadConfig();
+  const http = createGuardedClient({ userAgent: userAgentFor(config.siteUrl), allowHosts: config.fetchAllowHosts });
+  try {
+    return await work(http);
+  } finally {
+    await http.close();
+  }
+}
+
+function onePositional(args: string[], usage: string): string {
+  const { positionals } = parseArgs({ args, allowPositionals: true, options: {} });
+  if (positionals.length !== 1) throw new UsageError(usage);
+  return positionals[0] as string;
+}
+
+// A URL is fetched through the guarded client; anything else is read as a file.
+async function readTarget(target: string, options: { accept?: string } = {}): Promise<{ bytes: Uint8Array; contentType: string | null; url: string | null }> {
+  if (/^https?:\/\//i.test(target)) {
+    const response = await withHttp((http) => http.fetch(target, options.accept ? { headers: { accept: options.accept } } : {}));
+    if (response.status < 200 || response.status >= 300) throw new Error(`${target} answered HTTP ${response.status}`);
+    return { bytes: response.body, contentType: response.contentType, url: response.url };
+  }
+  return { bytes: await readFile(target), contentType: null, url: null };
 }
 
 function report(io: Io, error: unknown): number {
@@ -130,6 +251,7 @@ function report(io: Io, error: unknown): number {
   if (error instanceof ConfigError) print(error.code, error.message, { problems: error.problems });
   else if (error instanceof DataDirInUseError) print(error.code, error.message);
   else if (error instanceof DomainError) print(error.code, error.message);
+  else if (isFetchError(error)) print(error.code, error.message, { url: error.url });
   else {
     const cause = (error as Error).cause as Error | undefined;
     print("FAILED", (error as Error).message ?? String(error), cause?.message ? { cause: cause.message } : {});

@@ -18,11 +18,14 @@ const REDACT = [
 ];
 
 /** The one structured logger; JSON lines on stdout. */
-export function createLogger(options: { level?: string; name?: string } = {}): Logger {
-  return pino({
-    name: options.name ?? "oddwire",
-    level: options.level ?? "info",
-    redact: { paths: REDACT, censor: "[redacted]" },
-    base: undefined,
-  });
+export function createLogger(options: { level?: string; name?: string; /** 2 sends lines to stderr (the CLI keeps stdout for its JSON). */ fd?: 1 | 2 } = {}): Logger {
+  return pino(
+    {
+      name: options.name ?? "oddwire",
+      level: options.level ?? "info",
+      redact: { paths: REDACT, censor: "[redacted]" },
+      base: undefined,
+    },
+    pino.destination({ fd: options.fd ?? 1, sync: options.fd === 2 }),
+  );
 }

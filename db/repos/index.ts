@@ -2,6 +2,8 @@ import type { Db } from "../client";
 import { auditRepo } from "./audit.repo";
 import { categoriesRepo } from "./categories.repo";
 import { editorialRepo } from "./editorial.repo";
+import { ingestionRepo } from "./ingestion.repo";
+import { jobsRepo } from "./jobs.repo";
 import { publicStoriesRepo } from "./public-stories.repo";
 import { sourcesRepo } from "./sources.repo";
 import { storiesRepo } from "./stories.repo";
@@ -13,6 +15,8 @@ export function createRepos(db: Db) {
     audit: auditRepo(db),
     categories: categoriesRepo(db),
     editorial: editorialRepo(db),
+    ingestion: ingestionRepo(db),
+    jobs: jobsRepo(db),
     publicStories: publicStoriesRepo(db),
     sources: sourcesRepo(db),
     stories: storiesRepo(db),

@@ -1,6 +1,17 @@
+import { extractPageTitle } from "~/integrations/extract/extract-article";
+import type { Logger } from "pino";
 import type { HttpClient } from "~/integrations/http/types";
+import { decodeHtmlBytes } from "./decode-html";
 
-/** The title of a web page, for the watchlist; null when the page cannot be read. */
-export async function fetchPageTitle(_deps: { http: HttpClient }, _url: string): Promise<{ title: string | null }> {
-  throw new Error("fetchPageTitle is not built yet");
+/** The title of a web page, fetched through the guarded client, for the watchlist; null when the page cannot be read. */
+export async function fetchPageTitle(deps: { http: HttpClient; logger?: Logger }, url: string): Promise<{ title: string | null }> {
+  try {
+    const response = await deps.http.fetch(url, { headers: { accept: "text/html,application/xhtml+xml;q=0.9,*/*;q=0.5" } });
+    if (response.status < 200 || response.status >= 300 || !/html|xml/i.test(response.contentType ?? "text/html")) return { title: null };
+    return { title: extractPageTitle(decodeHtmlBytes(response.body, response.contentType)) };
+  } catch (error) {
+    // Unreachable, refused or not a page: the watchlist shows the URL instead.
+    deps.logger?.info({ url, err: (error as Error).message }, "page title unavailable");
+    return { title: null };
+  }
 }

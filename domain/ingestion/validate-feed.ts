@@ -1,4 +1,6 @@
+import { isFetchError } from "~/integrations/http/guarded-client";
 import type { HttpClient } from "~/integrations/http/types";
+import { parseFeed, type ParsedFeed } from "./feed/parse-feed";
 
 /** The spec's RSS validation result (section 3). */
 export type RssValidationResult = {
@@ -11,7 +13,73 @@ export type RssValidationResult = {
   sample: { title: string | null; link: string | null; pubDate: string | null }[];
 };
 
-/** Fetches a feed URL through the guarded client and reports whether it is a usable feed. */
-export async function validateFeed(_deps: { http: HttpClient }, _url: string): Promise<RssValidationResult> {
-  throw new Error("validateFeed is not built yet");
+export const SAMPLE_SIZE = 5;
+const FEED_ACCEPT = "application/rss+xml, application/atom+xml, application/feed+json, application/xml;q=0.9, text/xml;q=0.8, */*;q=0.5";
+
+/** Fetches a feed URL through the guarded client and reports whether it is a usable feed, with a sample of its items. */
+export async function validateFeed(deps: { http: HttpClient }, rawUrl: string): Promise<RssValidationResult> {
+  const url = rawUrl.trim();
+  const failure = (code: string, error: string, meta: RssValidationResult["meta"] = { contentType: null, bytes: 0 }): RssValidationResult => ({
+    ok: false,
+    type: null,
+    code,
+    error,
+    meta,
+    info: { title: null, description: null, itemsCount: 0, lastUpdated: null },
+    sample: [],
+  });
+  if (url === "") return failure("INVALID_URL", "Please enter an RSS feed URL to validate.");
+
+  let response;
+  try {
+    response = await deps.http.fetch(url, { headers: { accept: FEED_ACCEPT } });
+  } catch (error) {
+    if (isFetchError(error)) return failure(error.code === "NETWORK_ERROR" ? "UNREACHABLE" : error.code, error.message);
+    throw error;
+  }
+  const meta = { contentType: response.contentType, bytes: response.body.byteLength };
+  if (response.status < 200 || response.status >= 300) {
+    return failure("HTTP_ERROR", `The server answered HTTP ${response.status}`, meta);
+  }
+  let feed: ParsedFeed;
+  try {
+    feed = parseFeed({ bytes: response.body, contentType: response.contentType, url: response.url });
+  } catch (error) {
+    const html = /html/i.test(response.contentType ?? "");
+    return failure("NOT_A_FEED", html ? "The URL returned a web page, not a feed" : (error as Error).message || "The URL does not contain a valid RSS feed", meta);
+  }
+  return {
+    ok: true,
+    type: feedTypeLabel(feed),
+    code: null,
+    error: null,
+    meta,
+    info: {
+      title: feed.title,
+      description: feed.description,
+      itemsCount: feed.items.length,
+      lastUpdated: feed.updatedAt ?? newest(feed.items.map((i) => i.publishedAt)),
+    },
+    sample: feed.items.slice(0, SAMPLE_SIZE).map((item) => ({ title: item.title, link: item.link, pubDate: item.publishedAt })),
+  };
+}
+
+/** A feed's kind as an editor reads it: "RSS 2.0", "Atom 1.0", "RSS 1.0 (RDF)", "JSON Feed 1.1". */
+export function feedTypeLabel(feed: Pick<ParsedFeed, "format" | "version">): string {
+  const version = feed.version ? ` ${feed.version}` : "";
+  switch (feed.format) {
+    case "rss":
+      return `RSS${version}`;
+    case "atom":
+      return `Atom${version}`;
+    case "rdf":
+      return "RSS 1.0 (RDF)";
+    case "json":
+      return `JSON Feed${version}`;
+  }
+}
+
+function newest(dates: (string | null)[]): string | null {
+  const valid = dates.filter((d): d is string => d !== null).sort();
+  return valid.at(-1) ?? null;
 }

@@ -1,0 +1,139 @@
+// Ingestion benchmark: `npm run bench:ingest` (see docs/benchmarks.md).
+//
+// A separate process serves BENCH_FEEDS feeds (default 1,000) of BENCH_ITEMS items (default 50) on
+// 127.0.0.1. For PGlite (a fresh temporary data dir) and PostgreSQL (a fresh database "oddwire_bench_ingest"
+// on BENCH_DATABASE_URL, default postgres://postgres@127.0.0.1:5432/postgres), one source per feed is added,
+// then one full ingestion cycle runs from empty, then a second cycle in which every feed answers 304.
+// Prints wall time, items per second and peak memory (RSS, sampled every 20 ms) per cycle.
+import { spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { createInterface } from "node:readline";
+import { fileURLToPath } from "node:url";
+import { sql } from "drizzle-orm";
+import pino from "pino";
+import { openDatabase, type Database } from "~/db/client";
+import { runMigrations } from "~/db/migrate";
+import { createRepos } from "~/db/repos";
+import { sources, stories } from "~/db/schema";
+import { adminUrl, createDatabaseSql, dropDatabaseSql } from "~/db/testing/postgres-admin";
+import { runIngestionCycle, type IngestionResult } from "~/domain/ingestion/ingest";
+import { createGuardedClient } from "~/integrations/http/guarded-client";
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const FEEDS = Number(process.env.BENCH_FEEDS ?? 1000);
+const ITEMS = Number(process.env.BENCH_ITEMS ?? 50);
+const DATABASES = (process.env.BENCH_DATABASES ?? "pglite,postgres").split(",").map((s) => s.trim());
+const PG_URL = process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
+const PG_NAME = "oddwire_bench_ingest";
+
+type CycleRow = { database: string; cycle: string; seconds: number; items: number; itemsPerSecond: number; peakRssMiB: number; result: IngestionResult };
+
+async function startFeedServer(): Promise<{ url: string; stop: () => void }> {
+  const child = spawn(process.execPath, ["--import", "tsx", path.join(ROOT, "bench/feed-server.ts")], {
+    env: { ...process.env, BENCH_FEEDS: String(FEEDS), BENCH_ITEMS: String(ITEMS) },
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  const line = await new Promise<string>((resolve, reject) => {
+    createInterface({ input: child.stdout! }).once("line", resolve);
+    child.once("exit", (code) => reject(new Error(`feed server exited with ${code}`)));
+  });
+  const { port } = JSON.parse(line) as { port: number };
+  return { url: `http://127.0.0.1:${port}`, stop: () => child.kill("SIGTERM") };
+}
+
+async function measure<T>(work: () => Promise<T>): Promise<{ value: T; seconds: number; peakRssMiB: number }> {
+  let peak = process.memoryUsage().rss;
+  const timer = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 20);
+  const start = performance.now();
+  try {
+    const value = await work();
+    peak = Math.max(peak, process.memoryUsage().rss);
+    return { value, seconds: (performance.now() - start) / 1000, peakRssMiB: peak / 1024 / 1024 };
+  } finally {
+    clearInterval(timer);
+  }
+}
+
+async function benchOne(kind: string, feedUrl: string): Promise<CycleRow[]> {
+  let database: Database;
+  let cleanup: () => Promise<void>;
+  if (kind === "pglite") {
+    const dir = mkdtempSync(path.join(os.tmpdir(), "oddwire-bench-ingest-"));
+    database = await openDatabase({ dataDir: dir });
+    cleanup = async () => {
+      await database.close();
+      rmSync(dir, { recursive: true, force: true });
+    };
+  } else {
+    const admin = await openDatabase({ databaseUrl: PG_URL, poolSize: 1 });
+    await admin.exec(dropDatabaseSql(PG_NAME));
+    await admin.exec(createDatabaseSql(PG_NAME));
+    database = await openDatabase({ databaseUrl: adminUrl(PG_URL, PG_NAME), poolSize: 10 });
+    cleanup = async () => {
+      await database.close();
+      await admin.exec(dropDatabaseSql(PG_NAME));
+      await admin.close();
+    };
+  }
+  try {
+    await runMigrations(database);
+    const repos = createRepos(database.db);
+    for (let i = 0; i < FEEDS; i += 500) {
+      const batch = Array.from({ length: Math.min(500, FEEDS - i) }, (_, k) => ({
+        name: `Bench feed ${i + k}`,
+        sourceType: "rss" as const,
+        rssFeedUrl: `${feedUrl}/feed/${i + k}.xml`,
+      }));
+      await database.db.insert(sources).values(batch);
+    }
+    const http = createGuardedClient({ userAgent: "Oddwire/bench (+http://localhost)", allowHosts: ["127.0.0.1"] });
+    const deps = { repos, http, logger: pino({ level: "warn" }) };
+    const rows: CycleRow[] = [];
+    try {
+      for (const cycle of ["from empty", "all 304"]) {
+        const run = await measure(() => runIngestionCycle(deps, { scope: "all" }));
+        const items = run.value.total_items_found;
+        rows.push({
+          database: kind,
+          cycle,
+          seconds: run.seconds,
+          items,
+          itemsPerSecond: items / run.seconds,
+          peakRssMiB: run.peakRssMiB,
+          result: run.value,
+        });
+        console.log(JSON.stringify(rows.at(-1)));
+      }
+    } finally {
+      await http.close();
+    }
+    const [count] = await database.db.select({ n: sql<number>`count(*)::int` }).from(stories);
+    if (count?.n !== FEEDS * ITEMS) throw new Error(`expected ${FEEDS * ITEMS} stories, found ${count?.n}`);
+    return rows;
+  } finally {
+    await cleanup();
+  }
+}
+
+const server = await startFeedServer();
+const all: CycleRow[] = [];
+try {
+  for (const kind of DATABASES) {
+    try {
+      all.push(...(await benchOne(kind, server.url)));
+    } catch (error) {
+      if (kind === "postgres" && /connect/i.test((error as Error).message)) console.log(`PostgreSQL not reachable at ${PG_URL}: skipped`);
+      else throw error;
+    }
+  }
+} finally {
+  server.stop();
+}
+console.log(`\n${FEEDS} feeds x ${ITEMS} items, Node ${process.version}, ${os.cpus().length} cores (${os.cpus()[0]?.model ?? "?"})\n`);
+console.log("| database | cycle | wall time | items found | items/s | peak RSS |");
+console.log("|---|---|---|---|---|---|");
+for (const r of all) {
+  console.log(`| ${r.database} | ${r.cycle} | ${r.seconds.toFixed(1)} s | ${r.items.toLocaleString("en-US")} | ${Math.round(r.itemsPerSecond).toLocaleString("en-US")} | ${Math.round(r.peakRssMiB)} MiB |`);
+}

@@ -1,0 +1,338 @@
+import { gzipSync } from "node:zlib";
+import { asc, eq } from "drizzle-orm";
+import pino from "pino";
+import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
+import { feedProcessingLog, scrapedCandidates, sources, stories } from "~/db/schema";
+import { makeRejectedStory, makeSource, makeStory } from "~/db/testing/factories";
+import { useTestDatabase } from "~/db/testing/test-database";
+import { testHttpClient } from "~/integrations/http/testing";
+import type { HttpClient } from "~/integrations/http/types";
+import { normalizeUrl } from "~/domain/urls/normalize-url";
+import { rssFeed, startTestServer, type TestServer } from "~/test/http-test-server";
+import type { Clock } from "./deps";
+import { ingestSource, runIngestionCycle } from "./ingest";
+
+const t = useTestDatabase();
+const logger = pino({ level: "silent" });
+let server: TestServer;
+let http: HttpClient;
+
+beforeAll(async () => {
+  server = await startTestServer();
+  http = testHttpClient({ timeoutMs: 1_500, maxBodyBytes: 256 * 1024 });
+});
+afterAll(async () => {
+  await http.close();
+  await server.close();
+});
+afterEach(() => {
+  server.hits.length = 0;
+});
+
+const deps = (overrides: { clock?: Clock; random?: () => number } = {}) => ({ repos: t.repos, http, logger, random: () => 0.5, ...overrides });
+const serveFeed = (pathname: string, body: string, headers: Record<string, string> = {}) =>
+  server.handle(pathname, (_req, res) => res.writeHead(200, { "content-type": "application/rss+xml", ...headers }).end(body));
+const rssSource = (pathname: string, overrides: Parameters<typeof makeSource>[1] = {}) =>
+  makeSource(t.db, { sourceType: "rss", rssFeedUrl: `${server.url}${pathname}`, ...overrides });
+const allStories = () => t.db.select().from(stories).orderBy(asc(stories.id));
+
+const THREE = [
+  { title: "Goat elected mayor", link: "https://odd.example/goat", content: "<p>The goat <b>won</b>.<script>alert(1)</script></p>", image: "https://odd.example/goat.jpg" },
+  { title: "Llama opens a bakery", link: "https://odd.example/llama?utm_source=rss" },
+  { title: "Cat learns to fax", link: "https://odd.example/cat" },
+];
+
+describe("RSS ingestion", () => {
+  test("each new item becomes a pending story with its fields, and the run is recorded", async () => {
+    serveFeed("/three.xml", rssFeed(THREE));
+    const source = await rssSource("/three.xml");
+
+    const result = await runIngestionCycle(deps(), { scope: "all" });
+
+    expect(result).toEqual({ sources_processed: 1, total_items_found: 3, total_items_processed: 3 });
+    const rows = await allStories();
+    expect(rows.map((s) => s.title)).toEqual(["Goat elected mayor", "Llama opens a bakery", "Cat learns to fax"]);
+    const goat = rows[0]!;
+    expect(goat).toMatchObject({
+      status: "pending",
+      sourceId: source.id,
+      originalUrl: "https://odd.example/goat",
+      imageUrl: "https://odd.example/goat.jpg",
+      summary: "About Goat elected mayor.",
+      slug: "goat-elected-mayor",
+      publishDate: null,
+    });
+    expect(goat.content).toContain("<b>won</b>");
+    expect(goat.content).not.toContain("script");
+    const llamaUrl = normalizeUrl("https://odd.example/llama?utm_source=rss");
+    expect(llamaUrl.ok && rows[1]!.urlHash === llamaUrl.hash).toBe(true);
+
+    const [log] = await t.db.select().from(feedProcessingLog);
+    expect(log).toMatchObject({ sourceId: source.id, httpStatus: 200, itemsFound: 3, itemsInserted: 3, error: null, notModified: false });
+    const candidates = await t.db.select().from(scrapedCandidates);
+    expect(candidates.map((c) => c.outcome)).toEqual(["inserted", "inserted", "inserted"]);
+    const [after] = await t.db.select().from(sources).where(eq(sources.id, source.id));
+    expect(after).toMatchObject({ status: "active", consecutiveErrors: 0, lastError: null, lastHttpStatus: 200, leaseUntil: null });
+    expect(after!.lastFetchedAt).not.toBeNull();
+  });
+
+  test("running it again inserts nothing new, and a 304 answer to the conditional GET is recorded as not modified", async () => {
+    let conditional = 0;
+    server.handle("/etag.xml", (req, res) => {
+      if (req.headers["if-none-match"] === '"v1"') {
+        conditional++;
+        return res.writeHead(304, { etag: '"v1"' }).end();
+      }
+      res.writeHead(200, { "content-type": "application/rss+xml", etag: '"v1"' }).end(rssFeed(THREE));
+    });
+    serveFeed("/no-etag.xml", rssFeed(THREE.slice(0, 2)));
+    await rssSource("/etag.xml");
+    await rssSource("/no-etag.xml");
+
+    const first = await runIngestionCycle(deps(), { scope: "all" });
+    const second = await runIngestionCycle(deps(), { scope: "all" });
+
+    expect(first.total_items_processed).toBe(3);
+    expect(second).toEqual({ sources_processed: 2, total_items_found: 2, total_items_processed: 0 });
+    expect(await allStories()).toHaveLength(3);
+    expect(conditional).toBe(1);
+    const logs = await t.db.select().from(feedProcessingLog).orderBy(asc(feedProcessingLog.id));
+    expect(logs.filter((l) => l.notModified)).toHaveLength(1);
+    const outcomes = (await t.db.select().from(scrapedCandidates)).map((c) => c.outcome);
+    expect(outcomes.filter((o) => o === "duplicate")).toHaveLength(2);
+  });
+
+  test("URLs already stored (in any spelling) or rejected before are skipped", async () => {
+    await makeStory(t.db, { originalUrl: "https://www.odd.example/goat/#comments" });
+    await makeRejectedStory(t.db, { originalUrl: "https://odd.example/cat" });
+    serveFeed("/known.xml", rssFeed(THREE));
+    await rssSource("/known.xml");
+
+    const result = await runIngestionCycle(deps(), { scope: "all" });
+
+    expect(result.total_items_processed).toBe(1);
+    const candidates = await t.db.select().from(scrapedCandidates).orderBy(asc(scrapedCandidates.id));
+    expect(candidates.map((c) => c.outcome)).toEqual(["duplicate", "inserted", "previously_rejected"]);
+  });
+
+  test("include and exclude keywords decide which items are kept", async () => {
+    serveFeed("/keywords.xml", rssFeed(THREE));
+    await rssSource("/keywords.xml", { includeKeywords: ["GOAT", "llama", "cat"], excludeKeywords: ["bakery"] });
+
+    await runIngestionCycle(deps(), { scope: "all" });
+
+    expect((await allStories()).map((s) => s.title)).toEqual(["Goat elected mayor", "Cat learns to fax"]);
+    const filtered = (await t.db.select().from(scrapedCandidates)).filter((c) => c.outcome === "filtered_out");
+    expect(filtered.map((c) => c.reason)).toEqual(['excluded by keyword "bakery"']);
+  });
+
+  test("an item without a link is recorded as failed; the same link twice in a feed is stored once", async () => {
+    serveFeed("/odd.xml", rssFeed([{ title: "No link here" }, ...THREE.slice(0, 1), { title: "Goat again", link: "https://odd.example/goat?fbclid=x" }]));
+    await rssSource("/odd.xml");
+
+    const result = await runIngestionCycle(deps(), { scope: "all" });
+
+    expect(result).toMatchObject({ total_items_found: 3, total_items_processed: 1 });
+    const outcomes = (await t.db.select().from(scrapedCandidates).orderBy(asc(scrapedCandidates.id))).map((c) => c.outcome);
+    expect(outcomes).toEqual(["failed", "inserted", "duplicate"]);
+  });
+
+  test("two runners at once never insert a duplicate", async () => {
+    const many = Array.from({ length: 30 }, (_, i) => ({ title: `Odd thing ${i}`, link: `https://odd.example/thing/${i}` }));
+    serveFeed("/race.xml", rssFeed(many));
+    // Two sources share most of their items, and each source is also run twice at the same moment.
+    const a = await rssSource("/race.xml");
+    const b = await rssSource("/race.xml");
+    const runs = await Promise.all([a, b, a, b].map((source) => ingestSource(deps(), source, { useCanonical: false })));
+
+    expect(await allStories()).toHaveLength(30);
+    expect(runs.reduce((n, r) => n + r.inserted, 0)).toBe(30);
+    const both = await Promise.all([runIngestionCycle(deps(), { scope: "all" }), runIngestionCycle(deps(), { scope: "all" })]);
+    expect(both.reduce((n, r) => n + r.sources_processed, 0)).toBe(2);
+    expect(await allStories()).toHaveLength(30);
+  });
+
+  test("titles that make the same slug get distinct slugs", async () => {
+    serveFeed("/slugs.xml", rssFeed([{ title: "Same title!", link: "https://odd.example/1" }, { title: "Same title?", link: "https://odd.example/2" }]));
+    await makeStory(t.db, { title: "Same title", slug: "same-title" });
+    await rssSource("/slugs.xml");
+
+    await runIngestionCycle(deps(), { scope: "all" });
+
+    const slugs = (await allStories()).map((s) => s.slug);
+    expect(new Set(slugs).size).toBe(3);
+    expect(slugs.slice(1).every((s) => s.startsWith("same-title-"))).toBe(true);
+  });
+
+  test("inactive and non-RSS sources are not polled", async () => {
+    serveFeed("/quiet.xml", rssFeed(THREE));
+    await rssSource("/quiet.xml", { status: "inactive" });
+    await makeSource(t.db, { sourceType: "manual", rssFeedUrl: `${server.url}/quiet.xml` });
+
+    expect(await runIngestionCycle(deps(), { scope: "all" })).toEqual({ sources_processed: 0, total_items_found: 0, total_items_processed: 0 });
+    expect(server.hits).toEqual([]);
+  });
+
+  test("progress is reported source by source", async () => {
+    serveFeed("/p.xml", rssFeed(THREE.slice(0, 1)));
+    await rssSource("/p.xml");
+    await rssSource("/p.xml");
+    const seen: string[] = [];
+    await runIngestionCycle(deps(), { scope: "all", onProgress: ({ done, total }) => void seen.push(`${done}/${total}`) });
+    expect(seen).toEqual(["0/2", "1/2", "2/2"]);
+  });
+});
+
+describe("polling schedule, back-off and error status", () => {
+  test("a due-only cycle polls a source again only after its interval", async () => {
+    serveFeed("/due.xml", rssFeed(THREE.slice(0, 1)));
+    await rssSource("/due.xml", { pollIntervalMinutes: 30 });
+    let now = new Date("2026-03-01T12:00:00Z");
+    const clock = { now: () => now };
+
+    expect((await runIngestionCycle(deps({ clock }), { scope: "due" })).sources_processed).toBe(1);
+    now = new Date("2026-03-01T12:29:00Z");
+    expect((await runIngestionCycle(deps({ clock }), { scope: "due" })).sources_processed).toBe(0);
+    now = new Date("2026-03-01T12:31:00Z");
+    expect((await runIngestionCycle(deps({ clock }), { scope: "due" })).sources_processed).toBe(1);
+  });
+
+  test("failures back off, the third in a row sets status error with the last error, and a success restores it", async () => {
+    let failing = true;
+    server.handle("/flaky.xml", (_req, res) => {
+      if (failing) return res.writeHead(500, { "content-type": "text/plain" }).end("boom");
+      res.writeHead(200, { "content-type": "application/rss+xml" }).end(rssFeed(THREE.slice(0, 1)));
+    });
+    const source = await rssSource("/flaky.xml", { pollIntervalMinutes: 30 });
+    let now = new Date("2026-03-01T12:00:00Z");
+    const clock = { now: () => now };
+    const state = async () => (await t.db.select().from(sources).where(eq(sources.id, source.id)))[0]!;
+    const minutesUntilNext = async () => ((await state()).nextCheckAt!.getTime() - now.getTime()) / 60_000;
+
+    const delays: number[] = [];
+    const statuses: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      await runIngestionCycle(deps({ clock }), { scope: "due" });
+      delays.push(await minutesUntilNext());
+      statuses.push((await state()).status);
+      now = (await state()).nextCheckAt!;
+    }
+    expect(delays).toEqual([30, 60, 120]);
+    expect(statuses).toEqual(["active", "active", "error"]);
+    expect(await state()).toMatchObject({ consecutiveErrors: 3, lastError: "HTTP 500 from the feed", lastHttpStatus: 500 });
+
+    // A source in error is still polled (never silently dropped) and comes back by itself.
+    failing = false;
+    await runIngestionCycle(deps({ clock }), { scope: "due" });
+    expect(await state()).toMatchObject({ status: "active", consecutiveErrors: 0, lastError: null });
+    const logs = await t.db.select().from(feedProcessingLog).orderBy(asc(feedProcessingLog.id));
+    expect(logs.map((l) => l.error)).toEqual(["HTTP 500 from the feed", "HTTP 500 from the feed", "HTTP 500 from the feed", null]);
+  });
+
+  test("a 503 with Retry-After waits as long as the server asks", async () => {
+    server.handle("/busy.xml", (_req, res) => res.writeHead(503, { "retry-after": "7200" }).end());
+    const source = await rssSource("/busy.xml");
+    const now = new Date("2026-03-01T12:00:00Z");
+    await runIngestionCycle(deps({ clock: { now: () => now } }), { scope: "all" });
+    const [after] = await t.db.select().from(sources).where(eq(sources.id, source.id));
+    expect((after!.nextCheckAt!.getTime() - now.getTime()) / 60_000).toBe(120);
+  });
+
+  test("Cache-Control max-age on a good answer delays the next poll", async () => {
+    serveFeed("/cached.xml", rssFeed(THREE.slice(0, 1)), { "cache-control": "max-age=5400" });
+    const source = await rssSource("/cached.xml");
+    const now = new Date("2026-03-01T12:00:00Z");
+    await runIngestionCycle(deps({ clock: { now: () => now } }), { scope: "all" });
+    const [after] = await t.db.select().from(sources).where(eq(sources.id, source.id));
+    expect((after!.nextCheckAt!.getTime() - now.getTime()) / 60_000).toBe(90);
+  });
+});
+
+describe("hostile feeds and the SSRF guard", () => {
+  test("a huge, bombed, looping, dripping or broken feed never stops a cycle", async () => {
+    server.handle("/huge.xml", (_req, res) => {
+      res.writeHead(200, { "content-type": "application/rss+xml" });
+      res.end(Buffer.alloc(1024 * 1024, "a"));
+    });
+    server.handle("/bomb.xml", (_req, res) => {
+      res.writeHead(200, { "content-type": "application/rss+xml", "content-encoding": "gzip" });
+      res.end(gzipSync(Buffer.alloc(20 * 1024 * 1024, " ")));
+    });
+    server.handle("/loop.xml", (_req, res) => res.writeHead(302, { location: "/loop.xml" }).end());
+    server.handle("/drip.xml", (_req, res) => {
+      res.writeHead(200, { "content-type": "application/rss+xml" });
+      const timer = setInterval(() => res.write(" "), 100);
+      res.on("close", () => clearInterval(timer));
+    });
+    server.handle("/broken.xml", (_req, res) => res.writeHead(200, { "content-type": "text/html" }).end("<html><body>Not a feed</body></html>"));
+    serveFeed("/good.xml", rssFeed(THREE));
+    for (const path of ["/huge.xml", "/bomb.xml", "/loop.xml", "/drip.xml", "/broken.xml", "/good.xml"]) await rssSource(path);
+
+    const result = await runIngestionCycle(deps(), { scope: "all" });
+
+    expect(result).toEqual({ sources_processed: 6, total_items_found: 3, total_items_processed: 3 });
+    const errors = (await t.db.select().from(sources).orderBy(asc(sources.id))).map((s) => s.lastError?.split(":")[0] ?? null);
+    expect(errors.slice(0, 4)).toEqual(["BODY_TOO_LARGE", "BODY_TOO_LARGE", "TOO_MANY_REDIRECTS", "TIMEOUT"]);
+    expect(errors[4]).not.toBeNull();
+    expect(errors[5]).toBeNull();
+  });
+
+  test.each([
+    ["localhost", () => `${server.localhostUrl}/feed.xml`],
+    ["10.0.0.1", () => "http://10.0.0.1/feed.xml"],
+    ["169.254.169.254", () => "http://169.254.169.254/latest/meta-data/"],
+    ["[::1]", () => "http://[::1]/feed.xml"],
+    ["a redirect to localhost", () => `${server.url}/to-localhost`],
+    ["a redirect to the metadata address", () => `${server.url}/to-metadata`],
+  ])("a feed at %s is refused and the source records why", async (_name, feedUrl) => {
+    server.handle("/to-localhost", (_req, res) => res.writeHead(302, { location: `${server.localhostUrl}/feed.xml` }).end());
+    server.handle("/to-metadata", (_req, res) => res.writeHead(302, { location: "http://169.254.169.254/latest/meta-data/" }).end());
+    serveFeed("/feed.xml", rssFeed(THREE));
+    const source = await makeSource(t.db, { sourceType: "rss", rssFeedUrl: feedUrl() });
+
+    await runIngestionCycle(deps(), { scope: "all" });
+
+    expect(server.hits).not.toContain("/feed.xml");
+    const [after] = await t.db.select().from(sources).where(eq(sources.id, source.id));
+    expect(after!.lastError).toMatch(/^BLOCKED_ADDRESS/);
+    expect(await allStories()).toHaveLength(0);
+  });
+});
+
+describe("use_canonical", () => {
+  test("a new item's rel=canonical replaces its feed link; a refused canonical look-up keeps the feed link", async () => {
+    server.handle("/article", (_req, res) =>
+      res
+        .writeHead(200, { "content-type": "text/html" })
+        .end(`<html><head><link rel="canonical" href="https://odd.example/canonical-goat"></head><body>Goat</body></html>`),
+    );
+    serveFeed(
+      "/canonical.xml",
+      rssFeed([
+        { title: "Goat", link: `${server.url}/article?from=rss` },
+        { title: "Hidden", link: `${server.localhostUrl}/article` },
+      ]),
+    );
+    await rssSource("/canonical.xml");
+
+    await runIngestionCycle(deps(), { scope: "all", useCanonical: true });
+
+    const rows = await allStories();
+    expect(rows.map((s) => s.originalUrl)).toEqual(["https://odd.example/canonical-goat", `${server.localhostUrl}/article`]);
+    expect(server.hits.filter((h) => h === "/article")).toHaveLength(1);
+  });
+
+  test("an item whose canonical URL is already a story is a duplicate", async () => {
+    await makeStory(t.db, { originalUrl: "https://odd.example/canonical-goat" });
+    server.handle("/article2", (_req, res) =>
+      res.writeHead(200, { "content-type": "text/html" }).end(`<link rel="canonical" href="https://odd.example/canonical-goat">`),
+    );
+    serveFeed("/canonical2.xml", rssFeed([{ title: "Goat", link: `${server.url}/article2` }]));
+    await rssSource("/canonical2.xml");
+
+    const result = await runIngestionCycle(deps(), { scope: "all", useCanonical: true });
+
+    expect(result.total_items_processed).toBe(0);
+    expect((await t.db.select().from(scrapedCandidates))[0]!.outcome).toBe("duplicate");
+  });
+});

@@ -1,0 +1,50 @@
+import type { PendingStoryDraft } from "~/db/repos/ingestion.repo";
+import { storySlug } from "~/domain/stories/slug";
+
+const MAX_TITLE = 300;
+const MAX_SUMMARY = 2_000;
+const MAX_SLUG = 80;
+
+/** Cuts plain text at a word boundary, adding an ellipsis when it was longer. */
+export function clip(text: string, max: number): string {
+  const clean = text.replace(/\s+/g, " ").trim();
+  if (clean.length <= max) return clean;
+  const cut = clean.slice(0, max - 1);
+  const space = cut.lastIndexOf(" ");
+  return `${(space > max * 0.6 ? cut.slice(0, space) : cut).trimEnd()}…`;
+}
+
+/** A story's slug, and the fallback with a piece of its URL hash for when the slug is taken. */
+export function slugsFor(title: string, urlHash: string): { slug: string; altSlug: string } {
+  const base =
+    storySlug(title)
+      .slice(0, MAX_SLUG)
+      .replace(/^-+|-+$/g, "") || "story";
+  return { slug: base, altSlug: `${base}-${urlHash.slice(0, 8)}` };
+}
+
+/** The pending story a found item becomes; a missing title falls back to the summary, then the URL. */
+export function draftStory(input: {
+  title: string | null;
+  summary: string | null;
+  contentHtml: string | null;
+  imageUrl: string | null;
+  originalUrl: string;
+  normalizedUrl: string;
+  urlHash: string;
+  sourceId: number | null;
+}): PendingStoryDraft {
+  const summary = input.summary?.trim() ? clip(input.summary, MAX_SUMMARY) : null;
+  const title = clip(input.title?.trim() || (summary ? clip(summary, 120) : "") || input.originalUrl, MAX_TITLE);
+  return {
+    title,
+    summary,
+    content: input.contentHtml?.trim() ? input.contentHtml : null,
+    imageUrl: input.imageUrl,
+    originalUrl: input.originalUrl,
+    normalizedUrl: input.normalizedUrl,
+    urlHash: input.urlHash,
+    sourceId: input.sourceId,
+    ...slugsFor(title, input.urlHash),
+  };
+}

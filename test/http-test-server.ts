@@ -1,0 +1,57 @@
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+
+export type TestServer = {
+  /** http://127.0.0.1:PORT */
+  url: string;
+  /** The same server under a name the guard does not allow: http://localhost:PORT */
+  localhostUrl: string;
+  /** Every request path seen, in order. */
+  hits: string[];
+  handle(pathname: string, handler: (req: IncomingMessage, res: ServerResponse) => void): void;
+  close(): Promise<void>;
+};
+
+/** A programmable HTTP server on 127.0.0.1 for behaviours a fixture file cannot express (ETags, drips, redirects). */
+export async function startTestServer(): Promise<TestServer> {
+  const handlers = new Map<string, (req: IncomingMessage, res: ServerResponse) => void>();
+  const hits: string[] = [];
+  const server = createServer((req, res) => {
+    const pathname = new URL(req.url ?? "/", "http://test").pathname;
+    hits.push(pathname);
+    const handler = handlers.get(pathname);
+    if (handler) return handler(req, res);
+    res.writeHead(404, { "content-type": "text/plain" }).end("not found");
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    localhostUrl: `http://localhost:${port}`,
+    hits,
+    handle: (pathname, handler) => void handlers.set(pathname, handler),
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/** An RSS 2.0 document with the given items. */
+export function rssFeed(items: { title: string; link?: string; description?: string; content?: string; image?: string; pubDate?: string }[], title = "Test feed"): string {
+  const escape = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+  return `<?xml version="1.0" encoding="UTF-8"?>
+<rss version="2.0" xmlns:content="http://purl.org/rss/1.0/modules/content/" xmlns:media="http://search.yahoo.com/mrss/">
+<channel><title>${escape(title)}</title><link>https://feed.example/</link><description>Tests</description>
+${items
+  .map(
+    (item) => `<item><title>${escape(item.title)}</title>${item.link ? `<link>${escape(item.link)}</link>` : ""}
+<description>${escape(item.description ?? `About ${item.title}.`)}</description>
+${item.content ? `<content:encoded><![CDATA[${item.content}]]></content:encoded>` : ""}
+${item.image ? `<media:content url="${escape(item.image)}" medium="image"/>` : ""}
+<pubDate>${item.pubDate ?? "Sun, 01 Mar 2026 10:00:00 GMT"}</pubDate></item>`,
+  )
+  .join("\n")}
+</channel></rss>`;
+}
