@@ -1,14 +1,57 @@
-import { and, eq, sql } from "drizzle-orm";
+import { and, asc, desc, eq, gte, ilike, isNotNull, sql } from "drizzle-orm";
 import type { Db } from "../client";
-import { sources } from "../schema";
+import { auditLog, feedProcessingLog, rejectedStories, scrapedCandidates, sources, stories } from "../schema";
+import { containsPattern } from "./public-stories.repo";
 
 export type SourceRow = typeof sources.$inferSelect;
 export type NewSource = typeof sources.$inferInsert;
 
+/** The fields an editor sets in the source form (plus fetch state the form may reset). */
+export type SourcePatch = Partial<Omit<NewSource, "id" | "createdAt">>;
+
+/** A source with its recent activity: stories created from it since a moment, and how many of them are published. */
+export type SourceWithHealth = SourceRow & { recentStories: number; recentPublished: number };
+
+/** The steps of a source delete, in the order they run (spec section 7). */
+export const SOURCE_DELETE_STEPS = ["feed processing logs", "scraped candidates", "rejected stories", "stories", "source"] as const;
+export type SourceDeleteStep = (typeof SOURCE_DELETE_STEPS)[number];
+
+export type SourceDeleteResult =
+  | { deleted: true; counts: Record<SourceDeleteStep, number> }
+  | { deleted: false; reason: "not-found" }
+  | { deleted: false; reason: "step-failed"; step: SourceDeleteStep; error: unknown };
+
+type Audit = { actorUserId: string | null; action: string; details?: Record<string, unknown> };
+
+class StepFailed extends Error {
+  constructor(
+    readonly step: SourceDeleteStep,
+    cause: unknown,
+  ) {
+    super(`step ${step} failed`, { cause });
+  }
+}
+
+class NotFound extends Error {}
+
 export function sourcesRepo(db: Db) {
+  const audit = (tx: Db, sourceId: number, entry: Audit) =>
+    tx.insert(auditLog).values({
+      actorUserId: entry.actorUserId,
+      action: entry.action,
+      entityType: "source",
+      entityId: String(sourceId),
+      details: entry.details ?? null,
+    });
+
   return {
     async findByName(name: string): Promise<SourceRow | null> {
       const [row] = await db.select().from(sources).where(eq(sources.name, name)).limit(1);
+      return row ?? null;
+    },
+
+    async findById(id: number): Promise<SourceRow | null> {
+      const [row] = await db.select().from(sources).where(eq(sources.id, id)).limit(1);
       return row ?? null;
     },
 
@@ -25,6 +68,114 @@ export function sourcesRepo(db: Db) {
       const [created] = await db.insert(sources).values(row).returning();
       if (!created) throw new Error("insert into sources returned no row");
       return created;
+    },
+
+    /**
+     * Every source, newest first, optionally whose name contains a text (case-insensitive), each with
+     * its stories created since `since`: one query, the counts from one grouped subquery.
+     */
+    async listWithHealth(filter: { search: string; since: Date }): Promise<SourceWithHealth[]> {
+      const recent = db
+        .select({
+          sourceId: stories.sourceId,
+          found: sql<number>`count(*)::int`.as("found"),
+          published: sql<number>`(count(*) filter (where ${stories.status} = 'published'))::int`.as("published"),
+        })
+        .from(stories)
+        .where(and(isNotNull(stories.sourceId), gte(stories.createdAt, filter.since)))
+        .groupBy(stories.sourceId)
+        .as("recent");
+      const search = filter.search.trim();
+      const rows = await db
+        .select({ source: sources, found: recent.found, published: recent.published })
+        .from(sources)
+        .leftJoin(recent, eq(recent.sourceId, sources.id))
+        .where(search ? ilike(sources.name, containsPattern(search)) : undefined)
+        .orderBy(desc(sources.createdAt), desc(sources.id));
+      return rows.map(({ source, found, published }) => ({ ...source, recentStories: found ?? 0, recentPublished: published ?? 0 }));
+    },
+
+    /** Every source's id and name, by name (for pickers). */
+    listNames(): Promise<{ id: number; name: string }[]> {
+      return db.select({ id: sources.id, name: sources.name }).from(sources).orderBy(asc(sources.name), asc(sources.id));
+    },
+
+    /** Sources that have a feed URL, by name (OPML export, duplicate checks). */
+    listWithFeed(): Promise<{ id: number; name: string; rssFeedUrl: string; websiteUrl: string | null }[]> {
+      return db
+        .select({ id: sources.id, name: sources.name, rssFeedUrl: sql<string>`${sources.rssFeedUrl}`, websiteUrl: sources.websiteUrl })
+        .from(sources)
+        .where(isNotNull(sources.rssFeedUrl))
+        .orderBy(asc(sources.name), asc(sources.id));
+    },
+
+    /** Adds a source with its audit entry. */
+    async create(row: NewSource, entry: Audit): Promise<SourceRow> {
+      return db.transaction(async (tx) => {
+        const [created] = await tx.insert(sources).values(row).returning();
+        if (!created) throw new Error("insert into sources returned no row");
+        await audit(tx as unknown as Db, created.id, entry);
+        return created;
+      });
+    },
+
+    /** Adds several sources at once, each with its audit entry; all or none. */
+    async createMany(rows: NewSource[], entry: Audit): Promise<SourceRow[]> {
+      if (rows.length === 0) return [];
+      return db.transaction(async (tx) => {
+        const created = await tx.insert(sources).values(rows).returning();
+        for (const row of created) await audit(tx as unknown as Db, row.id, entry);
+        return created;
+      });
+    },
+
+    /** Changes a source with its audit entry; null when it no longer exists. */
+    async update(id: number, patch: SourcePatch, entry: Audit): Promise<SourceRow | null> {
+      return db.transaction(async (tx) => {
+        const [row] = await tx
+          .update(sources)
+          .set({ ...patch, updatedAt: new Date() })
+          .where(eq(sources.id, id))
+          .returning();
+        if (row) await audit(tx as unknown as Db, id, entry);
+        return row ?? null;
+      });
+    },
+
+    /**
+     * Deletes a source and everything gathered from it, in the spec's order, in one transaction:
+     * feed_processing_log, scraped_candidates, rejected_stories, stories, then the source. The first
+     * failing step rolls everything back and is named in the result.
+     */
+    async deleteWithData(id: number, entry: Audit): Promise<SourceDeleteResult> {
+      try {
+        return await db.transaction(async (tx) => {
+          // Held to the end: an ingestion run cannot add a story to this source meanwhile.
+          const [locked] = await tx.select({ id: sources.id, name: sources.name }).from(sources).where(eq(sources.id, id)).for("update");
+          if (!locked) throw new NotFound();
+          const run: Record<SourceDeleteStep, () => Promise<{ id: number }[]>> = {
+            "feed processing logs": () => tx.delete(feedProcessingLog).where(eq(feedProcessingLog.sourceId, id)).returning({ id: feedProcessingLog.id }),
+            "scraped candidates": () => tx.delete(scrapedCandidates).where(eq(scrapedCandidates.sourceId, id)).returning({ id: scrapedCandidates.id }),
+            "rejected stories": () => tx.delete(rejectedStories).where(eq(rejectedStories.sourceId, id)).returning({ id: rejectedStories.id }),
+            stories: () => tx.delete(stories).where(eq(stories.sourceId, id)).returning({ id: stories.id }),
+            source: () => tx.delete(sources).where(eq(sources.id, id)).returning({ id: sources.id }),
+          };
+          const counts = {} as Record<SourceDeleteStep, number>;
+          for (const step of SOURCE_DELETE_STEPS) {
+            try {
+              counts[step] = (await run[step]()).length;
+            } catch (error) {
+              throw new StepFailed(step, error);
+            }
+          }
+          await audit(tx as unknown as Db, id, { ...entry, details: { ...entry.details, name: locked.name, deleted: counts } });
+          return { deleted: true as const, counts };
+        });
+      } catch (error) {
+        if (error instanceof NotFound) return { deleted: false, reason: "not-found" };
+        if (error instanceof StepFailed) return { deleted: false, reason: "step-failed", step: error.step, error: error.cause };
+        throw error;
+      }
     },
   };
 }
