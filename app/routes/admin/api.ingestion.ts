@@ -1,8 +1,18 @@
+import { z } from "zod";
 import { requireAdmin } from "~/app/lib/admin.server";
-import type { LoaderFunctionArgs } from "react-router";
+import { failureResponse, json, readJsonBody } from "~/app/lib/json-route.server";
+import type { Route } from "./+types/api.ingestion";
 
-// Placeholder until this endpoint is built.
-export async function loader(args: LoaderFunctionArgs) {
-  await requireAdmin(args);
-  throw new Response("Not Found", { status: 404 });
+const Body = z.object({ use_canonical: z.boolean().optional().default(false) });
+
+/** POST /admin/api/ingestion {use_canonical?}: queues one RSS ingestion cycle and answers its job id (202). */
+export async function action(args: Route.ActionArgs) {
+  const admin = await requireAdmin(args);
+  const { use_canonical } = await readJsonBody(args.request, Body);
+  try {
+    const { jobId } = await args.context.jobs.enqueue("rss-ingestion", { use_canonical }, { requestedBy: admin.id });
+    return json({ jobId }, { status: 202 });
+  } catch (error) {
+    return failureResponse(error, args.context.logger, "Failed to start RSS ingestion");
+  }
 }

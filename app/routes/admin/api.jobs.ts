@@ -1,8 +1,18 @@
+import { z } from "zod";
 import { requireAdmin } from "~/app/lib/admin.server";
-import type { LoaderFunctionArgs } from "react-router";
+import { failureResponse, json, parseOr400 } from "~/app/lib/json-route.server";
+import type { Route } from "./+types/api.jobs";
 
-// Placeholder until this endpoint is built.
-export async function loader(args: LoaderFunctionArgs) {
+const JobId = z.string().trim().min(1).max(100, "Not a job id.");
+
+/** GET /admin/api/jobs/:id : a background job's status, progress and result (the JobView). */
+export async function loader(args: Route.LoaderArgs) {
   await requireAdmin(args);
-  throw new Response("Not Found", { status: 404 });
+  const jobId = parseOr400(JobId, args.params.id);
+  try {
+    const job = await args.context.jobs.get(jobId);
+    return job ? json(job) : json({ error: "No such job." }, { status: 404 });
+  } catch (error) {
+    return failureResponse(error, args.context.logger, "Failed to read the job");
+  }
 }

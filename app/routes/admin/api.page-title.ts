@@ -1,8 +1,24 @@
+import { z } from "zod";
+import { fetchPageTitle } from "~/domain/ingestion/page-title";
 import { requireAdmin } from "~/app/lib/admin.server";
-import type { LoaderFunctionArgs } from "react-router";
+import { failureResponse, json, parseOr400 } from "~/app/lib/json-route.server";
+import type { Route } from "./+types/api.page-title";
 
-// Placeholder until this endpoint is built.
-export async function loader(args: LoaderFunctionArgs) {
+const Query = z.object({
+  url: z
+    .string()
+    .trim()
+    .max(2048, "The URL is too long.")
+    .refine((value) => /^https?:\/\//i.test(value) && URL.canParse(value), "Please enter a valid URL"),
+});
+
+/** GET /admin/api/page-title?url= : a page's title for the watchlist, fetched through the guarded client. */
+export async function loader(args: Route.LoaderArgs) {
   await requireAdmin(args);
-  throw new Response("Not Found", { status: 404 });
+  const { url } = parseOr400(Query, { url: new URL(args.request.url).searchParams.get("url") ?? "" });
+  try {
+    return json(await fetchPageTitle({ http: args.context.http }, url));
+  } catch (error) {
+    return failureResponse(error, args.context.logger, "Failed to read the page title");
+  }
 }

@@ -1,8 +1,31 @@
+import { z } from "zod";
+import { scrapeUrls } from "~/domain/ingestion/scrape-urls";
 import { requireAdmin } from "~/app/lib/admin.server";
-import type { LoaderFunctionArgs } from "react-router";
+import { failureResponse, json, readJsonBody } from "~/app/lib/json-route.server";
+import type { Route } from "./+types/api.scrape";
 
-// Placeholder until this endpoint is built.
-export async function loader(args: LoaderFunctionArgs) {
+/** More than this in one request is split by the browser; a bound keeps one request's work finite. */
+const MAX_URLS = 50;
+
+const HttpUrl = z
+  .string()
+  .trim()
+  .max(2048, "A URL is too long.")
+  .refine((value) => /^https?:\/\//i.test(value) && URL.canParse(value), "Only http:// and https:// URLs can be scraped.");
+
+const Body = z.object({
+  urls: z.array(HttpUrl).min(1, "Paste one or more valid URLs first.").max(MAX_URLS, `At most ${MAX_URLS} URLs per request.`),
+  source_id: z.number().int().positive().nullish(),
+});
+
+/** POST /admin/api/scrape {urls, source_id?}: fetches each URL and stores new articles as pending stories. */
+export async function action(args: Route.ActionArgs) {
   await requireAdmin(args);
-  throw new Response("Not Found", { status: 404 });
+  const body = await readJsonBody(args.request, Body);
+  const { repos, http, logger } = args.context;
+  try {
+    return json(await scrapeUrls({ repos, http, logger }, { urls: body.urls, sourceId: body.source_id ?? null }));
+  } catch (error) {
+    return failureResponse(error, logger, "Failed to scrape the URLs");
+  }
 }

@@ -1,5 +1,6 @@
 import { getDashboardStats, RECENT_DAYS } from "~/domain/dashboard/dashboard";
 import { requireAdmin } from "~/app/lib/admin.server";
+import { RssIngestionPanel } from "~/app/components/admin/sources/rss-ingestion-panel";
 import type { Route } from "./+types/dashboard";
 
 export async function loader(args: Route.LoaderArgs) {
@@ -35,6 +36,9 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
         <Card title="Published Stories" value={stats.published} caption="Live on the website" />
         <Card title="Pending Review" value={stats.pending} caption="Awaiting approval" />
         <Card title="Active Sources" value={stats.activeSources} caption="RSS feeds monitored" />
+      </div>
+      <div className="mt-8">
+        <RssIngestionPanel />
       </div>
     </>
   );

@@ -1,4 +1,136 @@
-/** The 'Trigger RSS Ingestion' button with its progress and toasts (placeholder until built). */
-export function IngestionTrigger() {
-  return null;
+import { useEffect, useState, useSyncExternalStore } from "react";
+import { toast } from "sonner";
+import type { JobView } from "~/jobs/types";
+import { requestJson } from "./admin-fetch";
+import { readStorage, writeStorage } from "./browser-storage";
+import { ingestionCounts, ingestionProgressLine, ingestionSummary, LAST_RUN_KEY, lastRunOf, RUNNING_JOB_KEY } from "./ingestion-messages";
+import { Spinner } from "./spinner";
+
+const POLL_MS = 500;
+/** Polls that may fail in a row (a restarting server, a dropped connection) before the run is given up. */
+const MAX_POLL_FAILURES = 20;
+const FAILED = { title: "RSS Ingestion Failed", description: "Check the console for error details." };
+
+// The running job's id lives in sessionStorage, so a reload or a move to the dashboard picks it up again.
+const CHANGED = "oddwire:ingestion-changed";
+
+function subscribe(onChange: () => void) {
+  window.addEventListener(CHANGED, onChange);
+  return () => window.removeEventListener(CHANGED, onChange);
+}
+
+function setRunningJob(jobId: string | null) {
+  writeStorage("session", RUNNING_JOB_KEY, jobId);
+  window.dispatchEvent(new Event(CHANGED));
+}
+
+function rememberLastRun(job: JobView) {
+  writeStorage("local", LAST_RUN_KEY, JSON.stringify(lastRunOf(job, new Date())));
+  window.dispatchEvent(new Event(CHANGED));
+}
+
+/** Subscribes to the ingestion state this browser keeps, for the dashboard's last-run line. */
+export function useIngestionStorage(key: typeof LAST_RUN_KEY | typeof RUNNING_JOB_KEY): string | null {
+  return useSyncExternalStore(
+    subscribe,
+    () => readStorage(key === LAST_RUN_KEY ? "local" : "session", key),
+    () => null,
+  );
+}
+
+/** The 'Trigger RSS Ingestion' button: queues a cycle, shows its progress, then the spec's toasts. */
+export function IngestionTrigger({ useCanonical = false, align = "end" }: { useCanonical?: boolean; align?: "start" | "end" } = {}) {
+  const jobId = useIngestionStorage(RUNNING_JOB_KEY);
+  const [job, setJob] = useState<JobView | null>(null);
+  const [starting, setStarting] = useState(false);
+  const running = starting || jobId !== null;
+
+  useEffect(() => {
+    if (!jobId) return;
+    let stopped = false;
+    let failures = 0;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const finish = (finished: JobView | null, detail: unknown) => {
+      stopped = true;
+      setRunningJob(null);
+      if (finished) rememberLastRun(finished);
+      if (finished?.status === "succeeded") {
+        toast.success("RSS Ingestion Complete", { description: ingestionSummary(ingestionCounts(finished.result)) });
+      } else {
+        console.error("RSS ingestion failed:", detail);
+        toast.error(FAILED.title, { description: FAILED.description });
+      }
+    };
+    const poll = async () => {
+      const answer = await requestJson<JobView>(`/admin/api/jobs/${encodeURIComponent(jobId)}`);
+      if (stopped) return;
+      if (answer.kind === "ok") {
+        failures = 0;
+        setJob(answer.body);
+        if (answer.body.status === "succeeded" || answer.body.status === "failed" || answer.body.status === "cancelled") {
+          finish(answer.body, answer.body.error ?? answer.body);
+          return;
+        }
+      } else if (answer.kind === "error" && (answer.status === 404 || answer.status === 403 || answer.status === 401)) {
+        finish(null, `job ${jobId}: ${answer.status} ${answer.message ?? ""}`.trim());
+        return;
+      } else if (++failures >= MAX_POLL_FAILURES) {
+        finish(null, `job ${jobId}: no answer after ${failures} tries (${answer.message ?? "unknown error"})`);
+        return;
+      }
+      timer = setTimeout(() => void poll(), POLL_MS);
+    };
+    void poll();
+    return () => {
+      stopped = true;
+      clearTimeout(timer);
+    };
+  }, [jobId]);
+
+  const trigger = async () => {
+    setStarting(true);
+    const answer = await requestJson<{ jobId: string }>("/admin/api/ingestion", { method: "POST", body: { use_canonical: useCanonical } });
+    setStarting(false);
+    if (answer.kind !== "ok") {
+      console.error("RSS ingestion could not start:", answer.message ?? answer);
+      toast.error(FAILED.title, { description: FAILED.description });
+      return;
+    }
+    setJob(null);
+    setRunningJob(answer.body.jobId);
+  };
+
+  const current = job && job.id === jobId ? job : null;
+  const percent = current?.total ? Math.round((Math.min(current.progress, current.total) / current.total) * 100) : 0;
+  return (
+    <div className={`flex flex-col gap-2 ${align === "end" ? "items-end text-right" : "items-start"}`}>
+      <button
+        type="button"
+        onClick={() => void trigger()}
+        disabled={running}
+        aria-busy={running}
+        className="inline-flex items-center gap-2 rounded-full border-2 border-ink bg-white px-4 py-2 font-bold hover:bg-acid disabled:cursor-not-allowed disabled:opacity-70 disabled:hover:bg-white"
+      >
+        {running ? <Spinner /> : null}
+        {running ? "Ingesting RSS..." : "Trigger RSS Ingestion"}
+      </button>
+      <div aria-live="polite" className={running ? "w-64 max-w-full" : undefined}>
+        {running ? (
+          <>
+            <p className="text-sm font-semibold">{current ? ingestionProgressLine(current) : "Starting..."}</p>
+            <div
+              role="progressbar"
+              aria-label="RSS ingestion progress"
+              aria-valuemin={0}
+              aria-valuemax={current?.total ?? undefined}
+              aria-valuenow={current?.total ? Math.min(current.progress, current.total) : undefined}
+              className="mt-1 h-2 overflow-hidden rounded-full border-2 border-ink bg-paper"
+            >
+              <div className={`h-full bg-ufo transition-[width] ${current?.total ? "" : "animate-pulse"}`} style={{ width: `${current?.total ? Math.max(percent, 4) : 100}%` }} />
+            </div>
+          </>
+        ) : null}
+      </div>
+    </div>
+  );
 }

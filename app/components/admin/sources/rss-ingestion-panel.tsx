@@ -1,0 +1,48 @@
+import { useId, useMemo, useState } from "react";
+import { formatDate, formatTime } from "~/app/lib/format";
+import { IngestionTrigger, useIngestionStorage } from "./ingestion-trigger";
+import { LAST_RUN_KEY, parseLastRun } from "./ingestion-messages";
+import { panelClass } from "./ui";
+
+/** The dashboard's RSS Ingestion panel: run a cycle now, optionally with canonical URLs, and see the last result. */
+export function RssIngestionPanel() {
+  const id = useId();
+  const [useCanonical, setUseCanonical] = useState(false);
+  const raw = useIngestionStorage(LAST_RUN_KEY);
+  const lastRun = useMemo(() => parseLastRun(raw), [raw]);
+  return (
+    <section aria-labelledby={`${id}-title`} className={panelClass}>
+      <h2 id={`${id}-title`} className="font-display text-2xl font-extrabold">
+        RSS Ingestion
+      </h2>
+      <p className="mt-1 text-sm text-ink/70">Fetch every active RSS source now instead of waiting for its next scheduled poll. New items arrive under Stories, Pending.</p>
+      <div className="mt-4 flex flex-wrap items-start gap-x-6 gap-y-3">
+        <IngestionTrigger useCanonical={useCanonical} align="start" />
+        <label htmlFor={`${id}-canonical`} className="flex max-w-md items-start gap-2 py-2 text-sm">
+          <input id={`${id}-canonical`} type="checkbox" checked={useCanonical} onChange={(event) => setUseCanonical(event.target.checked)} className="mt-0.5 h-4 w-4 accent-ufo" />
+          <span>
+            <span className="font-bold">Use canonical URLs</span>
+            <span className="block text-ink/70">Open each new article and prefer its canonical link. Slower, but catches duplicates behind tracking links.</span>
+          </span>
+        </label>
+      </div>
+      <div className="mt-4 border-t-2 border-ink/10 pt-3 text-sm">
+        <h3 className="font-bold">Last result</h3>
+        {lastRun ? (
+          <p className="mt-1">
+            <span className={`mr-2 rounded-full px-2 py-0.5 text-xs font-bold ${lastRun.status === "succeeded" ? "bg-green-200 text-green-900" : "bg-red-100 text-alarm-ink"}`}>
+              {lastRun.status === "succeeded" ? "Complete" : "Failed"}
+            </span>
+            <time dateTime={lastRun.finishedAt}>{`${formatDate(lastRun.finishedAt)} ${formatTime(lastRun.finishedAt)}`}</time>
+            {" · "}
+            {lastRun.counts
+              ? `${lastRun.counts.sources_processed} sources processed, ${lastRun.counts.total_items_found} items found, ${lastRun.counts.total_items_processed} new stories`
+              : lastRun.error}
+          </p>
+        ) : (
+          <p className="mt-1 text-ink/70">No ingestion has been run from this browser yet.</p>
+        )}
+      </div>
+    </section>
+  );
+}
