@@ -147,8 +147,12 @@ export function createGuardedClient(options: GuardedClientOptions): HttpClient {
   const maxRedirects = options.maxRedirects ?? DEFAULT_MAX_REDIRECTS;
   const allowed = new Set((options.allowHosts ?? []).map(normaliseHost).filter(Boolean));
   const isAllowed = (hostname: string) => allowed.has(normaliseHost(hostname));
-  const limiter = createHostLimiter(options.perHostConcurrency ?? DEFAULT_PER_HOST_CONCURRENCY);
+  const perHost = options.perHostConcurrency ?? DEFAULT_PER_HOST_CONCURRENCY;
+  const limiter = createHostLimiter(perHost);
   const agent = new Agent({
+    // Capping sockets per origin at the host limit makes a request that arrives while the previous
+    // one's socket is still being released wait for it, instead of opening yet another connection.
+    connections: perHost,
     keepAliveTimeout: 4_000,
     headersTimeout: timeoutMs,
     bodyTimeout: timeoutMs,
