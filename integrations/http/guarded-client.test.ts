@@ -289,6 +289,17 @@ describe("limits", () => {
     expect(error.code).toBe("BODY_TOO_LARGE");
   });
 
+  test("HEAD of a resource larger than the cap returns its headers", async () => {
+    const big = await serve((_req, res) => {
+      res.writeHead(200, { "content-length": String(50 * 1024 * 1024), "content-type": "video/mp4" });
+      res.end();
+    });
+    const response = await client({ maxBodyBytes: 1024 }).fetch(`${big.url}/film.mp4`, { method: "HEAD" });
+    expect(response.status).toBe(200);
+    expect(response.contentType).toBe("video/mp4");
+    expect(response.body).toHaveLength(0);
+  });
+
   test("a body of exactly the cap is accepted", async () => {
     const origin = await fixtureServer({ routes: { "/exact": { body: Buffer.alloc(4096, 0x62) } } });
     const response = await client({ maxBodyBytes: 4096 }).fetch(`${origin.url}/exact`);

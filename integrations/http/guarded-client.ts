@@ -201,12 +201,12 @@ export function createGuardedClient(options: GuardedClientOptions): HttpClient {
             url = hop.url = next;
             continue;
           }
+          const noBody = method === "HEAD" || response.statusCode === 304 || response.statusCode === 204;
           const declared = Number(responseHeaders["content-length"]);
-          if (Number.isFinite(declared) && declared > maxBodyBytes) {
+          if (!noBody && Number.isFinite(declared) && declared > maxBodyBytes) {
             response.body.destroy();
             throw new FetchError("BODY_TOO_LARGE", url.href, `declared body of ${declared} bytes exceeds ${maxBodyBytes}`);
           }
-          const noBody = method === "HEAD" || response.statusCode === 304 || response.statusCode === 204;
           const body = noBody
             ? (await response.body.dump(), Buffer.alloc(0))
             : await readDecodedBody(response.body, responseHeaders["content-encoding"], maxBodyBytes, url.href);
