@@ -348,6 +348,13 @@ describe("limits", () => {
     expect(peak).toBe(2);
   });
 
+  test("time spent waiting for a slot does not count against the timeout", async () => {
+    const steady = await serve((_req, res) => void setTimeout(() => res.end("ok"), 150));
+    const limited = client({ perHostConcurrency: 1, timeoutMs: 400 });
+    const responses = await Promise.all([1, 2, 3, 4].map((n) => limited.fetch(`${steady.url}/${n}`)));
+    expect(responses.map((r) => r.status)).toEqual([200, 200, 200, 200]);
+  });
+
   test("the limit counts every port of one host together", async () => {
     let inFlight = 0;
     let peak = 0;

@@ -167,8 +167,17 @@ export function createGuardedClient(options: GuardedClientOptions): HttpClient {
     }
   };
 
-  /** Follows the redirect chain; `hop` always holds the URL being fetched, for error reports. */
-  async function follow(hop: { url: URL; redirects: string[] }, request: FetchRequest, signal: AbortSignal) {
+  /**
+   * Follows the redirect chain; `hop` always holds the URL being fetched, for error reports. The
+   * clock starts once the first slot is held: waiting behind other fetches to a busy host is not
+   * this fetch being slow. Later hops' waits do count.
+   */
+  async function follow(
+    hop: { url: URL; redirects: string[] },
+    request: FetchRequest,
+    signal: AbortSignal,
+    startClock: () => void,
+  ) {
     const { redirects } = hop;
     let url = hop.url;
     let method = request.method ?? "GET";
@@ -183,7 +192,8 @@ export function createGuardedClient(options: GuardedClientOptions): HttpClient {
     for (;;) {
       try {
         checkLiteral(url);
-        const release = await limiter.acquire(url.hostname, signal);
+        const release = await limiter.acquire(url.hostname, redirects.length === 0 ? request.signal : signal);
+        startClock();
         try {
           const response = await undiciRequest(url, { dispatcher: agent, method, headers, signal });
           const responseHeaders = flattenHeaders(response.headers);
@@ -226,11 +236,12 @@ export function createGuardedClient(options: GuardedClientOptions): HttpClient {
       const started = performance.now();
       const target = parseTarget(input);
       const deadline = new AbortController();
-      const timer = setTimeout(() => deadline.abort(), timeoutMs);
+      let timer: NodeJS.Timeout | undefined;
+      const startClock = () => (timer ??= setTimeout(() => deadline.abort(), timeoutMs));
       const signal = request.signal ? AbortSignal.any([request.signal, deadline.signal]) : deadline.signal;
       const hop = { url: target, redirects: [] as string[] };
       try {
-        const { url, status, headers, body } = await follow(hop, request, signal);
+        const { url, status, headers, body } = await follow(hop, request, signal, startClock);
         return {
           url: url.href,
           status,
