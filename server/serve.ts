@@ -5,22 +5,36 @@ import { createRepos } from "~/db/repos";
 import { ensureDefaultCategories } from "~/domain/categories/default-categories";
 import { seedDemo } from "~/domain/demo/seed-demo";
 import type { Database } from "~/db/client";
+import { createGuardedClient, userAgentFor } from "~/integrations/http/guarded-client";
+import { ingestionHandlers } from "~/jobs/ingestion.job";
+import { createJobRunner, type JobRunner } from "~/jobs/runner";
 import { openConfiguredDatabase } from "./database";
 import { describeConfig, type Config } from "./config";
 import { createLogger, type Logger } from "./logger";
 import { loadServerBuild, startWebServer, type WebServer } from "./web";
 
-/** Prepares the database (migrations, default categories, optional demo content) and serves the site. */
+/**
+ * Prepares the database (migrations, default categories, optional demo content), then by ROLE
+ * serves the site (web), runs background jobs (worker), or both (all).
+ */
 export async function serve(options: { config: Config; demo?: boolean; dev?: boolean; logger?: Logger }): Promise<void> {
   if (!options.dev && process.env.NODE_ENV !== "production") {
     throw new Error("serve runs the production build: start it with NODE_ENV=production (bin/oddwire.mjs does)");
   }
   const { config } = options;
   const logger = options.logger ?? createLogger({ level: config.logLevel });
-  const { build, before, closeDev } = options.dev ? await viteDevServer() : { build: await loadServerBuild() };
+  const serving = config.role !== "worker";
+  const working = config.role !== "web";
+  const { build, before, closeDev } = !serving
+    ? { build: undefined }
+    : options.dev
+      ? await viteDevServer()
+      : { build: await loadServerBuild() };
 
   const database = await openConfiguredDatabase(config, logger);
+  const http = createGuardedClient({ userAgent: userAgentFor(config.siteUrl), allowHosts: config.fetchAllowHosts });
   let web: WebServer | undefined;
+  let jobs: JobRunner | undefined;
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
@@ -33,6 +47,9 @@ export async function serve(options: { config: Config; demo?: boolean; dev?: boo
     force.unref();
     try {
       await web?.close();
+      // Running jobs finish or are recorded as interrupted before the database goes away.
+      await jobs?.stop();
+      await http.close();
       await closeDev?.();
       await database.close();
       logger.info("stopped");
@@ -46,12 +63,27 @@ export async function serve(options: { config: Config; demo?: boolean; dev?: boo
 
   try {
     await prepareDatabase(database, { demo: options.demo === true, logger });
-    web = await startWebServer({ config, database, logger, build, before });
+    if (!working && database.kind === "pglite") {
+      logger.warn("ROLE=web on the embedded database: queued jobs wait for a worker, and no other process can open this database");
+    }
+    // A web-only process still queues jobs and reads their progress; workers also run them.
+    jobs = await createJobRunner({
+      database,
+      logger,
+      connectionString: config.databaseUrl,
+      handlers: working ? ingestionHandlers({ repos: createRepos(database.db), http, logger }) : undefined,
+    });
+    await jobs.start();
+    if (serving && build) web = await startWebServer({ config, database, logger, build, before, http, jobs });
   } catch (error) {
+    await web?.close();
+    await jobs?.stop();
+    await http.close();
     await database.close();
     throw error;
   }
-  logger.info({ url: web.url, config: describeConfig(config) }, `Oddwire is serving on ${web.url}`);
+  if (web) logger.info({ url: web.url, config: describeConfig(config) }, `Oddwire is serving on ${web.url}`);
+  else logger.info({ config: describeConfig(config) }, "Oddwire is running background jobs (ROLE=worker)");
 }
 
 async function prepareDatabase(database: Database, options: { demo: boolean; logger: Logger }) {
