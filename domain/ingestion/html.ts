@@ -87,14 +87,17 @@ export function sanitizeHtml(html: string, options: { baseUrl?: string | null } 
   });
 }
 
-const DROPPED_WITH_CONTENT = /<(script|style|template|noscript|title|head|textarea|select|object|iframe|svg|math)\b[^>]*>[\s\S]*?<\/\1\s*>/gi;
+// The same elements whose content the sanitiser drops (its nonTextTags), plus <head>.
+const DROPPED_WITH_CONTENT = /<(script|style|template|title|head|textarea|option|noembed|xmp)\b[^>]*>[\s\S]*?<\/\1\s*>/gi;
 const BLOCK_TAG =
   /<\/?(?:p|div|br|hr|li|ul|ol|dl|dt|dd|h[1-6]|blockquote|pre|table|caption|thead|tbody|tfoot|tr|th|td|section|article|aside|header|footer|nav|main|figure|figcaption|address|details|summary|form|fieldset|center|body|html)\b[^>]*>/gi;
 
 /** Plain text of an HTML fragment: tags dropped, entities decoded, one line per block, whitespace collapsed. */
 export function htmlToText(html: string): string {
   const text = html
-    .replace(/<!--[\s\S]*?(?:-->|$)/g, "")
+    .replace(/<!--[\s\S]*?-->/g, "")
+    // An unterminated comment ends at the next '>', as lenient parsers read it.
+    .replace(/<!--[^>]*(?:>|$)/g, "")
     .replace(/<!\[CDATA\[([\s\S]*?)(?:\]\]>|$)/g, (_m, inner: string) => inner.replace(/</g, "&lt;"))
     .replace(DROPPED_WITH_CONTENT, "")
     .replace(/\s+/g, " ")
