@@ -347,14 +347,15 @@ function jsonItem(item: JsonItem, base: string | null): FeedItem {
 }
 
 function fromJson(feed: Json, feedUrl: string | null, version: string | null): ParsedFeed {
-  const base = feedUrl ?? resolveUrl(feed.feed_url, null) ?? resolveUrl(feed.home_page_url, null);
-  const items = (feed.items ?? []).map((item) => jsonItem(item, base));
+  const base = feedUrl ?? resolveUrl(feed.feed_url, null);
+  const siteUrl = resolveUrl(feed.home_page_url, base);
+  const items = (feed.items ?? []).map((item) => jsonItem(item, siteUrl ?? base));
   return {
     format: "json",
     version,
     title: textOf(feed.title, "text"),
     description: textOf(feed.description, "text"),
-    siteUrl: resolveUrl(feed.home_page_url, base),
+    siteUrl,
     updatedAt: null,
     items,
   };
