@@ -15,7 +15,7 @@ import { decodeHtmlBytes } from "~/domain/ingestion/decode-html";
 import { parseFeed } from "~/domain/ingestion/feed/parse-feed";
 import { runIngestionCycle } from "~/domain/ingestion/ingest";
 import { validateFeed } from "~/domain/ingestion/validate-feed";
-import { addSourceFromCli } from "~/domain/sources/sources";
+import { createSource } from "~/domain/sources/sources";
 import { extractArticle } from "~/integrations/extract/extract-article";
 import { createGuardedClient, isFetchError, userAgentFor } from "~/integrations/http/guarded-client";
 import type { HttpClient } from "~/integrations/http/types";
@@ -173,14 +173,24 @@ export async function main(argv: string[], io: Io = defaultIo()): Promise<number
         if (!values.name || !values.type) throw new UsageError("source:add needs --name and --type");
         const list = (v: string | undefined) => (v ?? "").split(",").map((s) => s.trim()).filter(Boolean);
         return await withDatabase(async (database) => {
-          const source = await addSourceFromCli(createRepos(database.db), {
-            name: values.name as string,
-            sourceType: values.type as string,
-            rssFeedUrl: values.feed ?? "",
-            websiteUrl: values.website ?? "",
-            includeKeywords: list(values.include),
-            excludeKeywords: list(values.exclude),
-          });
+          const source = await createSource(
+            { sources: createRepos(database.db).sources },
+            {
+              actorUserId: null,
+              form: {
+                name: values.name as string,
+                sourceType: values.type as string,
+                rssFeedUrl: values.feed ?? "",
+                websiteUrl: values.website ?? "",
+                includeKeywords: list(values.include),
+                excludeKeywords: list(values.exclude),
+                status: "active",
+                scrapingConfig: "",
+                notes: "",
+                pollIntervalMinutes: "",
+              },
+            },
+          );
           io.out(JSON.stringify(source));
         });
       }

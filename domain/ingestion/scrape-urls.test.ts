@@ -27,7 +27,7 @@ const article = (title: string, body = paragraph.repeat(8), head = "") => `<!doc
 
 beforeAll(async () => {
   server = await startTestServer();
-  http = testHttpClient({ timeoutMs: 1_500 });
+  http = testHttpClient();
   const page = (path: string, html: string, type = "text/html; charset=utf-8") =>
     server.handle(path, (_req, res) => res.writeHead(200, { "content-type": type }).end(html));
   page("/goat", article("Goat elected mayor"));
@@ -50,7 +50,7 @@ describe("manual scrape", () => {
     const source = await makeSource(t.db, { sourceType: "manual", rssFeedUrl: null });
     const result = await scrapeUrls(deps(), { urls: [`${server.url}/goat`, `${server.url}/llama`], sourceId: source.id });
 
-    expect(result).toMatchObject({ inserted: 2, skipped: 0, failed: 0, total: 2 });
+    expect(result, JSON.stringify(result.results)).toMatchObject({ inserted: 2, skipped: 0, failed: 0, total: 2 });
     expect(result.results.map((r) => [r.url, r.success, r.outcome])).toEqual([
       [`${server.url}/goat`, true, "inserted"],
       [`${server.url}/llama`, true, "inserted"],
@@ -116,7 +116,7 @@ describe("manual scrape", () => {
 
 describe("watchlist page titles", () => {
   test("come from the page through the guarded client", async () => {
-    expect(await fetchPageTitle({ http }, `${server.url}/goat`)).toEqual({ title: "Goat elected mayor" });
+    expect(await fetchPageTitle({ http, logger: pino() }, `${server.url}/goat`)).toEqual({ title: "Goat elected mayor" });
   });
 
   test.each([

@@ -8,7 +8,7 @@ let server: TestServer;
 let http: HttpClient;
 beforeAll(async () => {
   server = await startTestServer();
-  http = testHttpClient({ timeoutMs: 1_000 });
+  http = testHttpClient();
   const items = Array.from({ length: 8 }, (_, i) => ({ title: `Item ${i}`, link: `https://odd.example/${i}`, pubDate: `Sun, 0${i + 1} Mar 2026 10:00:00 GMT` }));
   server.handle("/feed.xml", (_req, res) => res.writeHead(200, { "content-type": "application/rss+xml; charset=utf-8" }).end(rssFeed(items, "Odd Feed")));
   server.handle("/page", (_req, res) => res.writeHead(200, { "content-type": "text/html" }).end("<html><body>Hello</body></html>"));
