@@ -1,6 +1,6 @@
 // Serves the built app on a fresh database filled with the journeys' fixtures. Started by Playwright.
 import { randomBytes } from "node:crypto";
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { openDatabase } from "~/db/client";
@@ -11,6 +11,8 @@ import { loadConfig } from "~/server/config";
 import { serve } from "~/server/serve";
 import { createRepos } from "~/db/repos";
 import { createUser } from "~/domain/users/users";
+import { serveFixtures } from "~/test/fixture-server";
+import { TOOLS_FEED_PATH, TOOLS_SITE_FILE, TOOLS_SOURCE_NAME, toolsSitePages } from "./fixtures";
 import { ADMIN, CATEGORIES, CONTACT_EMAIL, EDITOR, FEATURED, PENDING, PROMOTABLE, PUBLISHED, REJECTED_TITLE, REVIEW, BULK } from "./fixtures";
 
 // The journeys read this run's outbox, and on PostgreSQL run the CLI against its database: both are named by the config.
@@ -29,6 +31,9 @@ if (serverUrl) {
   env.DATABASE_URL = adminUrl(serverUrl, databaseName);
   env.AUTH_SECRET = randomBytes(32).toString("hex");
 }
+
+// Sources page tools: the app fetches the journeys' fixture site on 127.0.0.1 (see the block below).
+env.FETCH_ALLOW_HOSTS = "127.0.0.1";
 
 const config = loadConfig(env);
 const database = config.databaseUrl
@@ -70,6 +75,14 @@ const repos = createRepos(database.db);
 await createUser(repos, { ...ADMIN, admin: true });
 await createUser(repos, { ...EDITOR, admin: false });
 await createUser(repos, { ...PROMOTABLE, admin: false });
+
+// ---- Sources page tools: a fixture site on 127.0.0.1 with a feed, a non-feed page and articles, and an RSS source reading it ----
+const toolsSite = await serveFixtures({ routes: {} });
+for (const [pathname, page] of Object.entries(toolsSitePages(toolsSite.url))) toolsSite.route(pathname, page);
+await makeSource(database.db, { name: TOOLS_SOURCE_NAME, websiteUrl: `${toolsSite.url}/`, rssFeedUrl: `${toolsSite.url}${TOOLS_FEED_PATH}` });
+writeFileSync(path.join(dataDir, TOOLS_SITE_FILE), JSON.stringify({ url: toolsSite.url }));
+for (const signal of ["SIGTERM", "SIGINT"] as const) process.once(signal, () => void toolsSite.close());
+// ---- end of the Sources page tools block ----
 await database.close();
 
 let cleaned = false;

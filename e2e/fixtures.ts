@@ -47,3 +47,54 @@ export const REVIEW = [
   { title: "REVIEW: Walrus joins a church choir", slug: "review-walrus", url: "https://oddplanet.example/stories/walrus-choir" },
   { title: "REVIEW: Yeti opens a bakery", slug: "review-yeti", url: "https://oddplanet.example/stories/yeti-bakery" },
 ];
+
+// ---- Sources page tools (RSS Validator, Manual Scrape, Watchlist, Trigger RSS Ingestion) ----
+// A small site on 127.0.0.1 that the app fetches server-side. The fixture server writes its address
+// into this file in the run's data dir, where the journeys read it.
+export const TOOLS_SITE_FILE = "sources-tools-site.json";
+export const TOOLS_SOURCE_NAME = "Fixture Odd Feed";
+export const TOOLS_FEED_PATH = "/odd-feed.xml";
+export const TOOLS_NOT_A_FEED_PATH = "/not-a-feed.html";
+export const TOOLS_FEED_TITLE = "The Odd Fixture Wire";
+export const TOOLS_FEED_ITEMS = [
+  "FEED: Tortoise completes marathon in record 41 hours",
+  "FEED: Village votes to rename itself after a cat",
+  "FEED: Lighthouse keeper finds message in a bottle from 1903",
+  "FEED: Man builds a working car from cardboard",
+  "FEED: Seagull steals a GoPro and films the coast",
+  "FEED: Library book returned 97 years late",
+];
+export const TOOLS_ARTICLES = [
+  { path: "/articles/moose-ski-lift.html", title: "SCRAPED: Moose rides a ski lift to the summit" },
+  { path: "/articles/penguin-post-office.html", title: "SCRAPED: Penguins take over a post office" },
+];
+export const TOOLS_WATCH_PAGE = { path: "/odd-watch/", title: "Odd Watch Weekly" };
+
+const paragraph = (topic: string, n: number) =>
+  `<p>Paragraph ${n} about ${topic}. Witnesses said the scene was unlike anything they had seen in years, and officials confirmed that nobody was hurt while the strange events unfolded in front of a growing crowd of delighted onlookers.</p>`;
+
+/** The fixture site's pages: path to body and content type. */
+export function toolsSitePages(siteUrl: string): Record<string, { body: string; headers: Record<string, string> }> {
+  const html = (body: string) => ({ body, headers: { "content-type": "text/html; charset=utf-8" } });
+  const items = TOOLS_FEED_ITEMS.map(
+    (title, i) =>
+      `<item><title>${title}</title><link>${siteUrl}/feed-stories/${i + 1}</link><guid>${siteUrl}/feed-stories/${i + 1}</guid>` +
+      `<pubDate>${new Date(Date.UTC(2025, 2, 10 - i, 9, 30)).toUTCString()}</pubDate><description>Odd news item ${i + 1}.</description></item>`,
+  ).join("");
+  const pages: Record<string, { body: string; headers: Record<string, string> }> = {
+    [TOOLS_FEED_PATH]: {
+      body: `<?xml version="1.0" encoding="UTF-8"?><rss version="2.0"><channel><title>${TOOLS_FEED_TITLE}</title><link>${siteUrl}/</link><description>Strange but true, from the fixture desk.</description>${items}</channel></rss>`,
+      headers: { "content-type": "application/rss+xml; charset=utf-8" },
+    },
+    [TOOLS_NOT_A_FEED_PATH]: html("<!doctype html><html><head><title>Just a page</title></head><body><h1>Nothing to subscribe to here</h1></body></html>"),
+    [TOOLS_WATCH_PAGE.path]: html(`<!doctype html><html><head><title>${TOOLS_WATCH_PAGE.title}</title></head><body><h1>Odd news, weekly</h1></body></html>`),
+  };
+  for (const article of TOOLS_ARTICLES) {
+    const topic = article.title.replace("SCRAPED: ", "");
+    pages[article.path] = html(
+      `<!doctype html><html><head><title>${article.title}</title><meta property="og:title" content="${article.title}"><meta name="description" content="${topic}, witnesses say."><link rel="canonical" href="${siteUrl}${article.path}"></head>` +
+        `<body><header><nav><a href="/">Home</a></nav></header><article><h1>${article.title}</h1>${[1, 2, 3, 4, 5].map((n) => paragraph(topic, n)).join("")}</article><footer>Fixture site</footer></body></html>`,
+    );
+  }
+  return pages;
+}

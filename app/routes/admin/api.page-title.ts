@@ -17,7 +17,7 @@ export async function loader(args: Route.LoaderArgs) {
   await requireAdmin(args);
   const { url } = parseOr400(Query, { url: new URL(args.request.url).searchParams.get("url") ?? "" });
   try {
-    return json(await fetchPageTitle({ http: args.context.http }, url));
+    return json(await fetchPageTitle({ http: args.context.http, logger: args.context.logger }, url));
   } catch (error) {
     return failureResponse(error, args.context.logger, "Failed to read the page title");
   }

@@ -92,10 +92,12 @@ function ValidationCard({ url, result }: { url: string; result: RssValidationRes
       <dl className="mt-4 grid gap-x-6 gap-y-3 text-sm sm:grid-cols-2 xl:grid-cols-3">
         {result.ok ? (
           <>
-            <Fact label="Type">{result.type ? result.type.toUpperCase() : "Unknown"}</Fact>
+            <Fact label="Type">{result.type || "Unknown"}</Fact>
             <Fact label="Items">{result.info.itemsCount.toLocaleString("en-US")}</Fact>
-            <Fact label="Title">{result.info.title || "None"}</Fact>
             <Fact label="Last updated">{dateAndTime(result.info.lastUpdated) || result.info.lastUpdated || "Not given"}</Fact>
+            <Fact label="Title" wide>
+              {result.info.title || "None"}
+            </Fact>
             <Fact label="Description" wide>
               {result.info.description || "None"}
             </Fact>

@@ -1,0 +1,166 @@
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import AxeBuilder from "@axe-core/playwright";
+import { expect, test, type Page } from "@playwright/test";
+import { gotoHydrated } from "./helpers";
+import { ADMIN, TOOLS_ARTICLES, TOOLS_FEED_ITEMS, TOOLS_FEED_PATH, TOOLS_FEED_TITLE, TOOLS_NOT_A_FEED_PATH, TOOLS_SITE_FILE, TOOLS_SOURCE_NAME, TOOLS_WATCH_PAGE } from "./fixtures";
+
+test.use({ extraHTTPHeaders: { "x-forwarded-for": "192.0.2.110" } });
+
+/** The fixture site the server started on 127.0.0.1 (its address is written into the run's data dir). */
+function site(): string {
+  return (JSON.parse(readFileSync(path.join(process.env.E2E_DATA_DIR ?? "", TOOLS_SITE_FILE), "utf8")) as { url: string }).url;
+}
+
+async function signInAsAdmin(page: Page, to: string) {
+  await page.goto(to);
+  await page.getByLabel("Email").fill(ADMIN.email);
+  await page.getByLabel("Password").fill(ADMIN.password);
+  await page.getByRole("button", { name: "Sign In" }).click();
+  await page.waitForFunction(() => document.documentElement.dataset.hydrated === "true");
+}
+
+async function openSourcesTab(page: Page, name: "RSS Validator" | "Manual Scrape" | "Watchlist") {
+  await signInAsAdmin(page, "/admin/sources");
+  await expect(page.getByRole("heading", { name: "Sources", level: 1 })).toBeVisible();
+  await page.getByRole("tab", { name }).click();
+}
+
+// The toasts are the admin layout's (sonner's rich colours), not these tools': they are checked apart.
+async function seriousViolations(page: Page) {
+  const results = await new AxeBuilder({ page }).exclude("[data-sonner-toaster]").withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
+  return results.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => ({ id: v.id, nodes: v.nodes.map((n) => n.target.join(" ")).slice(0, 5) }));
+}
+
+/** The toast with this title, and its description. */
+function toast(page: Page, title: string | RegExp) {
+  return page.locator("[data-sonner-toast]").filter({ hasText: title });
+}
+
+test("the RSS validator asks for a URL, describes a good feed with its samples, and names what is wrong with a page that is no feed", async ({ page }) => {
+  await openSourcesTab(page, "RSS Validator");
+  const url = page.getByLabel("Feed URL");
+
+  await page.getByRole("button", { name: "Validate Feed" }).click();
+  await expect(toast(page, "URL Required")).toContainText("Please enter an RSS feed URL to validate.");
+
+  await url.fill(`  ${site()}${TOOLS_FEED_PATH}  `);
+  await url.press("Enter");
+  await expect(toast(page, "Valid RSS Feed")).toContainText(`Found ${TOOLS_FEED_ITEMS.length} items in the feed.`);
+  const card = page.getByRole("region", { name: "Valid feed" });
+  await expect(card).toContainText("RSS 2.0");
+  await expect(card).toContainText(TOOLS_FEED_TITLE);
+  await expect(card).toContainText("Strange but true, from the fixture desk.");
+  await expect(card).toContainText("application/rss+xml");
+  await expect(card).toContainText("Mar 10, 2025 09:30");
+  const samples = card.getByRole("listitem");
+  await expect(samples).toHaveCount(5);
+  const first = samples.first().getByRole("link", { name: TOOLS_FEED_ITEMS[0] });
+  await expect(first).toHaveAttribute("href", `${site()}/feed-stories/1`);
+  await expect(first).toHaveAttribute("target", "_blank");
+  await expect(samples.first()).toContainText("Mar 10, 2025 09:30");
+  expect(await seriousViolations(page)).toEqual([]);
+
+  await url.fill(`${site()}${TOOLS_NOT_A_FEED_PATH}`);
+  await page.getByRole("button", { name: "Validate Feed" }).click();
+  await expect(toast(page, "Invalid RSS Feed")).toBeVisible();
+  const invalid = page.getByRole("region", { name: "Not a valid feed" });
+  await expect(invalid).toContainText("NOT_A_FEED");
+  await expect(invalid).toContainText("text/html");
+  await expect(invalid.getByRole("listitem")).toHaveCount(0);
+});
+
+test("a manual scrape counts the pasted URLs, stores the two articles as pending stories and leads to them in Stories", async ({ page }) => {
+  await openSourcesTab(page, "Manual Scrape");
+  const box = page.getByLabel("URLs");
+  await expect(page.getByText("No valid URLs detected")).toBeVisible();
+  await page.getByRole("button", { name: "Scrape", exact: true }).click();
+  await expect(toast(page, "No URLs")).toContainText("Paste one or more valid URLs first.");
+
+  const [one, two] = TOOLS_ARTICLES.map((article) => `${site()}${article.path}`);
+  await box.fill(`${one},  not-a-url\n${two} ftp://files.example/x`);
+  await expect(page.getByText("2 valid URL(s) detected")).toBeVisible();
+  await page.getByLabel("Source (optional)").selectOption({ label: TOOLS_SOURCE_NAME });
+  await page.getByRole("button", { name: "Scrape", exact: true }).click();
+
+  await expect(toast(page, "Scrape complete: Inserted 2, skipped 0, failed 0.")).toBeVisible({ timeout: 20_000 });
+  await expect(box).toHaveValue("");
+  const results = page.getByRole("region", { name: "Results" }).getByRole("listitem");
+  await expect(results).toHaveCount(2);
+  await expect(results.filter({ hasText: "Inserted" })).toHaveCount(2);
+  expect(await seriousViolations(page)).toEqual([]);
+
+  await page.getByRole("link", { name: "Review in Stories" }).click();
+  await expect(page).toHaveURL(/\/admin\/stories\?status=pending/);
+  for (const article of TOOLS_ARTICLES) await expect(page.getByRole("heading", { name: article.title })).toBeVisible();
+
+  // Scraping the same page again finds it already stored.
+  await gotoHydrated(page, "/admin/sources");
+  await page.getByRole("tab", { name: "Manual Scrape" }).click();
+  await page.getByLabel("URLs").fill(one!);
+  await page.getByRole("button", { name: "Scrape", exact: true }).click();
+  await expect(toast(page, "Scrape complete: Inserted 0, skipped 1, failed 0.")).toBeVisible({ timeout: 20_000 });
+});
+
+test("the watchlist refuses empty, invalid and repeated websites, titles new ones from the page itself, and survives a reload", async ({ page }) => {
+  await openSourcesTab(page, "Watchlist");
+  const input = page.getByLabel("Website URL");
+  const add = page.getByRole("button", { name: "Add to Watchlist" });
+  await expect(page.getByText("No websites in your watchlist yet.")).toBeVisible();
+
+  await add.click();
+  await expect(toast(page, "Please enter a URL")).toBeVisible();
+  await input.fill("not a url");
+  await add.click();
+  await expect(toast(page, "Please enter a valid URL")).toBeVisible();
+
+  const watched = `${site()}${TOOLS_WATCH_PAGE.path}`;
+  await input.fill(watched);
+  await add.click();
+  await expect(toast(page, "Website added to watchlist")).toBeVisible();
+  await expect(input).toHaveValue("");
+  const item = page.getByRole("listitem").filter({ has: page.getByRole("heading", { name: TOOLS_WATCH_PAGE.title }) });
+  await expect(item.getByRole("link", { name: watched })).toHaveAttribute("rel", /noopener/);
+
+  // A page that cannot be read is listed under its URL.
+  const missing = `${site()}/no-such-page`;
+  await input.fill(missing);
+  await add.click();
+  await expect(page.getByRole("heading", { name: missing })).toBeVisible();
+
+  await input.fill(watched);
+  await add.click();
+  await expect(toast(page, "Website already in watchlist")).toBeVisible();
+  expect(await seriousViolations(page)).toEqual([]);
+
+  await page.reload();
+  await page.waitForFunction(() => document.documentElement.dataset.hydrated === "true");
+  await page.getByRole("tab", { name: "Watchlist" }).click();
+  await expect(page.getByRole("heading", { name: TOOLS_WATCH_PAGE.title })).toBeVisible();
+
+  await page.getByRole("button", { name: `Remove ${TOOLS_WATCH_PAGE.title} from watchlist` }).click();
+  await expect(toast(page, "Website removed from watchlist")).toBeVisible();
+  await expect(page.getByRole("heading", { name: TOOLS_WATCH_PAGE.title })).toHaveCount(0);
+  await expect(page.getByRole("heading", { name: missing })).toBeVisible();
+  const stored = await page.evaluate(() => JSON.parse(localStorage.getItem("oddwire.watchlist") ?? "[]") as { url: string }[]);
+  expect(stored.map((entry) => entry.url)).toEqual([missing]);
+});
+
+test("Trigger RSS Ingestion on the Sources page shows progress, then the completion toast, and the feed's stories wait under Pending", async ({ page }) => {
+  await signInAsAdmin(page, "/admin/sources");
+  await page.getByRole("button", { name: "Trigger RSS Ingestion" }).click();
+  await expect(page.getByRole("button", { name: "Ingesting RSS..." })).toBeDisabled();
+  await expect(page.getByText(/^(Starting\.\.\.|Waiting to start\.\.\.|Processing \d+ of \d+ sources\.\.\.)$/)).toBeVisible();
+  await expect(toast(page, "RSS Ingestion Complete")).toContainText(/Processed \d+ sources, found \d+ items, processed \d+ new stories/, { timeout: 25_000 });
+  await expect(page.getByRole("button", { name: "Trigger RSS Ingestion" })).toBeEnabled();
+
+  await gotoHydrated(page, "/admin/stories?status=pending&q=FEED%3A");
+  for (const title of TOOLS_FEED_ITEMS) await expect(page.getByRole("heading", { name: title })).toBeVisible();
+
+  // The dashboard's panel remembers the run in this browser.
+  await gotoHydrated(page, "/admin");
+  const panel = page.getByRole("region", { name: "RSS Ingestion" });
+  await expect(panel).toContainText("Complete");
+  await expect(panel).toContainText(/\d+ sources processed, \d+ items found, \d+ new stories/);
+  expect(await seriousViolations(page)).toEqual([]);
+});
