@@ -1,3 +1,5 @@
+import { repairC1 } from "../windows-1252";
+
 /**
  * Byte decoding for feeds. Precedence (after feedparser, with RFC 7303 in place of RFC 3023):
  * 1. a byte order mark (UTF-8, UTF-16 LE/BE, UTF-32 LE/BE), or UTF-16/32 recognised from how `<?` is laid out;
@@ -90,17 +92,11 @@ function tryDecode(bytes: Uint8Array, encoding: string): string | null {
   }
 }
 
-// C1 controls never belong in a feed: they are windows-1252 characters mislabelled (feedparser's "demoronize").
-// A table rather than TextDecoder: Node's windows-1252 decoder maps 0x80-0x9F as latin1 on some versions.
-const WINDOWS_1252_C1 = "\u20ac\u0081\u201a\u0192\u201e\u2026\u2020\u2021\u02c6\u2030\u0160\u2039\u0152\u008d\u017d\u008f\u0090\u2018\u2019\u201c\u201d\u2022\u2013\u2014\u02dc\u2122\u0161\u203a\u0153\u009d\u017e\u0178";
-function fixC1(text: string): string {
-  return /[\u0080-\u009f]/.test(text) ? text.replace(/[\u0080-\u009f]/g, (ch) => WINDOWS_1252_C1[ch.charCodeAt(0) - 0x80]!) : text;
-}
-
 /** Turns a feed's bytes into text, choosing the encoding by BOM, HTTP charset, XML declaration, UTF-8, windows-1252. */
 export function decodeFeedBytes(bytes: Uint8Array, contentType?: string | null): DecodedFeed {
   const decoded = decodeRaw(bytes, contentType);
-  return { text: fixC1(decoded.text), encoding: decoded.encoding };
+  // C1 controls never belong in a feed: they are windows-1252 characters mislabelled.
+  return { text: repairC1(decoded.text), encoding: decoded.encoding };
 }
 
 function decodeRaw(bytes: Uint8Array, contentType?: string | null): DecodedFeed {
