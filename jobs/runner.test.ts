@@ -223,6 +223,22 @@ describe("the job runner", () => {
     expect(pollId).toMatch(/^[0-9a-f-]{36}$/);
   });
 
+  test("a worker with the minute poll scheduled polls once as soon as it starts", async () => {
+    let polls = 0;
+    await startRunner({
+      pollSchedule: "* * * * *",
+      handlers: {
+        ...noWork,
+        "rss-poll": async () => {
+          polls++;
+          return null;
+        },
+      },
+    });
+
+    expect(await waitFor(async () => polls, (n) => n > 0, "the first poll")).toBeGreaterThan(0);
+  });
+
   test("a job left queued or running by a worker that died is marked failed when a worker starts", async () => {
     const longAgo = new Date(Date.now() - 10 * 60_000);
     const orphan = await makeJob(t.db, { kind: "rss-ingestion", status: "running", createdAt: longAgo, startedAt: longAgo });

@@ -194,7 +194,11 @@ export async function createJobRunner(options: JobRunnerOptions): Promise<JobRun
         if (job) await runPoll(job.id);
       }),
     );
-    if (pollSchedule !== null) await boss.schedule(POLL_QUEUE, pollSchedule, {}, { tz: "UTC" });
+    if (pollSchedule !== null) {
+      await boss.schedule(POLL_QUEUE, pollSchedule, {}, { tz: "UTC" });
+      // The schedule's first tick can come a minute late; a (re)started worker polls at once.
+      await boss.send(POLL_QUEUE, {}, {});
+    }
   }
 
   const requireStarted = () => {
@@ -257,7 +261,8 @@ export async function createJobRunner(options: JobRunnerOptions): Promise<JobRun
     },
 
     stop() {
-      if (state === "idle") return Promise.resolve();
+      // Never started, or failed to start (which already released everything).
+      if (state === "idle" || (state === "stopped" && !stopped)) return Promise.resolve();
       stopped ??= (async () => {
         state = "stopping";
         // Running jobs get a moment to finish; then they are asked to abort.
