@@ -1,7 +1,7 @@
 import { DOMParser } from "linkedom";
 
 /** Markup handed to the parser and to Readability; longer bodies are cut (an article's text comes first). */
-const MAX_BODY_CHARS = 1_500_000;
+const MAX_BODY_CHARS = 1_000_000;
 const MAX_HEAD_CHARS = 500_000;
 const MAX_SNIPPET_CHARS = 200_000;
 /** Beyond this nesting the parser itself turns quadratic: such a body is not an article, so it is dropped. */
