@@ -11,6 +11,8 @@ export const INVALID_JSON_INLINE = "Invalid JSON. Please fix before saving.";
 export const INVALID_JSON_ALERT = "Scraping Config JSON is invalid. Please fix it before saving.";
 export const CONFIG_NOT_OBJECT = 'The scraping config must be a JSON object, such as {"startUrls": ["https://..."]}.';
 
+/** How far back a source card's health numbers look. */
+export const HEALTH_WINDOW_DAYS = 7;
 export const POLL_INTERVAL = { default: 30, min: 5, max: 1440 } as const;
 export const KEYWORD_MAX_LENGTH = 100;
 export const KEYWORDS_MAX = 200;
@@ -19,20 +21,16 @@ export const NOTES_MAX_LENGTH = 5000;
 export const URL_MAX_LENGTH = 2048;
 
 /** The placeholder of the config textarea: every key the form hints at, with the spec's defaults. */
-export const SCRAPING_CONFIG_PLACEHOLDER = JSON.stringify(
-  {
-    startUrls: ["https://example.com/weird-news"],
-    allowlistPatterns: ["/news/"],
-    denylistPatterns: ["/tag/"],
-    jsRendering: false,
-    waitForSelector: "article",
-    userAgent: "Oddwire",
-    crawlDelay: 1000,
-    minBodyThreshold: 500,
-  },
-  null,
-  2,
-);
+export const SCRAPING_CONFIG_PLACEHOLDER = `{
+  "startUrls": ["https://example.com/weird-news"],
+  "allowlistPatterns": ["/news/"],
+  "denylistPatterns": ["/tag/"],
+  "jsRendering": false,
+  "waitForSelector": "article",
+  "userAgent": "Oddwire",
+  "crawlDelay": 1000,
+  "minBodyThreshold": 500
+}`;
 
 /** What the form submits: every field as text, keywords as lists. */
 export type SourceFormInput = {

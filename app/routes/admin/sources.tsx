@@ -185,18 +185,18 @@ function Tabs({ active, onSelect }: { active: TabId; onSelect: (tab: TabId) => v
 // Cards
 
 const STATUS_BADGE: Record<SourceView["status"], string> = {
-  active: "bg-green-200 text-green-900",
-  inactive: "bg-gray-200 text-gray-800",
-  error: "bg-alarm-ink text-white",
+  active: "border-green-200 bg-green-200 text-green-900",
+  inactive: "border-gray-200 bg-gray-200 text-gray-800",
+  error: "border-alarm-ink bg-alarm-ink text-white",
 };
 const TYPE_BADGE: Record<SourceType, string> = {
-  rss: "border-orange-700 text-orange-900 bg-orange-50",
+  rss: "border-orange-700 bg-orange-50 text-orange-900",
   web_scraping: "border-ufo-deep text-ufo-deep bg-ufo/5",
   manual: "border-ink/60 text-ink bg-paper",
 };
 
 function Badge({ className, children }: { className: string; children: React.ReactNode }) {
-  return <span className={`inline-flex items-center rounded-full border-2 border-transparent px-2 py-0.5 text-xs font-bold ${className}`}>{children}</span>;
+  return <span className={`inline-flex items-center rounded-full border-2 px-2 py-0.5 text-xs font-bold ${className}`}>{children}</span>;
 }
 
 function ExternalLink({ label, url }: { label: string; url: string | null }) {
@@ -315,24 +315,27 @@ function SourceCard({ source, onEdit }: { source: SourceView; onEdit: () => void
       <Chips label="Include" words={source.includeKeywords} tone="include" />
       <Chips label="Exclude" words={source.excludeKeywords} tone="exclude" />
       {source.notes ? <p className="text-sm whitespace-pre-line text-ink/80">{source.notes}</p> : null}
-      <Health source={source} />
-      <div className="mt-auto flex gap-2 pt-1">
-        <button type="button" onClick={onEdit} className={secondaryButtonClass}>
-          Edit<span className="sr-only"> {source.name}</span>
-        </button>
-        <button
-          type="button"
-          disabled={deleting}
-          onClick={() => {
-            if (window.confirm(`Delete "${source.name}"? Its stories, rejected stories, and logs are removed too. This cannot be undone.`)) {
-              fetcher.submit({ intent: "delete", sourceId: String(source.id) }, { method: "post" });
-            }
-          }}
-          className={`${secondaryButtonClass} border-alarm-ink text-alarm-ink hover:bg-alarm-ink hover:text-white`}
-        >
-          {deleting ? "Deleting..." : "Delete"}
-          <span className="sr-only"> {source.name}</span>
-        </button>
+      {/* Health and actions sit at the bottom, so they line up across a row of cards. */}
+      <div className="mt-auto space-y-3">
+        <Health source={source} />
+        <div className="flex gap-2">
+          <button type="button" onClick={onEdit} className={secondaryButtonClass}>
+            Edit<span className="sr-only"> {source.name}</span>
+          </button>
+          <button
+            type="button"
+            disabled={deleting}
+            onClick={() => {
+              if (window.confirm(`Delete "${source.name}"? Its stories, rejected stories, and logs are removed too. This cannot be undone.`)) {
+                fetcher.submit({ intent: "delete", sourceId: String(source.id) }, { method: "post" });
+              }
+            }}
+            className={`${secondaryButtonClass} border-alarm-ink text-alarm-ink hover:bg-alarm-ink hover:text-white`}
+          >
+            {deleting ? "Deleting..." : "Delete"}
+            <span className="sr-only"> {source.name}</span>
+          </button>
+        </div>
       </div>
     </li>
   );
@@ -384,7 +387,7 @@ function SourcesPanel({ sources, q, onEdit }: { sources: SourceView[]; q: string
   return (
     <>
       <div className="flex flex-wrap items-center justify-between gap-3">
-        <Form method="get" role="search" className="flex min-w-0 flex-1 gap-2 sm:max-w-md">
+        <Form method="get" role="search" className="flex w-full min-w-0 gap-2 lg:w-auto lg:max-w-md lg:flex-1">
           <label htmlFor="source-search" className="sr-only">
             Search sources
           </label>
