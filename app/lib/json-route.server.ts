@@ -36,3 +36,8 @@ export function failureResponse(error: unknown, logger: Pick<Logger, "error">, m
   logger.error({ err: error }, message);
   return json({ error: message }, { status: 500 });
 }
+
+/** The answer to a method an endpoint does not take (a GET on a POST endpoint, say). */
+export function methodNotAllowed(allow: "GET" | "POST"): Response {
+  return Response.json({ error: `Use ${allow}.` }, { status: 405, headers: { ...NO_STORE, Allow: allow } });
+}

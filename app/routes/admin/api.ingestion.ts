@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { requireAdmin } from "~/app/lib/admin.server";
-import { failureResponse, json, readJsonBody } from "~/app/lib/json-route.server";
+import { failureResponse, json, methodNotAllowed, readJsonBody } from "~/app/lib/json-route.server";
 import type { Route } from "./+types/api.ingestion";
 
 const Body = z.object({ use_canonical: z.boolean().optional().default(false) });
@@ -15,4 +15,9 @@ export async function action(args: Route.ActionArgs) {
   } catch (error) {
     return failureResponse(error, args.context.logger, "Failed to start RSS ingestion");
   }
+}
+
+export async function loader(args: Route.LoaderArgs) {
+  await requireAdmin(args);
+  return methodNotAllowed("POST");
 }

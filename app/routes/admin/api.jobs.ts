@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { requireAdmin } from "~/app/lib/admin.server";
-import { failureResponse, json, parseOr400 } from "~/app/lib/json-route.server";
+import { failureResponse, json, methodNotAllowed, parseOr400 } from "~/app/lib/json-route.server";
 import type { Route } from "./+types/api.jobs";
 
 const JobId = z.string().trim().min(1).max(100, "Not a job id.");
@@ -15,4 +15,9 @@ export async function loader(args: Route.LoaderArgs) {
   } catch (error) {
     return failureResponse(error, args.context.logger, "Failed to read the job");
   }
+}
+
+export async function action(args: Route.ActionArgs) {
+  await requireAdmin(args);
+  return methodNotAllowed("GET");
 }

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { fetchPageTitle } from "~/domain/ingestion/page-title";
 import { requireAdmin } from "~/app/lib/admin.server";
-import { failureResponse, json, parseOr400 } from "~/app/lib/json-route.server";
+import { failureResponse, json, methodNotAllowed, parseOr400 } from "~/app/lib/json-route.server";
 import type { Route } from "./+types/api.page-title";
 
 const Query = z.object({
@@ -21,4 +21,9 @@ export async function loader(args: Route.LoaderArgs) {
   } catch (error) {
     return failureResponse(error, args.context.logger, "Failed to read the page title");
   }
+}
+
+export async function action(args: Route.ActionArgs) {
+  await requireAdmin(args);
+  return methodNotAllowed("GET");
 }

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { scrapeUrls } from "~/domain/ingestion/scrape-urls";
 import { requireAdmin } from "~/app/lib/admin.server";
-import { failureResponse, json, readJsonBody } from "~/app/lib/json-route.server";
+import { failureResponse, json, methodNotAllowed, readJsonBody } from "~/app/lib/json-route.server";
 import type { Route } from "./+types/api.scrape";
 
 /** More than this in one request is split by the browser; a bound keeps one request's work finite. */
@@ -28,4 +28,9 @@ export async function action(args: Route.ActionArgs) {
   } catch (error) {
     return failureResponse(error, logger, "Failed to scrape the URLs");
   }
+}
+
+export async function loader(args: Route.LoaderArgs) {
+  await requireAdmin(args);
+  return methodNotAllowed("POST");
 }

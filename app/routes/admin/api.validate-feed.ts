@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { validateFeed } from "~/domain/ingestion/validate-feed";
 import { requireAdmin } from "~/app/lib/admin.server";
-import { failureResponse, json, readJsonBody } from "~/app/lib/json-route.server";
+import { failureResponse, json, methodNotAllowed, readJsonBody } from "~/app/lib/json-route.server";
 import type { Route } from "./+types/api.validate-feed";
 
 const Body = z.object({ rssUrl: z.string().trim().min(1, "Please enter an RSS feed URL to validate.").max(2048, "The URL is too long.") });
@@ -15,4 +15,9 @@ export async function action(args: Route.ActionArgs) {
   } catch (error) {
     return failureResponse(error, args.context.logger, "Failed to validate RSS feed");
   }
+}
+
+export async function loader(args: Route.LoaderArgs) {
+  await requireAdmin(args);
+  return methodNotAllowed("POST");
 }
