@@ -176,6 +176,12 @@ export function ingestionRepo(db: Db) {
       });
     },
 
+    /** Gives claimed sources back untouched, for the next runner. */
+    async releaseLeases(sourceIds: number[]): Promise<void> {
+      if (sourceIds.length === 0) return;
+      await db.update(sources).set({ leaseUntil: null }).where(inArray(sources.id, sourceIds));
+    },
+
     /** The latest runs of a source, newest first. */
     async recentRuns(sourceId: number, limit = 20) {
       return db

@@ -254,9 +254,10 @@ describe("hostile feeds and the SSRF guard", () => {
       res.writeHead(200, { "content-type": "application/rss+xml" });
       res.end(Buffer.alloc(1024 * 1024, "a"));
     });
+    const bomb = gzipSync(Buffer.alloc(20 * 1024 * 1024, " "));
     server.handle("/bomb.xml", (_req, res) => {
       res.writeHead(200, { "content-type": "application/rss+xml", "content-encoding": "gzip" });
-      res.end(gzipSync(Buffer.alloc(20 * 1024 * 1024, " ")));
+      res.end(bomb);
     });
     server.handle("/loop.xml", (_req, res) => res.writeHead(302, { location: "/loop.xml" }).end());
     server.handle("/drip.xml", (_req, res) => {
@@ -336,5 +337,26 @@ describe("use_canonical", () => {
 
     expect(result.total_items_processed).toBe(0);
     expect((await t.db.select().from(scrapedCandidates))[0]!.outcome).toBe("duplicate");
+  });
+});
+
+describe("stopping a cycle", () => {
+  test("a cycle stopped from outside counts nothing against its sources and leaves them for the next runner", async () => {
+    server.handle("/stall.xml", (_req, res) => {
+      res.writeHead(200, { "content-type": "application/rss+xml" });
+      res.write("<rss>");
+    });
+    const stalled = await rssSource("/stall.xml");
+    const waiting = await rssSource("/stall.xml");
+    const stop = new AbortController();
+    setTimeout(() => stop.abort(), 300);
+
+    const result = await runIngestionCycle(deps(), { scope: "all", signal: stop.signal, concurrency: 1 });
+
+    expect(result.total_items_processed).toBe(0);
+    const rows = await t.db.select().from(sources).orderBy(asc(sources.id));
+    for (const row of rows) expect(row).toMatchObject({ consecutiveErrors: 0, lastError: null, leaseUntil: null, lastFetchedAt: null });
+    expect(rows.map((r) => r.id)).toEqual([stalled.id, waiting.id]);
+    expect(await t.db.select().from(feedProcessingLog)).toEqual([]);
   });
 });

@@ -25,6 +25,8 @@ export type IngestionOptions = {
   onProgress?: IngestionProgress;
   /** Sources fetched at once (the HTTP client also limits each host to two). */
   concurrency?: number;
+  /** Stops the cycle early (shutdown): sources not yet started are released for the next runner. */
+  signal?: AbortSignal;
 };
 
 /** What one source's run did, as written to feed_processing_log. */
@@ -59,8 +61,10 @@ export async function runIngestionCycle(deps: IngestionDeps, options: IngestionO
   });
   const result: IngestionResult = { sources_processed: 0, total_items_found: 0, total_items_processed: 0 };
   await options.onProgress?.({ done: 0, total: claimed.length, message: `Processing ${claimed.length} sources` });
+  const skipped: number[] = [];
   await eachLimit(claimed, options.concurrency ?? 8, async (source) => {
-    const run = await ingestSource(deps, source, { useCanonical: options.useCanonical === true });
+    if (options.signal?.aborted) return void skipped.push(source.id);
+    const run = await ingestSource(deps, source, { useCanonical: options.useCanonical === true, signal: options.signal });
     result.sources_processed++;
     result.total_items_found += run.itemsFound;
     result.total_items_processed += run.inserted;
@@ -70,12 +74,21 @@ export async function runIngestionCycle(deps: IngestionDeps, options: IngestionO
       message: `Processed ${result.sources_processed} of ${claimed.length} sources`,
     });
   });
-  deps.logger.info({ ...result, scope: options.scope }, "ingestion cycle finished");
+  if (skipped.length > 0) {
+    await deps.repos.ingestion.releaseLeases(skipped);
+    deps.logger.warn({ skipped: skipped.length }, "ingestion cycle stopped early; the remaining sources are left for the next cycle");
+  }
+  // A poll with nothing due is the common case: keep it out of the info log.
+  deps.logger[claimed.length > 0 ? "info" : "debug"]({ ...result, scope: options.scope }, "ingestion cycle finished");
   return result;
 }
 
 /** Fetches one claimed source's feed (conditionally), stores its new items and records the run and the source's next check. */
-export async function ingestSource(deps: IngestionDeps, source: IngestSourceRow, options: { useCanonical: boolean }): Promise<SourceRunSummary> {
+export async function ingestSource(
+  deps: IngestionDeps,
+  source: IngestSourceRow,
+  options: { useCanonical: boolean; signal?: AbortSignal },
+): Promise<SourceRunSummary> {
   const clock = deps.clock ?? systemClock;
   const startedAt = clock.now();
   const summary: SourceRunSummary = {
@@ -97,6 +110,7 @@ export async function ingestSource(deps: IngestionDeps, source: IngestSourceRow,
       etag: source.etag,
       lastModified: source.lastModified,
       headers: { accept: FEED_ACCEPT },
+      signal: options.signal,
     });
     summary.httpStatus = response.status;
     if (!response.notModified && (response.status < 200 || response.status >= 300)) {
@@ -129,6 +143,11 @@ export async function ingestSource(deps: IngestionDeps, source: IngestSourceRow,
       }),
     };
   } catch (error) {
+    if (options.signal?.aborted) {
+      // Stopped from outside (shutdown): not the source's fault, so nothing counts against it.
+      await deps.repos.ingestion.releaseLeases([source.id]);
+      return { ...summary, error: "stopped before the source was done" };
+    }
     const finishedAt = clock.now();
     const failures = source.consecutiveErrors + 1;
     summary.error = describeError(error);
