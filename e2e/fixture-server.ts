@@ -14,6 +14,7 @@ import { createUser } from "~/domain/users/users";
 import { serveFixtures } from "~/test/fixture-server";
 import { TOOLS_FEED_PATH, TOOLS_SITE_FILE, TOOLS_SOURCE_NAME, toolsSitePages } from "./fixtures";
 import { ADMIN, CATEGORIES, CONTACT_EMAIL, EDITOR, FEATURED, PENDING, PROMOTABLE, PUBLISHED, REJECTED_TITLE, REVIEW, BULK } from "./fixtures";
+import { SOURCES_PAGE } from "./fixtures";
 
 // The journeys read this run's outbox, and on PostgreSQL run the CLI against its database: both are named by the config.
 const dataDir = process.env.E2E_DATA_DIR ?? mkdtempSync(path.join(os.tmpdir(), "oddwire-e2e-"));
@@ -83,6 +84,17 @@ await makeSource(database.db, { name: TOOLS_SOURCE_NAME, websiteUrl: `${toolsSit
 writeFileSync(path.join(dataDir, TOOLS_SITE_FILE), JSON.stringify({ url: toolsSite.url }));
 for (const signal of ["SIGTERM", "SIGINT"] as const) process.once(signal, () => void toolsSite.close());
 // ---- end of the Sources page tools block ----
+
+// ---- Sources page (admin-sources.spec.ts) ----
+await makeSource(database.db, {
+  ...SOURCES_PAGE.broken,
+  status: "error",
+  consecutiveErrors: 3,
+  lastFetchedAt: new Date(Date.now() - 3_600_000),
+});
+await makeSource(database.db, { ...SOURCES_PAGE.scraper, sourceType: "web_scraping", status: "inactive", rssFeedUrl: null, scrapingConfig: { startUrls: [`${SOURCES_PAGE.scraper.websiteUrl}/news`], crawlDelay: 1000 } });
+// ---- end of the Sources page block ----
+
 await database.close();
 
 let cleaned = false;

@@ -98,3 +98,22 @@ export function toolsSitePages(siteUrl: string): Record<string, { body: string; 
   }
   return pages;
 }
+
+// ---- Sources page (admin-sources.spec.ts): a source in error and an inactive scraper, as the cards show them ----
+export const SOURCES_PAGE = {
+  broken: {
+    name: "Haunted Gazette",
+    websiteUrl: "https://haunted-gazette.example",
+    // A local port nothing listens on: an ingestion run fails here without leaving the machine.
+    rssFeedUrl: "http://127.0.0.1:9/haunted.xml",
+    lastError: "HTTP 503 Service Unavailable",
+    includeKeywords: ["ghost", "poltergeist"],
+    excludeKeywords: ["halloween sale"],
+    notes: "Goes quiet every autumn.",
+  },
+  scraper: {
+    name: "Cryptid Chronicle",
+    websiteUrl: "https://cryptid-chronicle.example",
+    notes: "Scraped by hand until they fix their feed.",
+  },
+};
