@@ -1,7 +1,7 @@
 import type { SourcePatch, SourceRow, SourcesRepo } from "~/db/repos/sources.repo";
 import { DomainError } from "~/domain/errors";
 import { normalizeUrl } from "~/domain/urls/normalize-url";
-import { validateSourceForm, type SourceFieldErrors, type SourceFormInput, type SourceFormValues, type SourceType } from "./source-form";
+import { HEALTH_WINDOW_DAYS, validateSourceForm, type SourceFieldErrors, type SourceFormInput, type SourceFormValues, type SourceType } from "./source-form";
 
 // Source management for the Sources page (spec sections 2, 3, 4, 5 and 7): list with health, create,
 // edit and delete. Every change is recorded with who made it.
@@ -9,9 +9,6 @@ import { validateSourceForm, type SourceFieldErrors, type SourceFormInput, type 
 export type SourcesDeps = { sources: SourcesRepo; clock?: () => Date };
 /** Who acts: a user, or null for the command line. */
 type Actor = { actorUserId: string | null };
-
-/** How far back a card's health numbers look. */
-export const HEALTH_WINDOW_DAYS = 7;
 
 /** A source as the Sources tab shows it. */
 export type SourceView = {
