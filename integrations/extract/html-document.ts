@@ -1,4 +1,5 @@
 import { DOMParser } from "linkedom";
+import { htmlToText } from "~/domain/ingestion/html";
 
 /** Markup handed to the parser and to Readability; longer bodies are cut (an article's text comes first). */
 const MAX_BODY_CHARS = 1_000_000;
@@ -6,8 +7,11 @@ const MAX_HEAD_CHARS = 500_000;
 const MAX_SNIPPET_CHARS = 200_000;
 /** Beyond this nesting the parser itself turns quadratic: such a body is not an article, so it is dropped. */
 const MAX_PARSE_DEPTH = 1_000;
-/** Readability slows down steeply with depth (seconds at 250 levels); real pages stay well under 60. */
-const MAX_ARTICLE_DEPTH = 100;
+/** Readability's work grows with depth (seconds at 250 levels); article text rarely sits deeper than 30. */
+const MAX_ARTICLE_DEPTH = 40;
+/** Parse and Readability time grow with elements times depth: 10,000 is well above a real article page. */
+const MAX_BODY_ELEMENTS = 10_000;
+const MAX_HEAD_ELEMENTS = 5_000;
 
 // Elements whose content is never article text, removed before parsing to save time on heavy pages.
 const DROPPED = ["script", "style", "template", "svg", "math", "iframe", "object", "canvas"];
@@ -21,7 +25,7 @@ export function parsePage(html: string, options: { headOnly?: boolean } = {}): D
     const page = splitPage(stripDropped(removeControls(html)));
     // The cheap readers only need the head; a page without one is read from its first part instead.
     const body = options.headOnly ? (page.head === "" ? cut(page.body, MAX_SNIPPET_CHARS) : "") : cut(page.body, MAX_BODY_CHARS);
-    const document = parse(shallow(page.head), shallow(body));
+    const document = parse(bounded(page.head, MAX_HEAD_ELEMENTS), bounded(body, MAX_BODY_ELEMENTS));
     flattenDeepElements(document.body, MAX_ARTICLE_DEPTH);
     return document;
   } catch {
@@ -32,15 +36,31 @@ export function parsePage(html: string, options: { headOnly?: boolean } = {}): D
 /** Parses a small piece of markup (an <h1>, say) into a body. */
 export function parseSnippet(html: string): Document {
   try {
-    return parse("", shallow(cut(stripDropped(removeControls(html)), MAX_SNIPPET_CHARS)));
+    return parse("", bounded(cut(stripDropped(removeControls(html)), MAX_SNIPPET_CHARS), MAX_HEAD_ELEMENTS));
   } catch {
     return parse("", "");
   }
 }
 
-/** The markup itself, or nothing when it is nested too deeply to be worth parsing (it is never an article). */
-function shallow(markup: string): string {
-  return estimateDepth(markup) <= MAX_PARSE_DEPTH ? markup : "";
+/**
+ * The markup cut after `maxElements` elements (parse and Readability time grow faster than the element
+ * count), or nothing when it is nested too deeply to be worth parsing: such markup is never an article.
+ * A scan of the tags alone, before paying for a parse.
+ */
+function bounded(markup: string, maxElements: number): string {
+  const tag = /<(\/?)([a-z][a-z0-9-]*)[^<>]*?(\/?)>/gi;
+  let depth = 0;
+  let elements = 0;
+  for (let m = tag.exec(markup); m; m = tag.exec(markup)) {
+    if (m[1] === "/") {
+      if (!VOID_OR_OPTIONAL.has(m[2]!.toLowerCase())) depth = Math.max(0, depth - 1);
+      continue;
+    }
+    if (++elements > maxElements) return markup.slice(0, m.index);
+    if (m[3] === "/" || VOID_OR_OPTIONAL.has(m[2]!.toLowerCase())) continue;
+    if (++depth > MAX_PARSE_DEPTH) return "";
+  }
+  return markup;
 }
 
 function parse(head: string, body: string): Document {
@@ -124,29 +144,23 @@ const VOID_OR_OPTIONAL = new Set([
   "p", "li", "dt", "dd", "option", "optgroup", "tr", "td", "th", "thead", "tbody", "tfoot", "colgroup", "rb", "rt", "rp",
 ]);
 
-/** A cheap upper bound of the nesting depth, from the tags alone (before paying for a parse). */
-function estimateDepth(markup: string): number {
-  const tag = /<(\/?)([a-z][a-z0-9-]*)[^<>]*?(\/?)>/gi;
-  let depth = 0;
-  let max = 0;
-  for (let m = tag.exec(markup); m; m = tag.exec(markup)) {
-    if (m[3] === "/" || VOID_OR_OPTIONAL.has(m[2]!.toLowerCase())) continue;
-    if (m[1] === "/") depth = Math.max(0, depth - 1);
-    else if (++depth > max) max = depth;
-  }
-  return max;
-}
 
-/** Replaces every element nested deeper than `maxDepth` by a paragraph of its text. */
+/** Replaces every element nested deeper than `maxDepth` by its text, one paragraph per block. */
 function flattenDeepElements(root: Element | null, maxDepth: number): void {
   if (!root) return;
   const stack: [Element, number][] = [[root, 0]];
   while (stack.length > 0) {
     const [element, depth] = stack.pop()!;
     if (depth >= maxDepth && element.firstElementChild) {
-      const flat = element.ownerDocument.createElement("p");
-      flat.textContent = element.textContent;
-      element.replaceWith(flat);
+      const document = element.ownerDocument;
+      const paragraphs = htmlToText(element.innerHTML)
+        .split("\n")
+        .map((line) => {
+          const p = document.createElement("p");
+          p.textContent = line;
+          return p;
+        });
+      element.replaceWith(...paragraphs);
       continue;
     }
     for (let child = element.firstElementChild; child; child = child.nextElementSibling) stack.push([child, depth + 1]);
