@@ -17,7 +17,8 @@ async function signInAsAdmin(page: Page, to: string) {
   await page.getByLabel("Email").fill(ADMIN.email);
   await page.getByLabel("Password").fill(ADMIN.password);
   await page.getByRole("button", { name: "Sign In" }).click();
-  await page.waitForFunction(() => document.documentElement.dataset.hydrated === "true");
+  // Signed in and hydrated: the sidebar's Sign Out button is enabled only then.
+  await expect(page.getByRole("button", { name: "Sign Out" })).toBeEnabled();
 }
 
 async function openSourcesTab(page: Page, name: "RSS Validator" | "Manual Scrape" | "Watchlist") {
@@ -163,4 +164,25 @@ test("Trigger RSS Ingestion on the Sources page shows progress, then the complet
   await expect(panel).toContainText("Complete");
   await expect(panel).toContainText(/\d+ sources processed, \d+ items found, \d+ new stories/);
   expect(await seriousViolations(page)).toEqual([]);
+});
+
+test("a page reloaded while an ingestion runs picks the job up again, and a job that no longer exists ends in the failure toast", async ({ page }) => {
+  await signInAsAdmin(page, "/admin/sources");
+  // Queued from this page's own session, as the button does, then the page is reloaded before it reports.
+  const jobId = await page.evaluate(async () => {
+    const response = await fetch("/admin/api/ingestion", { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
+    return ((await response.json()) as { jobId: string }).jobId;
+  });
+  await page.evaluate((id) => sessionStorage.setItem("oddwire.ingestion-job", id), jobId);
+  await page.reload();
+  await expect(toast(page, "RSS Ingestion Complete")).toBeVisible({ timeout: 25_000 });
+  expect(await page.evaluate(() => sessionStorage.getItem("oddwire.ingestion-job"))).toBeNull();
+
+  const consoleErrors: string[] = [];
+  page.on("console", (message) => void (message.type() === "error" && consoleErrors.push(message.text())));
+  await page.evaluate(() => sessionStorage.setItem("oddwire.ingestion-job", "no-such-job"));
+  await page.reload();
+  await expect(toast(page, "RSS Ingestion Failed")).toContainText("Check the console for error details.");
+  expect(consoleErrors.join("\n")).toContain("RSS ingestion failed");
+  await expect(page.getByRole("button", { name: "Trigger RSS Ingestion" })).toBeEnabled();
 });
