@@ -158,12 +158,15 @@ test("Trigger RSS Ingestion on the Sources page shows progress, then the complet
   await gotoHydrated(page, "/admin/stories?status=pending&q=FEED%3A");
   for (const title of TOOLS_FEED_ITEMS) await expect(page.getByRole("heading", { name: title })).toBeVisible();
 
-  // The dashboard's panel remembers the run in this browser.
+  // The dashboard's panel remembers the run in this browser, and runs another with canonical URLs.
   await gotoHydrated(page, "/admin");
   const panel = page.getByRole("region", { name: "RSS Ingestion" });
   await expect(panel).toContainText("Complete");
   await expect(panel).toContainText(/\d+ sources processed, \d+ items found, \d+ new stories/);
   expect(await seriousViolations(page)).toEqual([]);
+  await panel.getByLabel("Use canonical URLs").check();
+  await panel.getByRole("button", { name: "Trigger RSS Ingestion" }).click();
+  await expect(toast(page, "RSS Ingestion Complete")).toContainText(/processed 0 new stories/, { timeout: 25_000 });
 });
 
 test("a page reloaded while an ingestion runs picks the job up again, and a job that no longer exists ends in the failure toast", async ({ page }) => {

@@ -1,4 +1,5 @@
-import { useEffect, useState, useSyncExternalStore } from "react";
+import { useEffect, useRef, useState, useSyncExternalStore } from "react";
+import { useRevalidator } from "react-router";
 import { toast } from "sonner";
 import type { JobView } from "~/jobs/types";
 import { requestJson } from "./admin-fetch";
@@ -44,6 +45,12 @@ export function IngestionTrigger({ useCanonical = false, align = "end" }: { useC
   const [job, setJob] = useState<JobView | null>(null);
   const [starting, setStarting] = useState(false);
   const running = starting || jobId !== null;
+  // The page's data (source health, story counts) is stale once a run ends; a ref keeps the poll loop from restarting.
+  const revalidator = useRevalidator();
+  const revalidate = useRef(revalidator.revalidate);
+  useEffect(() => {
+    revalidate.current = revalidator.revalidate;
+  });
 
   useEffect(() => {
     if (!jobId) return;
@@ -53,7 +60,10 @@ export function IngestionTrigger({ useCanonical = false, align = "end" }: { useC
     const finish = (finished: JobView | null, detail: unknown) => {
       stopped = true;
       setRunningJob(null);
-      if (finished) rememberLastRun(finished);
+      if (finished) {
+        rememberLastRun(finished);
+        void revalidate.current();
+      }
       if (finished?.status === "succeeded") {
         toast.success("RSS Ingestion Complete", { description: ingestionSummary(ingestionCounts(finished.result)) });
       } else {
