@@ -35,6 +35,10 @@ test("the admin pages have no serious accessibility violation", async ({ page })
     ["/admin/stories?status=rejected", "Stories"],
     ["/admin/categories", "Categories"],
     ["/admin/users", "Users"],
+    ["/admin/sources", "Sources"],
+    ["/admin/sources?tab=rss-validator", "Sources"],
+    ["/admin/sources?tab=manual-scrape", "Sources"],
+    ["/admin/sources?tab=watchlist", "Sources"],
   ] as const) {
     await page.goto(path);
     await expect(page.getByRole("heading", { name: heading, level: 1 })).toBeVisible();

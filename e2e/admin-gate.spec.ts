@@ -14,6 +14,9 @@ function adminPaths(entries: RouteEntry[], parent = ""): string[] {
 }
 const ADMIN_PAGES = [...new Set(adminPaths(routes as RouteEntry[]).filter((p) => p === "admin" || p.startsWith("admin/")))].map((p) => `/${p}`);
 
+// Resource routes (JSON endpoints, the OPML download) have no page to render.
+const isResource = (path: string) => path.startsWith("/admin/api/") || path.endsWith(".opml");
+
 // What only an admin may see: the dashboard's captions and the admin's own address (sidebar, Users page).
 function expectNoAdminData(body: string) {
   expect(body).not.toContain("Live on the website");
@@ -62,11 +65,17 @@ test.describe("every admin page and its data", () => {
       }
       const admin = await playwright.request.newContext(from(3 + ADMIN_PAGES.indexOf(path) * 2));
       await signIn(admin, baseURL!, ADMIN);
-      expect((await admin.get(path)).status()).toBe(200);
-      expect((await admin.get(dataUrl)).status()).toBe(200);
+      if (isResource(path)) {
+        // Endpoints answer an admin's bare GET by their own rules (missing input, no such job, POST only): never 401 or 403.
+        expect([200, 400, 404, 405], path).toContain((await admin.get(path)).status());
+      } else {
+        expect((await admin.get(path)).status()).toBe(200);
+        expect((await admin.get(dataUrl)).status()).toBe(200);
+      }
       // A change from another site is refused even for an admin (CSRF).
-      const forged = await admin.post(dataUrl, { form: { intent: "x" }, headers: { origin: "https://evil.example" } });
-      expect([400, 403, 405], `forged POST ${dataUrl}`).toContain(forged.status());
+      const target = isResource(path) ? path : dataUrl;
+      const forged = await admin.post(target, { form: { intent: "x" }, headers: { origin: "https://evil.example" } });
+      expect([400, 403, 405], `forged POST ${target}`).toContain(forged.status());
       await Promise.all([anonymous.dispose(), editor.dispose(), admin.dispose()]);
     });
   }

@@ -1,5 +1,9 @@
 import type { FetchErrorCode } from "./types";
 
+// The web build bundles its own copy of this module while the server process loads the source, so a
+// FetchError may come from "another" class: it is recognised by a registry-wide brand, not instanceof.
+const BRAND = Symbol.for("oddwire.FetchError");
+
 const RETRYABLE: ReadonlySet<FetchErrorCode> = new Set(["TIMEOUT", "NETWORK_ERROR", "DNS_FAILURE"]);
 
 /** Why a guarded fetch failed: a code, the URL of the hop that failed, and whether trying later may help. */
@@ -8,6 +12,7 @@ export class FetchError extends Error {
   readonly code: FetchErrorCode;
   readonly url: string;
   readonly retryable: boolean;
+  readonly [BRAND] = true;
 
   constructor(code: FetchErrorCode, url: string, message: string, options: { cause?: unknown; retryable?: boolean } = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
@@ -19,5 +24,5 @@ export class FetchError extends Error {
 
 /** Narrows an unknown thrown value to a FetchError. */
 export function isFetchError(error: unknown): error is FetchError {
-  return error instanceof FetchError;
+  return typeof error === "object" && error !== null && (error as { [BRAND]?: unknown })[BRAND] === true;
 }

@@ -540,3 +540,22 @@ describe("requests and responses", () => {
 async function waitFor(condition: () => boolean, attempts = 50): Promise<void> {
   for (let i = 0; i < attempts && !condition(); i += 1) await new Promise((resolve) => setTimeout(resolve, 10));
 }
+
+describe("names that never resolve on the internet", () => {
+  test.each(["http://oddplanet.example/feed.xml", "https://news.example.com/", "http://site.invalid/", "http://feed.test./rss"])(
+    "%s fails as a DNS failure without asking a resolver",
+    async (url) => {
+      const guarded = client({ lookup: undefined });
+      const error = await failure(guarded.fetch(url));
+      expect(error.code).toBe("DNS_FAILURE");
+      expect(error.message).toMatch(/reserved name/);
+    },
+  );
+
+  test("a *.localhost name is loopback, and refused", async () => {
+    const victim = await victimServer();
+    const error = await failure(client({ lookup: undefined }).fetch(`http://api.localhost:${victim.port}/`));
+    expect(error.code).toBe("BLOCKED_ADDRESS");
+    expect(victim.connections).toBe(0);
+  });
+});

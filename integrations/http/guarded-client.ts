@@ -41,7 +41,15 @@ export function userAgentFor(siteUrl: string): string {
   return `Oddwire/${packageJson.version} (+${siteUrl.replace(/\/+$/, "")})`;
 }
 
+// Names reserved for documentation and testing (RFC 2606, RFC 6761) never resolve on the internet:
+// answer them here rather than sending a query (demo and test sources use them). "localhost" names
+// are loopback by definition, which the guard then refuses.
+const RESERVED_NAME = /(^|\.)(example|invalid|test)\.?$|(^|\.)example\.(com|net|org)\.?$/i;
+const LOOPBACK_NAME = /(^|\.)localhost\.?$/i;
+
 async function systemLookup(hostname: string): Promise<ResolvedAddress[]> {
+  if (LOOPBACK_NAME.test(hostname)) return [{ address: "127.0.0.1", family: 4 }];
+  if (RESERVED_NAME.test(hostname)) throw Object.assign(new Error(`${hostname} is a reserved name`), { code: "ENOTFOUND" });
   const addresses = await dnsLookup(hostname, { all: true, verbatim: true });
   return addresses.map(({ address, family }) => ({ address, family: family === 6 ? 6 : 4 }));
 }
@@ -62,7 +70,8 @@ export function guardedLookup(
     try {
       addresses = await resolve(hostname);
     } catch (error) {
-      throw new FetchError("DNS_FAILURE", hostname, `cannot resolve ${hostname}`, { cause: error });
+      const reason = /reserved name/.test((error as Error).message) ? ": a reserved name, never on the internet" : "";
+      throw new FetchError("DNS_FAILURE", hostname, `cannot resolve ${hostname}${reason}`, { cause: error });
     }
     if (addresses.length === 0) throw new FetchError("DNS_FAILURE", hostname, `${hostname} has no address`);
     const blocked = isAllowed(hostname) ? undefined : addresses.find((a) => !isPublicAddress(a.address));
