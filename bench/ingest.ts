@@ -20,6 +20,7 @@ import { sources, stories } from "~/db/schema";
 import { adminUrl, createDatabaseSql, dropDatabaseSql } from "~/db/testing/postgres-admin";
 import { runIngestionCycle, type IngestionResult } from "~/domain/ingestion/ingest";
 import { createGuardedClient } from "~/integrations/http/guarded-client";
+import { createFeedParserPool } from "~/server/feed-parser-pool";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const FEEDS = Number(process.env.BENCH_FEEDS ?? 1000);
@@ -89,7 +90,9 @@ async function benchOne(kind: string, feedUrl: string): Promise<CycleRow[]> {
       await database.db.insert(sources).values(batch);
     }
     const http = createGuardedClient({ userAgent: "Oddwire/bench (+http://localhost)", allowHosts: ["127.0.0.1"] });
-    const deps = { repos, http, logger: pino({ level: "warn" }) };
+    const logger = pino({ level: "warn" });
+    const feedParser = createFeedParserPool({ logger });
+    const deps = { repos, http, logger, parseFeed: feedParser.parse };
     const rows: CycleRow[] = [];
     try {
       for (const cycle of ["from empty", "all 304"]) {
@@ -108,6 +111,7 @@ async function benchOne(kind: string, feedUrl: string): Promise<CycleRow[]> {
       }
     } finally {
       await http.close();
+      await feedParser.close();
     }
     const [count] = await database.db.select({ n: sql<number>`count(*)::int` }).from(stories);
     if (count?.n !== FEEDS * ITEMS) throw new Error(`expected ${FEEDS * ITEMS} stories, found ${count?.n}`);

@@ -151,7 +151,11 @@ export const stories = pgTable(
     // Public search: case-insensitive substring match on title, summary and content.
     index("stories_title_trgm_idx").using("gin", sql`${t.title} gin_trgm_ops`),
     index("stories_summary_trgm_idx").using("gin", sql`${t.summary} gin_trgm_ops`),
-    index("stories_content_trgm_idx").using("gin", sql`${t.content} gin_trgm_ops`),
+    // Only the public search reads content, and only of published stories: pending ones (ingestion
+    // inserts them by the thousand) skip the costliest index until they are published.
+    index("stories_content_trgm_idx")
+      .using("gin", sql`${t.content} gin_trgm_ops`)
+      .where(sql`${t.status} = 'published'`),
     // Back office: lists by status, per source, recent activity, image work.
     index("stories_status_created_idx").on(t.status, t.createdAt.desc().nullsFirst()),
     index("stories_source_idx").on(t.sourceId),

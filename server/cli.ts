@@ -20,6 +20,7 @@ import { extractArticle } from "~/integrations/extract/extract-article";
 import { createGuardedClient, isFetchError, userAgentFor } from "~/integrations/http/guarded-client";
 import type { HttpClient } from "~/integrations/http/types";
 import { ConfigError, loadConfig, type Config } from "./config";
+import { createFeedParserPool } from "./feed-parser-pool";
 import { createLogger } from "./logger";
 import { openConfiguredDatabase } from "./database";
 import { serve } from "./serve";
@@ -198,9 +199,13 @@ export async function main(argv: string[], io: Io = defaultIo()): Promise<number
         const { values } = parseArgs({ args: rest, options: { canonical: { type: "boolean" } } });
         return await withDatabase(async (database, config) => {
           const logger = createLogger({ level: config.logLevel, fd: 2 });
+          const feedParser = createFeedParserPool({ logger });
           const result = await withHttp((http) =>
-            runIngestionCycle({ repos: createRepos(database.db), http, logger }, { scope: "all", useCanonical: values.canonical === true }),
-          );
+            runIngestionCycle(
+              { repos: createRepos(database.db), http, logger, parseFeed: feedParser.parse },
+              { scope: "all", useCanonical: values.canonical === true },
+            ),
+          ).finally(() => feedParser.close());
           io.out(JSON.stringify(result));
         });
       }

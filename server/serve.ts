@@ -9,6 +9,7 @@ import { createGuardedClient, userAgentFor } from "~/integrations/http/guarded-c
 import { ingestionHandlers } from "~/jobs/ingestion.job";
 import { createJobRunner, type JobRunner } from "~/jobs/runner";
 import { openConfiguredDatabase } from "./database";
+import { createFeedParserPool } from "./feed-parser-pool";
 import { describeConfig, type Config } from "./config";
 import { createLogger, type Logger } from "./logger";
 import { loadServerBuild, startWebServer, type WebServer } from "./web";
@@ -33,6 +34,7 @@ export async function serve(options: { config: Config; demo?: boolean; dev?: boo
 
   const database = await openConfiguredDatabase(config, logger);
   const http = createGuardedClient({ userAgent: userAgentFor(config.siteUrl), allowHosts: config.fetchAllowHosts });
+  const feedParser = createFeedParserPool({ logger });
   let web: WebServer | undefined;
   let jobs: JobRunner | undefined;
   let stopping = false;
@@ -50,6 +52,7 @@ export async function serve(options: { config: Config; demo?: boolean; dev?: boo
       // Running jobs finish or are recorded as interrupted before the database goes away.
       await jobs?.stop();
       await http.close();
+      await feedParser.close();
       await closeDev?.();
       await database.close();
       logger.info("stopped");
@@ -71,7 +74,7 @@ export async function serve(options: { config: Config; demo?: boolean; dev?: boo
       database,
       logger,
       connectionString: config.databaseUrl,
-      handlers: working ? ingestionHandlers({ repos: createRepos(database.db), http, logger }) : undefined,
+      handlers: working ? ingestionHandlers({ repos: createRepos(database.db), http, logger, parseFeed: feedParser.parse }) : undefined,
     });
     await jobs.start();
     if (serving && build) web = await startWebServer({ config, database, logger, build, before, http, jobs });
@@ -79,6 +82,7 @@ export async function serve(options: { config: Config; demo?: boolean; dev?: boo
     await web?.close();
     await jobs?.stop();
     await http.close();
+    await feedParser.close();
     await database.close();
     throw error;
   }

@@ -62,12 +62,21 @@ const CANDIDATE_BATCH = 500;
 export function ingestionRepo(db: Db) {
   /** Which of these URL hashes are already stories, and which were rejected before. */
   const knownUrlHashes = async (hashes: string[]): Promise<{ stories: Set<string>; rejected: Set<string> }> => {
-    if (hashes.length === 0) return { stories: new Set(), rejected: new Set() };
-    const [inStories, inRejected] = await Promise.all([
-      db.select({ h: stories.urlHash }).from(stories).where(inArray(stories.urlHash, hashes)),
-      db.select({ h: rejectedStories.urlHash }).from(rejectedStories).where(inArray(rejectedStories.urlHash, hashes)),
-    ]);
-    return { stories: new Set(inStories.map((r) => r.h)), rejected: new Set(inRejected.map((r) => r.h)) };
+    const known = { stories: new Set<string>(), rejected: new Set<string>() };
+    if (hashes.length === 0) return known;
+    // One statement for both tables: ingestion asks this once per feed, and on PGlite every statement counts.
+    const rows = await db
+      .select({ h: stories.urlHash, rejected: sql<boolean>`false` })
+      .from(stories)
+      .where(inArray(stories.urlHash, hashes))
+      .unionAll(
+        db
+          .select({ h: rejectedStories.urlHash, rejected: sql<boolean>`true` })
+          .from(rejectedStories)
+          .where(inArray(rejectedStories.urlHash, hashes)),
+      );
+    for (const row of rows) (row.rejected ? known.rejected : known.stories).add(row.h);
+    return known;
   };
 
   return {

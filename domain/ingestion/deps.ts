@@ -1,6 +1,7 @@
 import type { Logger } from "pino";
 import type { Repos } from "~/db/repos";
 import type { HttpClient } from "~/integrations/http/types";
+import type { ParsedFeed, ParseFeedInput } from "./feed/parse-feed";
 
 /** Where the time comes from: the real clock in production, a controllable one in tests. */
 export type Clock = { now(): Date };
@@ -15,4 +16,6 @@ export type IngestionDeps = {
   clock?: Clock;
   /** Jitter source for back-off; Math.random unless a test fixes it. */
   random?: () => number;
+  /** Feed parsing, when it runs elsewhere (a worker thread); parseFeed on this thread otherwise. */
+  parseFeed?: (input: ParseFeedInput) => Promise<ParsedFeed>;
 };

@@ -119,7 +119,8 @@ export async function ingestSource(
     if (response.notModified) {
       summary.notModified = true;
     } else {
-      const feed = parseFeed({ bytes: response.body, contentType: response.contentType, url: response.url });
+      const input = { bytes: response.body, contentType: response.contentType, url: response.url };
+      const feed = deps.parseFeed ? await deps.parseFeed(input) : parseFeed(input);
       summary.itemsFound = feed.items.length;
       Object.assign(summary, await storeItems(deps, source, feed.items, options));
     }
