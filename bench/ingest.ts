@@ -22,6 +22,7 @@ import { runIngestionCycle, type IngestionResult } from "~/domain/ingestion/inge
 import { createGuardedClient } from "~/integrations/http/guarded-client";
 import { createFeedParserPool } from "~/server/feed-parser-pool";
 
+const out = (line: string) => process.stdout.write(`${line}\n`);
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const FEEDS = Number(process.env.BENCH_FEEDS ?? 1000);
 const ITEMS = Number(process.env.BENCH_ITEMS ?? 50);
@@ -107,7 +108,7 @@ async function benchOne(kind: string, feedUrl: string): Promise<CycleRow[]> {
           peakRssMiB: run.peakRssMiB,
           result: run.value,
         });
-        console.log(JSON.stringify(rows.at(-1)));
+        out(JSON.stringify(rows.at(-1)));
       }
     } finally {
       await http.close();
@@ -128,16 +129,16 @@ try {
     try {
       all.push(...(await benchOne(kind, server.url)));
     } catch (error) {
-      if (kind === "postgres" && /connect/i.test((error as Error).message)) console.log(`PostgreSQL not reachable at ${PG_URL}: skipped`);
+      if (kind === "postgres" && /connect/i.test((error as Error).message)) out(`PostgreSQL not reachable at ${PG_URL}: skipped`);
       else throw error;
     }
   }
 } finally {
   server.stop();
 }
-console.log(`\n${FEEDS} feeds x ${ITEMS} items, Node ${process.version}, ${os.cpus().length} cores (${os.cpus()[0]?.model ?? "?"})\n`);
-console.log("| database | cycle | wall time | items found | items/s | peak RSS |");
-console.log("|---|---|---|---|---|---|");
+out(`\n${FEEDS} feeds x ${ITEMS} items, Node ${process.version}, ${os.cpus().length} cores (${os.cpus()[0]?.model ?? "?"})\n`);
+out("| database | cycle | wall time | items found | items/s | peak RSS |");
+out("|---|---|---|---|---|---|");
 for (const r of all) {
-  console.log(`| ${r.database} | ${r.cycle} | ${r.seconds.toFixed(1)} s | ${r.items.toLocaleString("en-US")} | ${Math.round(r.itemsPerSecond).toLocaleString("en-US")} | ${Math.round(r.peakRssMiB)} MiB |`);
+  out(`| ${r.database} | ${r.cycle} | ${r.seconds.toFixed(1)} s | ${r.items.toLocaleString("en-US")} | ${Math.round(r.itemsPerSecond).toLocaleString("en-US")} | ${Math.round(r.peakRssMiB)} MiB |`);
 }
