@@ -187,6 +187,14 @@ describe("indexes serve the public reads of spec section 7", () => {
     }
   }
 
+  async function fillPublishedStories(count: number) {
+    await t.db.execute(sql`
+      INSERT INTO stories (title, summary, content, normalized_url, url_hash, slug, status, publish_date)
+      SELECT 'Title ' || g, 'Summary ' || g, 'Content ' || g, 'https://odd.example/' || g, md5(g::text), 'story-' || g, 'published', now()
+      FROM generate_series(1, ${count}) g`);
+    await t.db.execute(sql`ANALYZE stories`);
+  }
+
   test("latest published stories use the publish-date index", async () => {
     await makeStory(t.db);
     expect(await plan(sql`SELECT id FROM stories WHERE status = 'published' ORDER BY publish_date DESC, id DESC LIMIT 20`)).toContain(
@@ -202,10 +210,22 @@ describe("indexes serve the public reads of spec section 7", () => {
     ).toContain("stories_published_category_idx");
   });
 
-  test.each(["title", "summary", "content"])("substring search on %s uses its trigram index", async (column) => {
-    expect(await plan(sql`SELECT id FROM stories WHERE ${sql.identifier(column)} ILIKE '%goat%'`)).toContain(
-      `stories_${column}_trgm_idx`,
-    );
+  // The public search reads published stories only; the content index covers only those (ingestion inserts pending ones in bulk).
+  test.each(["title", "summary"])("substring search on %s uses its trigram index", async (column) => {
+    expect(await plan(sql`SELECT id FROM stories WHERE ${sql.identifier(column)} ILIKE '%goat%'`)).toContain(`stories_${column}_trgm_idx`);
+  });
+
+  test("substring search on the content of published stories uses its trigram index", async () => {
+    // The content index covers published stories only (the public search's only reader); on a small table the
+    // other indexes on status look as cheap, so the planner gets a realistic number of rows.
+    await fillPublishedStories(20_000);
+    expect(await plan(sql`SELECT id FROM stories WHERE status = 'published' AND content ILIKE '%goat%'`)).toContain("stories_content_trgm_idx");
+  });
+
+  test("the admin search on title and summary, over every status, uses their trigram indexes", async () => {
+    const shown = await plan(sql`SELECT id FROM stories WHERE title ILIKE '%goat%' OR summary ILIKE '%goat%'`);
+    expect(shown).toContain("stories_title_trgm_idx");
+    expect(shown).toContain("stories_summary_trgm_idx");
   });
 });
 

@@ -12,6 +12,20 @@ export type AuditEntry = {
   actorEmail: string | null;
 };
 
+/** What a change records about itself in the audit trail. */
+export type AuditRecord = { actorUserId: string | null; action: string; details?: Record<string, unknown> };
+
+/** Writes one audit entry, inside the caller's transaction, for the entity the change touched. */
+export function insertAudit(tx: Db, entityType: string, entityId: number | string, entry: AuditRecord) {
+  return tx.insert(auditLog).values({
+    actorUserId: entry.actorUserId,
+    action: entry.action,
+    entityType,
+    entityId: String(entityId),
+    details: entry.details ?? null,
+  });
+}
+
 export function auditRepo(db: Db) {
   const trail = (where: SQL | undefined, limit: number): Promise<AuditEntry[]> =>
     db

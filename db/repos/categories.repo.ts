@@ -1,5 +1,6 @@
 import { asc, eq, sql } from "drizzle-orm";
 import type { Db } from "../client";
+import { insertAudit } from "./audit.repo";
 import { auditLog, categories, stories } from "../schema";
 
 type Audit = { actorUserId: string; action: string; details?: Record<string, unknown> };
@@ -8,8 +9,7 @@ export type CategoryRow = typeof categories.$inferSelect;
 export type NewCategory = { name: string; slug: string; displayOrder?: number };
 
 export function categoriesRepo(db: Db) {
-  const audit = (tx: Db, categoryId: number, entry: Audit) =>
-    tx.insert(auditLog).values({ ...entry, entityType: "category", entityId: String(categoryId), details: entry.details ?? null });
+  const audit = (tx: Db, categoryId: number, entry: Audit) => insertAudit(tx, "category", categoryId, entry);
 
   return {
     /** Every category in display order with how many stories it has (any status). */

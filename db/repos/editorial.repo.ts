@@ -1,6 +1,7 @@
 import { and, desc, eq, ilike, or, sql, type SQL } from "drizzle-orm";
 import type { Db } from "../client";
-import { auditLog, categories, rejectedStories, sources, stories } from "../schema";
+import { insertAudit, type AuditRecord } from "./audit.repo";
+import { categories, rejectedStories, sources, stories } from "../schema";
 import { containsPattern } from "./public-stories.repo";
 
 export type StoryRow = typeof stories.$inferSelect;
@@ -20,18 +21,11 @@ export type StoryFields = {
   isFeatured: boolean;
 };
 
-type Audit = { actorUserId: string; action: string; details?: Record<string, unknown> };
+type Audit = AuditRecord;
 
 /** Data access of the back office's story review; every change is written with its audit entry. */
 export function editorialRepo(db: Db) {
-  const audit = (tx: Db, storyId: number, entry: Audit) =>
-    tx.insert(auditLog).values({
-      actorUserId: entry.actorUserId,
-      action: entry.action,
-      entityType: "story",
-      entityId: String(storyId),
-      details: entry.details ?? null,
-    });
+  const audit = (tx: Db, storyId: number, entry: Audit) => insertAudit(tx, "story", storyId, entry);
 
   return {
     async findById(id: number): Promise<StoryRow | null> {

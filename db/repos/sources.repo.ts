@@ -1,6 +1,7 @@
 import { and, asc, desc, eq, gte, ilike, isNotNull, sql } from "drizzle-orm";
 import type { Db } from "../client";
-import { auditLog, feedProcessingLog, rejectedStories, scrapedCandidates, sources, stories } from "../schema";
+import { insertAudit, type AuditRecord } from "./audit.repo";
+import { feedProcessingLog, rejectedStories, scrapedCandidates, sources, stories } from "../schema";
 import { containsPattern } from "./public-stories.repo";
 
 export type SourceRow = typeof sources.$inferSelect;
@@ -21,7 +22,7 @@ export type SourceDeleteResult =
   | { deleted: false; reason: "not-found" }
   | { deleted: false; reason: "step-failed"; step: SourceDeleteStep; error: unknown };
 
-type Audit = { actorUserId: string | null; action: string; details?: Record<string, unknown> };
+type Audit = AuditRecord;
 
 class StepFailed extends Error {
   constructor(
@@ -35,14 +36,7 @@ class StepFailed extends Error {
 class NotFound extends Error {}
 
 export function sourcesRepo(db: Db) {
-  const audit = (tx: Db, sourceId: number, entry: Audit) =>
-    tx.insert(auditLog).values({
-      actorUserId: entry.actorUserId,
-      action: entry.action,
-      entityType: "source",
-      entityId: String(sourceId),
-      details: entry.details ?? null,
-    });
+  const audit = (tx: Db, sourceId: number, entry: Audit) => insertAudit(tx, "source", sourceId, entry);
 
   return {
     async findByName(name: string): Promise<SourceRow | null> {

@@ -9,20 +9,9 @@ import {
   type SourceFieldErrors,
   type SourceFormInput,
 } from "./source-form";
+import { sourceForm } from "./testing";
 
-const form = (overrides: Partial<SourceFormInput> = {}): SourceFormInput => ({
-  name: "Odd Planet",
-  websiteUrl: "https://oddplanet.example",
-  rssFeedUrl: "https://oddplanet.example/feed.xml",
-  sourceType: "rss",
-  status: "active",
-  scrapingConfig: "",
-  includeKeywords: [],
-  excludeKeywords: [],
-  notes: "",
-  pollIntervalMinutes: "30",
-  ...overrides,
-});
+const form = sourceForm;
 
 const errorsOf = (input: SourceFormInput): SourceFieldErrors => {
   const result = validateSourceForm(input);

@@ -12,8 +12,8 @@ import {
   makeUser,
 } from "~/db/testing/factories";
 import { useTestDatabase } from "~/db/testing/test-database";
-import type { SourceFormInput } from "./source-form";
 import { createSource, deleteSource, InvalidSourceError, listSources, updateSource } from "./sources";
+import { sourceForm } from "./testing";
 
 const t = useTestDatabase();
 const NOW = new Date("2026-11-22T10:00:00Z");
@@ -21,19 +21,7 @@ const DAY = 86_400_000;
 const deps = () => ({ sources: t.repos.sources, clock: () => NOW });
 const trail = async (sourceId: number) => (await t.repos.audit.forEntity("source", String(sourceId))).map((e) => e.action);
 
-const form = (overrides: Partial<SourceFormInput> = {}): SourceFormInput => ({
-  name: "Odd Planet",
-  websiteUrl: "https://oddplanet.example",
-  rssFeedUrl: "https://oddplanet.example/feed.xml",
-  sourceType: "rss",
-  status: "active",
-  scrapingConfig: "",
-  includeKeywords: [],
-  excludeKeywords: [],
-  notes: "",
-  pollIntervalMinutes: "30",
-  ...overrides,
-});
+const form = sourceForm;
 
 describe("creating a source", () => {
   test("stores the form's values and records who added it", async () => {

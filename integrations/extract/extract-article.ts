@@ -3,17 +3,10 @@ import { htmlToText, sanitizeHtml, truncateText } from "~/domain/ingestion/html"
 import { cleanLine } from "./clean-text";
 import { parsePage, parseSnippet } from "./html-document";
 import { resolveHttpUrl } from "./page-url";
-import { cleanTitle, firstOf, metaTags, parseMetaDate, readCanonicalUrl, readMetadata, timeValues } from "./read-metadata";
+import { cleanTitle, firstOf, metaTags, parseMetaDate, readCanonicalUrl, readMetadata, timeValues, type PageMetadata } from "./read-metadata";
 
-/** An article as extracted from one page; every URL is absolute http(s). */
-export type ArticleExtraction = {
-  title: string | null;
-  summary: string | null;
-  imageUrl: string | null;
-  canonicalUrl: string | null;
-  /** ISO 8601, UTC. */
-  publishedAt: string | null;
-  siteName: string | null;
+/** An article as extracted from one page: the page's metadata (publishedAt in ISO 8601 UTC) plus its text; every URL is absolute http(s). */
+export type ArticleExtraction = Omit<PageMetadata, "baseUrl"> & {
   /** The article's plain text, one line per block; "" when there is none. */
   text: string;
   /** The article's HTML, sanitised; null when there is no article text. */

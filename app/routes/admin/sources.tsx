@@ -1,6 +1,5 @@
 import { useCallback, useEffect, useId, useRef, useState, type KeyboardEvent as ReactKeyboardEvent } from "react";
 import { data, Form, useFetcher, useNavigation, useSearchParams, type ShouldRevalidateFunctionArgs } from "react-router";
-import { toast } from "sonner";
 import { z } from "zod";
 import { IngestionTrigger } from "~/app/components/admin/sources/ingestion-trigger";
 import { ManualScrapeTab } from "~/app/components/admin/sources/manual-scrape-tab";
@@ -8,6 +7,7 @@ import { RssValidatorTab } from "~/app/components/admin/sources/rss-validator-ta
 import { WatchlistTab } from "~/app/components/admin/sources/watchlist-tab";
 import { inputClass, linkClass, primaryButtonClass, safeHref, secondaryButtonClass } from "~/app/components/admin/sources/ui";
 import { CloseIcon, ExternalIcon, SearchIcon } from "~/app/components/icons";
+import { useActionToast, type ActionToast } from "~/app/lib/action-toast";
 import { requireAdmin } from "~/app/lib/admin.server";
 import { formatDate, formatTime } from "~/app/lib/format";
 import { DomainError } from "~/domain/errors";
@@ -50,7 +50,7 @@ export function shouldRevalidate({ currentUrl, nextUrl, formMethod, defaultShoul
   return withoutTab(currentUrl) === withoutTab(nextUrl) ? false : defaultShouldRevalidate;
 }
 
-type Toast = { title: string; description?: string; tone?: "error" };
+type Toast = ActionToast;
 type ActionResult = { ok: boolean; toast: Toast; fieldErrors?: SourceFieldErrors };
 
 const SourceId = z.coerce.number().int().positive();
@@ -119,14 +119,6 @@ export async function action(args: Route.ActionArgs) {
   }
 }
 
-/** Shows the toast an action returned, once. */
-function useActionToast(result: ActionResult | undefined) {
-  useEffect(() => {
-    if (!result) return;
-    if (result.toast.tone === "error") toast.error(result.toast.title, { description: result.toast.description });
-    else toast.success(result.toast.title, { description: result.toast.description });
-  }, [result]);
-}
 
 // ---------------------------------------------------------------------------------------------
 // Tabs

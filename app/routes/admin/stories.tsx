@@ -1,6 +1,5 @@
 import { useEffect, useRef, useState } from "react";
 import { data, Form, Link, useFetcher, useLocation, useNavigate, useRevalidator, useSearchParams } from "react-router";
-import { toast } from "sonner";
 import { z } from "zod";
 import { DomainError } from "~/domain/errors";
 import { parsePage } from "~/domain/public/public-site";
@@ -15,6 +14,7 @@ import {
 } from "~/domain/stories/editorial";
 import { REQUIRED_FIELDS_MESSAGE } from "~/domain/stories/messages";
 import { listAdminStories, STATUS_FILTERS, type AdminStory, type StatusFilter } from "~/domain/stories/admin-list";
+import { useActionToast, type ActionToast } from "~/app/lib/action-toast";
 import { requireAdmin } from "~/app/lib/admin.server";
 import { formatDate, formatTime } from "~/app/lib/format";
 import { Pagination } from "~/app/components/pagination";
@@ -35,7 +35,7 @@ export async function loader(args: Route.LoaderArgs) {
 const StoryId = z.coerce.number().int().positive();
 const FROM_SCRAPE_REFRESH_MS = 800;
 
-type Toast = { title: string; description?: string; tone?: "error" };
+type Toast = ActionToast;
 type ActionResult = { ok: boolean; toast: Toast; fields?: Record<string, string> };
 
 export async function action(args: Route.ActionArgs) {
@@ -145,14 +145,6 @@ function StatusBadge({ status }: { status: string }) {
   return <span className={`rounded-full px-2 py-0.5 text-xs font-bold ${colour}`}>{status}</span>;
 }
 
-/** Shows the toast an action returned. */
-function useActionToast(result: ActionResult | undefined) {
-  useEffect(() => {
-    if (!result) return;
-    if (result.toast.tone === "error") toast.error(result.toast.title, { description: result.toast.description });
-    else toast.success(result.toast.title, { description: result.toast.description });
-  }, [result]);
-}
 
 function StoryActions({ story, categories }: { story: AdminStory; categories: { id: number; name: string }[] }) {
   const fetcher = useFetcher<ActionResult>();

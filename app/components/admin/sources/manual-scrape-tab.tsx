@@ -5,6 +5,7 @@ import type { ScrapeOutcome, ScrapeResult, ScrapeUrlResult } from "~/domain/inge
 import { requestJson } from "./admin-fetch";
 import { chunk, detectedUrlsLine, parseScrapeInput } from "./scrape-input";
 import { Spinner } from "./spinner";
+import { ToolPanel } from "./tool-panel";
 import { inputClass, linkClass, panelClass, primaryButtonClass, safeHref } from "./ui";
 
 /** URLs per request: small enough that a long paste reports progress as it goes. */
@@ -63,16 +64,12 @@ export function ManualScrapeTab({ sources }: { sources: { id: number; name: stri
 
   return (
     <div className="space-y-6">
-      <form
-        noValidate
-        className={panelClass}
-        onSubmit={(event) => {
-          event.preventDefault();
-          if (!busy) void scrape();
-        }}
+      <ToolPanel
+        title="Scrape articles by URL"
+        description="Paste article links, one per line or separated by commas or spaces. Each page is fetched and its story added under Pending."
+        busy={busy}
+        onSubmit={scrape}
       >
-        <h2 className="font-display text-xl font-bold">Scrape articles by URL</h2>
-        <p className="mt-1 text-sm text-ink/70">Paste article links, one per line or separated by commas or spaces. Each page is fetched and its story added under Pending.</p>
         <label htmlFor={`${id}-urls`} className="mt-4 block text-sm font-bold">
           URLs
         </label>
@@ -108,7 +105,7 @@ export function ManualScrapeTab({ sources }: { sources: { id: number; name: stri
           </button>
         </div>
         {progress ? <ScrapeProgress progress={progress} /> : null}
-      </form>
+      </ToolPanel>
       {results.length > 0 ? <ScrapeResults results={results} finished={!busy} /> : null}
     </div>
   );

@@ -4,8 +4,8 @@ import type { RssValidationResult } from "~/domain/ingestion/validate-feed";
 import { formatDate, formatTime } from "~/app/lib/format";
 import { ExternalIcon } from "~/app/components/icons";
 import { requestJson } from "./admin-fetch";
-import { Spinner } from "./spinner";
-import { inputClass, linkClass, panelClass, primaryButtonClass, safeHref } from "./ui";
+import { ToolPanel, UrlSubmitRow } from "./tool-panel";
+import { linkClass, panelClass, safeHref } from "./ui";
 import { validationOutcome } from "./validation-outcome";
 
 /** The spec shows at most this many sample articles. */
@@ -34,37 +34,23 @@ export function RssValidatorTab() {
 
   return (
     <div className="space-y-6">
-      <form
-        noValidate
-        className={panelClass}
-        onSubmit={(event) => {
-          event.preventDefault();
-          if (!busy) void validate();
-        }}
+      <ToolPanel
+        title="Validate an RSS feed"
+        description="Check that a feed can be read before you add it as a source. RSS, Atom and JSON Feed are understood."
+        busy={busy}
+        onSubmit={validate}
       >
-        <h2 className="font-display text-xl font-bold">Validate an RSS feed</h2>
-        <p className="mt-1 text-sm text-ink/70">Check that a feed can be read before you add it as a source. RSS, Atom and JSON Feed are understood.</p>
-        <label htmlFor="rss-validator-url" className="mt-4 block text-sm font-bold">
-          Feed URL
-        </label>
-        <div className="mt-1 flex flex-col gap-3 sm:flex-row">
-          <input
-            id="rss-validator-url"
-            type="url"
-            inputMode="url"
-            autoComplete="off"
-            spellCheck={false}
-            value={url}
-            onChange={(event) => setUrl(event.target.value)}
-            placeholder="https://example.com/feed.xml"
-            className={inputClass}
-          />
-          <button type="submit" disabled={busy} aria-busy={busy} className={`${primaryButtonClass} shrink-0`}>
-            {busy ? <Spinner /> : null}
-            {busy ? "Validating..." : "Validate Feed"}
-          </button>
-        </div>
-      </form>
+        <UrlSubmitRow
+          id="rss-validator-url"
+          label="Feed URL"
+          value={url}
+          onChange={setUrl}
+          placeholder="https://example.com/feed.xml"
+          busy={busy}
+          idleLabel="Validate Feed"
+          busyLabel="Validating..."
+        />
+      </ToolPanel>
       {result ? <ValidationCard url={result.url} result={result.result} /> : null}
     </div>
   );

@@ -4,8 +4,8 @@ import { formatDate, formatTime } from "~/app/lib/format";
 import { CloseIcon, ExternalIcon } from "~/app/components/icons";
 import { requestJson } from "./admin-fetch";
 import { readStorage, writeStorage } from "./browser-storage";
-import { Spinner } from "./spinner";
-import { inputClass, linkClass, panelClass, primaryButtonClass } from "./ui";
+import { ToolPanel, UrlSubmitRow } from "./tool-panel";
+import { linkClass } from "./ui";
 import {
   addToWatchlist,
   findWatched,
@@ -84,37 +84,23 @@ export function WatchlistTab() {
 
   return (
     <div className="space-y-6">
-      <form
-        noValidate
-        className={panelClass}
-        onSubmit={(event) => {
-          event.preventDefault();
-          if (!busy) void add();
-        }}
+      <ToolPanel
+        title="Your watchlist"
+        description="Websites you want to keep an eye on for odd stories. The list is kept in this browser only."
+        busy={busy}
+        onSubmit={add}
       >
-        <h2 className="font-display text-xl font-bold">Your watchlist</h2>
-        <p className="mt-1 text-sm text-ink/70">Websites you want to keep an eye on for odd stories. The list is kept in this browser only.</p>
-        <label htmlFor="watchlist-url" className="mt-4 block text-sm font-bold">
-          Website URL
-        </label>
-        <div className="mt-1 flex flex-col gap-3 sm:flex-row">
-          <input
-            id="watchlist-url"
-            type="url"
-            inputMode="url"
-            autoComplete="off"
-            spellCheck={false}
-            value={input}
-            onChange={(event) => setInput(event.target.value)}
-            placeholder="example.com or https://example.com/odd-news"
-            className={inputClass}
-          />
-          <button type="submit" disabled={busy} aria-busy={busy} className={`${primaryButtonClass} shrink-0`}>
-            {busy ? <Spinner /> : null}
-            {busy ? "Adding..." : "Add to Watchlist"}
-          </button>
-        </div>
-      </form>
+        <UrlSubmitRow
+          id="watchlist-url"
+          label="Website URL"
+          value={input}
+          onChange={setInput}
+          placeholder="example.com or https://example.com/odd-news"
+          busy={busy}
+          idleLabel="Add to Watchlist"
+          busyLabel="Adding..."
+        />
+      </ToolPanel>
 
       <section aria-labelledby="watchlist-title">
         <h2 id="watchlist-title" className="font-display text-xl font-bold">
