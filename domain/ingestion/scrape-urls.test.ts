@@ -36,6 +36,8 @@ beforeAll(async () => {
   page("/canonical", article("Canonical cat", paragraph.repeat(8), `<link rel="canonical" href="https://odd.example/cat">`));
   page("/pdf", "%PDF-1.4", "application/pdf");
   server.handle("/missing", (_req, res) => res.writeHead(404).end());
+  server.handle("/to-localhost", (_req, res) => res.writeHead(302, { location: `${server.localhostUrl}/goat` }).end());
+  server.handle("/to-metadata", (_req, res) => res.writeHead(302, { location: "http://169.254.169.254/latest/meta-data/" }).end());
 });
 afterAll(async () => {
   await http.close();
@@ -101,6 +103,8 @@ describe("manual scrape", () => {
     ["10.0.0.1", () => "http://10.0.0.1/goat"],
     ["169.254.169.254", () => "http://169.254.169.254/latest/meta-data/"],
     ["[::1]", () => "http://[::1]/goat"],
+    ["a redirect to localhost", () => `${server.url}/to-localhost`],
+    ["a redirect to 169.254.169.254", () => `${server.url}/to-metadata`],
   ])("a page at %s is refused by the guard", async (_name, url) => {
     const result = await scrapeUrls(deps(), { urls: [url()] });
     expect(result.results[0]).toMatchObject({ success: false, outcome: "failed" });
@@ -122,10 +126,15 @@ describe("watchlist page titles", () => {
   test.each([
     ["localhost", () => `${server.localhostUrl}/goat`],
     ["169.254.169.254", () => "http://169.254.169.254/"],
+    ["10.0.0.1", () => "http://10.0.0.1/"],
+    ["[::1]", () => "http://[::1]/"],
+    ["a redirect to localhost", () => `${server.url}/to-localhost`],
     ["a missing page", () => `${server.url}/missing`],
   ])("are null for %s", async (_name, url) => {
     const hitsBefore = server.hits.length;
     expect(await fetchPageTitle({ http }, url())).toEqual({ title: null });
-    if (!url().includes("/missing")) expect(server.hits.length).toBe(hitsBefore);
+    // Nothing but the redirect itself (or the missing page) reached a server.
+    const allowedHits = url().includes("/missing") || url().includes("/to-") ? 1 : 0;
+    expect(server.hits.length).toBe(hitsBefore + allowedHits);
   });
 });

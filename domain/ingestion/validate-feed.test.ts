@@ -14,6 +14,9 @@ beforeAll(async () => {
   server.handle("/page", (_req, res) => res.writeHead(200, { "content-type": "text/html" }).end("<html><body>Hello</body></html>"));
   server.handle("/gone", (_req, res) => res.writeHead(410).end());
   server.handle("/to-localhost", (_req, res) => res.writeHead(302, { location: `${server.localhostUrl}/feed.xml` }).end());
+  for (const [name, target] of [["private", "http://10.0.0.1/feed.xml"], ["metadata", "http://169.254.169.254/latest/meta-data/"], ["ipv6-loopback", "http://[::1]/feed.xml"]]) {
+    server.handle(`/to-${name}`, (_req, res) => res.writeHead(301, { location: target }).end());
+  }
 });
 afterAll(async () => {
   await http.close();
@@ -50,6 +53,9 @@ describe("RSS validation", () => {
     ["10.0.0.1", () => "http://10.0.0.1/feed.xml"],
     ["169.254.169.254", () => "http://169.254.169.254/"],
     ["[::1]", () => "http://[::1]/feed.xml"],
+    ["a redirect to 10.0.0.1", () => `${server.url}/to-private`],
+    ["a redirect to 169.254.169.254", () => `${server.url}/to-metadata`],
+    ["a redirect to [::1]", () => `${server.url}/to-ipv6-loopback`],
   ])("a feed at %s is refused by the guard", async (_name, url) => {
     const before = server.hits.filter((h) => h === "/feed.xml").length;
     const result = await validateFeed({ http }, url());
