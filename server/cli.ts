@@ -11,6 +11,7 @@ import { seedDemo } from "~/domain/demo/seed-demo";
 import { DomainError } from "~/domain/errors";
 import { normalizeUrl } from "~/domain/urls/normalize-url";
 import { createUser, grantAdmin } from "~/domain/users/users";
+import { PAGE_ACCEPT } from "~/domain/ingestion/accept";
 import { decodeHtmlBytes } from "~/domain/ingestion/decode-html";
 import { parseFeed } from "~/domain/ingestion/feed/parse-feed";
 import { runIngestionCycle } from "~/domain/ingestion/ingest";
@@ -152,7 +153,7 @@ export async function main(argv: string[], io: Io = defaultIo()): Promise<number
       case "extract": {
         const { values, positionals } = parseArgs({ args: rest, allowPositionals: true, options: { "base-url": { type: "string" } } });
         if (positionals.length !== 1) throw new UsageError("extract needs one URL or FILE");
-        const input = await readTarget(positionals[0] as string, { accept: "text/html,application/xhtml+xml;q=0.9,*/*;q=0.5" });
+        const input = await readTarget(positionals[0] as string, { accept: PAGE_ACCEPT });
         const baseUrl = values["base-url"] ?? input.url ?? pathToFileURL(path.resolve(positionals[0] as string)).href;
         const article = extractArticle(decodeHtmlBytes(input.bytes, input.contentType), baseUrl);
         const { title, summary, imageUrl, canonicalUrl, publishedAt, text } = article;

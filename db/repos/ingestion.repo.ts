@@ -191,16 +191,6 @@ export function ingestionRepo(db: Db) {
       await db.update(sources).set({ leaseUntil: null }).where(inArray(sources.id, sourceIds));
     },
 
-    /** The latest runs of a source, newest first. */
-    async recentRuns(sourceId: number, limit = 20) {
-      return db
-        .select()
-        .from(feedProcessingLog)
-        .where(eq(feedProcessingLog.sourceId, sourceId))
-        .orderBy(sql`${feedProcessingLog.startedAt} DESC`, sql`${feedProcessingLog.id} DESC`)
-        .limit(limit);
-    },
-
     async findSource(id: number): Promise<IngestSourceRow | null> {
       const [row] = await db.select().from(sources).where(eq(sources.id, id)).limit(1);
       return row ?? null;

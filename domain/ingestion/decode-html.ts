@@ -1,10 +1,11 @@
+import { charsetFromContentType } from "./feed/decode";
 import { decodeWindows1252, isWindows1252 } from "./windows-1252";
 
 /** Turns an HTML page's bytes into text: BOM, then the HTTP charset, then a <meta> charset, then UTF-8, else windows-1252. */
 export function decodeHtmlBytes(bytes: Uint8Array, contentType?: string | null): string {
   const bom = bomEncoding(bytes);
   if (bom) return new TextDecoder(bom.encoding).decode(bytes.subarray(bom.length));
-  const declared = charsetOf(contentType) ?? metaCharset(bytes);
+  const declared = charsetFromContentType(contentType) ?? metaCharset(bytes);
   if (declared) {
     const decoded = tryDecode(bytes, declared, false);
     if (decoded !== null) return decoded;
@@ -17,11 +18,6 @@ function bomEncoding(bytes: Uint8Array): { encoding: string; length: number } | 
   if (bytes[0] === 0xff && bytes[1] === 0xfe) return { encoding: "utf-16le", length: 2 };
   if (bytes[0] === 0xfe && bytes[1] === 0xff) return { encoding: "utf-16be", length: 2 };
   return null;
-}
-
-function charsetOf(contentType: string | null | undefined): string | null {
-  const match = /charset\s*=\s*"?([\w.:-]+)"?/i.exec(contentType ?? "");
-  return match?.[1] ?? null;
 }
 
 // The HTML standard's pre-scan looks at the first 1,024 bytes; pages in the wild put it a little later.

@@ -2,6 +2,7 @@ import type { IngestSourceRow, CandidateRecord, SourceStateUpdate } from "~/db/r
 import { normalizeUrl } from "~/domain/urls/normalize-url";
 import { extractCanonicalUrl } from "~/integrations/extract/extract-article";
 import { isFetchError } from "~/integrations/http/guarded-client";
+import { FEED_ACCEPT, PAGE_ACCEPT } from "./accept";
 import { decodeHtmlBytes } from "./decode-html";
 import { systemClock, type IngestionDeps } from "./deps";
 import { eachLimit } from "./each-limit";
@@ -44,7 +45,6 @@ export type SourceRunSummary = {
   error: string | null;
 };
 
-const FEED_ACCEPT = "application/rss+xml, application/atom+xml, application/feed+json, application/json;q=0.9, application/xml;q=0.9, text/xml;q=0.8, */*;q=0.5";
 // Long enough for a slow feed (20 s fetch) plus storing its items; a crashed runner's lease lapses after it.
 const LEASE_MS = 10 * 60_000;
 const CANONICAL_CONCURRENCY = 4;
@@ -298,7 +298,7 @@ async function markKnown(deps: IngestionDeps, candidates: Candidate[]) {
 // With use_canonical, the page's rel=canonical replaces the feed's link when it is a valid, different URL.
 async function preferCanonical(deps: IngestionDeps, candidate: Candidate) {
   try {
-    const page = await deps.http.fetch(candidate.url, { headers: { accept: "text/html,application/xhtml+xml;q=0.9,*/*;q=0.5" } });
+    const page = await deps.http.fetch(candidate.url, { headers: { accept: PAGE_ACCEPT } });
     if (page.status < 200 || page.status >= 300) return;
     const canonical = extractCanonicalUrl(decodeHtmlBytes(page.body, page.contentType), page.url);
     if (!canonical) return;

@@ -1,12 +1,13 @@
 import { extractPageTitle } from "~/integrations/extract/extract-article";
 import type { Logger } from "pino";
 import type { HttpClient } from "~/integrations/http/types";
+import { PAGE_ACCEPT } from "./accept";
 import { decodeHtmlBytes } from "./decode-html";
 
 /** The title of a web page, fetched through the guarded client, for the watchlist; null when the page cannot be read. */
 export async function fetchPageTitle(deps: { http: HttpClient; logger?: Logger }, url: string): Promise<{ title: string | null }> {
   try {
-    const response = await deps.http.fetch(url, { headers: { accept: "text/html,application/xhtml+xml;q=0.9,*/*;q=0.5" } });
+    const response = await deps.http.fetch(url, { headers: { accept: PAGE_ACCEPT } });
     if (response.status < 200 || response.status >= 300 || !/html|xml/i.test(response.contentType ?? "text/html")) return { title: null };
     return { title: extractPageTitle(decodeHtmlBytes(response.body, response.contentType)) };
   } catch (error) {

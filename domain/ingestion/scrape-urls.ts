@@ -3,6 +3,7 @@ import { DomainError } from "~/domain/errors";
 import { normalizeUrl } from "~/domain/urls/normalize-url";
 import { extractArticle } from "~/integrations/extract/extract-article";
 import { isFetchError } from "~/integrations/http/guarded-client";
+import { PAGE_ACCEPT } from "./accept";
 import { decodeHtmlBytes } from "./decode-html";
 import type { IngestionDeps } from "./deps";
 import { eachLimit } from "./each-limit";
@@ -16,8 +17,8 @@ export type ScrapeUrlResult = { url: string; success: boolean; outcome: ScrapeOu
 export type ScrapeResult = { inserted: number; skipped: number; failed: number; total: number; results: ScrapeUrlResult[] };
 
 export const DEFAULT_MIN_BODY = 500;
-export const MAX_URLS = 200;
-const PAGE_ACCEPT = "text/html,application/xhtml+xml;q=0.9,*/*;q=0.5";
+/** URLs per call: enough for a pasted list, short enough to answer within a request. */
+export const MAX_URLS = 50;
 const CONCURRENCY = 4;
 
 /**

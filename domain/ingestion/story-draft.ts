@@ -1,18 +1,13 @@
 import type { PendingStoryDraft } from "~/db/repos/ingestion.repo";
 import { storySlug } from "~/domain/stories/slug";
+import { truncateText } from "./html";
 
 const MAX_TITLE = 300;
 const MAX_SUMMARY = 2_000;
 const MAX_SLUG = 80;
 
-/** Cuts plain text at a word boundary, adding an ellipsis when it was longer. */
-export function clip(text: string, max: number): string {
-  const clean = text.replace(/\s+/g, " ").trim();
-  if (clean.length <= max) return clean;
-  const cut = clean.slice(0, max - 1);
-  const space = cut.lastIndexOf(" ");
-  return `${(space > max * 0.6 ? cut.slice(0, space) : cut).trimEnd()}…`;
-}
+// Plain text on one line, cut at a word boundary with an ellipsis when longer.
+const clip = (text: string, max: number) => truncateText(text.replace(/\s+/g, " ").trim(), max);
 
 /** A story's slug, and the fallback with a piece of its URL hash for when the slug is taken. */
 export function slugsFor(title: string, urlHash: string): { slug: string; altSlug: string } {

@@ -1,5 +1,6 @@
 import { isFetchError } from "~/integrations/http/guarded-client";
 import type { HttpClient } from "~/integrations/http/types";
+import { FEED_ACCEPT } from "./accept";
 import { parseFeed, type ParsedFeed } from "./feed/parse-feed";
 
 /** The spec's RSS validation result (section 3). */
@@ -14,7 +15,6 @@ export type RssValidationResult = {
 };
 
 export const SAMPLE_SIZE = 5;
-const FEED_ACCEPT = "application/rss+xml, application/atom+xml, application/feed+json, application/xml;q=0.9, text/xml;q=0.8, */*;q=0.5";
 
 /** Fetches a feed URL through the guarded client and reports whether it is a usable feed, with a sample of its items. */
 export async function validateFeed(deps: { http: HttpClient }, rawUrl: string): Promise<RssValidationResult> {

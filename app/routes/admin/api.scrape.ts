@@ -1,11 +1,10 @@
 import { z } from "zod";
-import { scrapeUrls } from "~/domain/ingestion/scrape-urls";
+import { MAX_URLS, scrapeUrls } from "~/domain/ingestion/scrape-urls";
 import { requireAdmin } from "~/app/lib/admin.server";
 import { failureResponse, json, methodNotAllowed, readJsonBody } from "~/app/lib/json-route.server";
 import type { Route } from "./+types/api.scrape";
 
 /** More than this in one request is split by the browser; a bound keeps one request's work finite. */
-const MAX_URLS = 50;
 
 const HttpUrl = z
   .string()
