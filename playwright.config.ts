@@ -1,55 +1,79 @@
 import os from "node:os";
 import path from "node:path";
 import { defineConfig } from "@playwright/test";
+import { CHROMIUM_ARGS, DEFAULT_CHROMIUM_PATH } from "./integrations/browser/chromium";
 
-// One port for the whole run: workers re-evaluate this file but inherit the environment. Below
-// Linux's ephemeral range (32768+), so no outgoing connection can hold it.
-process.env.E2E_PORT ??= String(20_000 + Math.floor(Math.random() * 12_000));
-const port = Number(process.env.E2E_PORT);
-// This run's data dir (its outbox) and PostgreSQL database name, known to the server and the journeys.
-process.env.E2E_DATA_DIR ??= path.join(os.tmpdir(), `oddwire-e2e-${process.pid}-${Date.now()}`);
-process.env.E2E_DATABASE_NAME ??= `oddwire_e2e_${process.pid}`;
+// Every worker has a server of its own, on its own database (a PGlite data dir, or a PostgreSQL
+// database when TEST_DATABASE_URL is set), so one worker's edits never show in another's pages.
+// Change the worker count with E2E_WORKERS: each slot needs its server started before the tests.
+const workers = Number(process.env.E2E_WORKERS ?? 2);
+if (!Number.isInteger(workers) || workers < 1) throw new Error(`E2E_WORKERS must be a positive integer, not ${process.env.E2E_WORKERS}`);
+
+// Fixed once for the whole run: workers re-evaluate this file but inherit the environment. The ports
+// sit below Linux's ephemeral range (32768+), so no outgoing connection can hold them.
+process.env.E2E_BASE_PORT ??= String(20_000 + Math.floor(Math.random() * 12_000));
+process.env.E2E_RUN_ID ??= `${process.pid}`;
+process.env.E2E_RUN_STARTED ??= `${Date.now()}`;
+const basePort = Number(process.env.E2E_BASE_PORT);
+const runId = process.env.E2E_RUN_ID;
+
+/** The server of one worker slot (Playwright's parallel index, kept by a worker that restarts). */
+function slot(index: number) {
+  const port = basePort + index;
+  return {
+    port,
+    url: `http://127.0.0.1:${port}`,
+    dataDir: path.join(os.tmpdir(), `oddwire-e2e-${runId}-${process.env.E2E_RUN_STARTED}-w${index}`),
+    databaseName: `oddwire_e2e_${runId}_w${index}`,
+  };
+}
+const slots = Array.from({ length: workers }, (_, index) => slot(index));
+
+// In a worker: its own server, and its data dir and database name for the journeys that read the
+// outbox, the fixture site's address or run the CLI.
+const parallelIndex = process.env.TEST_PARALLEL_INDEX;
+const mine = parallelIndex === undefined ? undefined : slots[Number(parallelIndex)];
+if (parallelIndex !== undefined && !mine) {
+  throw new Error(`no server for worker ${parallelIndex}: set E2E_WORKERS (now ${workers}), or pass --workers to scripts/e2e.mjs`);
+}
+if (mine) {
+  process.env.E2E_DATA_DIR = mine.dataDir;
+  process.env.E2E_DATABASE_NAME = mine.databaseName;
+}
 
 export default defineConfig({
   testDir: "e2e",
   testMatch: "**/*.spec.ts",
   timeout: 30_000,
-  workers: 2,
+  workers,
   forbidOnly: process.env.CI === "true",
   reporter: [["list"]],
   use: {
-    baseURL: `http://127.0.0.1:${port}`,
+    baseURL: (mine ?? slots[0]!).url,
     browserName: "chromium",
     launchOptions: {
-      executablePath: process.env.CHROMIUM_PATH || "/usr/bin/chromium",
-      args: [
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-quic",
-        "--no-first-run",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-      ],
+      executablePath: process.env.CHROMIUM_PATH || DEFAULT_CHROMIUM_PATH,
+      args: CHROMIUM_ARGS,
     },
   },
-  webServer: {
-    // The built server on a fresh database (PGlite in a temp dir, or a new PostgreSQL database).
+  // The built server on a fresh database filled with the journeys' fixtures, one per worker.
+  webServer: slots.map((s, index) => ({
+    name: `server ${index}`,
     command: "node --import tsx e2e/fixture-server.ts",
-    url: `http://127.0.0.1:${port}/healthz`,
+    url: `${s.url}/healthz`,
     env: {
-      PORT: String(port),
+      PORT: String(s.port),
       NODE_ENV: "production",
       HOST: "127.0.0.1",
       LOG_LEVEL: "warn",
-      SITE_URL: `http://127.0.0.1:${port}`,
-      E2E_DATA_DIR: process.env.E2E_DATA_DIR,
-      E2E_DATABASE_NAME: process.env.E2E_DATABASE_NAME,
+      SITE_URL: s.url,
+      E2E_DATA_DIR: s.dataDir,
+      E2E_DATABASE_NAME: s.databaseName,
     },
-    timeout: 120_000,
+    timeout: 180_000,
     reuseExistingServer: false,
-    stdout: "ignore",
-    stderr: "pipe",
-    gracefulShutdown: { signal: "SIGTERM", timeout: 15_000 },
-  },
+    stdout: "ignore" as const,
+    stderr: "pipe" as const,
+    gracefulShutdown: { signal: "SIGTERM" as const, timeout: 15_000 },
+  })),
 });

@@ -19,6 +19,8 @@ export default [
     route("categories", "routes/admin/categories.tsx"),
     route("users", "routes/admin/users.tsx"),
     route("sources", "routes/admin/sources.tsx"),
+    route("url-que", "routes/admin/url-que.tsx"),
+    route("social", "routes/admin/coming-soon.tsx", { id: "admin-social" }),
   ]),
   route("admin/sources.opml", "routes/admin/sources-opml.ts"),
   route("admin/api/validate-feed", "routes/admin/api.validate-feed.ts"),

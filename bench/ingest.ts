@@ -6,20 +6,19 @@
 // then one full ingestion cycle runs from empty, then a second cycle in which every feed answers 304.
 // Prints wall time, items per second and peak memory (RSS, sampled every 20 ms) per cycle.
 import { spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { sql } from "drizzle-orm";
 import pino from "pino";
-import { openDatabase, type Database } from "~/db/client";
 import { runMigrations } from "~/db/migrate";
 import { createRepos } from "~/db/repos";
 import { sources, stories } from "~/db/schema";
-import { adminUrl, createDatabaseSql, dropDatabaseSql } from "~/db/testing/postgres-admin";
 import { runIngestionCycle, type IngestionResult } from "~/domain/ingestion/ingest";
 import { createGuardedClient } from "~/integrations/http/guarded-client";
+import { errorMessage } from "~/lib/error-message";
+import { openFreshDatabase } from "./fresh-database";
 import { createFeedParserPool } from "~/server/feed-parser-pool";
 
 const out = (line: string) => process.stdout.write(`${line}\n`);
@@ -59,26 +58,7 @@ async function measure<T>(work: () => Promise<T>): Promise<{ value: T; seconds: 
 }
 
 async function benchOne(kind: string, feedUrl: string): Promise<CycleRow[]> {
-  let database: Database;
-  let cleanup: () => Promise<void>;
-  if (kind === "pglite") {
-    const dir = mkdtempSync(path.join(os.tmpdir(), "oddwire-bench-ingest-"));
-    database = await openDatabase({ dataDir: dir });
-    cleanup = async () => {
-      await database.close();
-      rmSync(dir, { recursive: true, force: true });
-    };
-  } else {
-    const admin = await openDatabase({ databaseUrl: PG_URL, poolSize: 1 });
-    await admin.exec(dropDatabaseSql(PG_NAME));
-    await admin.exec(createDatabaseSql(PG_NAME));
-    database = await openDatabase({ databaseUrl: adminUrl(PG_URL, PG_NAME), poolSize: 10 });
-    cleanup = async () => {
-      await database.close();
-      await admin.exec(dropDatabaseSql(PG_NAME));
-      await admin.close();
-    };
-  }
+  const { database, cleanup } = await openFreshDatabase(kind, { pgUrl: PG_URL, name: PG_NAME });
   try {
     await runMigrations(database);
     const repos = createRepos(database.db);
@@ -129,7 +109,7 @@ try {
     try {
       all.push(...(await benchOne(kind, server.url)));
     } catch (error) {
-      if (kind === "postgres" && /connect/i.test((error as Error).message)) out(`PostgreSQL not reachable at ${PG_URL}: skipped`);
+      if (kind === "postgres" && /connect/i.test(errorMessage(error))) out(`PostgreSQL not reachable at ${PG_URL}: skipped`);
       else throw error;
     }
   }

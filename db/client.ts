@@ -8,15 +8,23 @@ import pg from "pg";
 import { lockDataDir } from "./lock";
 import { schema } from "./schema";
 
+/**
+ * The common base of both drivers' databases and of their transactions (a transaction is a
+ * PgDatabase too), so a repository helper that takes a Db accepts either.
+ */
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 
-export type Database = {
-  kind: "pglite" | "postgres";
+type OpenDatabase = {
   db: Db;
   /** Runs raw SQL; for maintenance and tests (migrations, truncation). */
   exec(sqlText: string): Promise<void>;
   close(): Promise<void>;
 };
+
+/** An open database with the driver-level handle that migrations and the job queue need. */
+export type Database =
+  | (OpenDatabase & { kind: "postgres"; pool: pg.Pool; connectionString: string })
+  | (OpenDatabase & { kind: "pglite"; pglite: PGlite });
 
 export type DatabaseOptions =
   | {
@@ -39,6 +47,14 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     const pool = new pg.Pool({ connectionString: options.databaseUrl, max: options.poolSize ?? 10 });
     // Without a listener an idle connection's error would crash the process.
     pool.on("error", (error) => (options.onIdleError ?? ((e) => console.error("idle PostgreSQL connection failed:", e.message)))(error));
+    // pool.end() resolves before its connections have closed; close() waits for them, so that dropping
+    // the database right after (tests) or exiting cannot cut a connection that is still saying goodbye.
+    let connections = 0;
+    let allClosed: (() => void) | undefined;
+    pool.on("connect", () => connections++);
+    pool.on("remove", () => {
+      if (--connections === 0) allClosed?.();
+    });
     // Fail fast with the server's own message instead of on the first query.
     const client = await pool.connect().catch(async (error: unknown) => {
       await pool.end();
@@ -47,11 +63,17 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     client.release();
     return {
       kind: "postgres",
-      db: drizzlePg(pool, { schema }) as unknown as Db,
+      pool,
+      connectionString: options.databaseUrl,
+      db: drizzlePg(pool, { schema }),
       exec: async (sqlText) => {
         await pool.query(sqlText);
       },
-      close: () => pool.end(),
+      close: async () => {
+        const closed = connections === 0 ? Promise.resolve() : new Promise<void>((resolve) => (allClosed = resolve));
+        await pool.end();
+        await closed;
+      },
     };
   }
 
@@ -74,7 +96,8 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   let closed = false;
   return {
     kind: "pglite",
-    db: drizzlePglite(client, { schema }) as unknown as Db,
+    pglite: client,
+    db: drizzlePglite(client, { schema }),
     exec: async (sqlText) => {
       await client.exec(sqlText);
     },
@@ -92,7 +115,6 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
 
 /** The underlying PGlite client, for dumping a migrated template in tests. */
 export function pgliteOf(database: Database): PGlite {
-  const client = (database.db as unknown as { $client: PGlite }).$client;
-  if (database.kind !== "pglite" || !client) throw new Error("not a PGlite database");
-  return client;
+  if (database.kind !== "pglite") throw new Error("not a PGlite database");
+  return database.pglite;
 }

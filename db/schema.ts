@@ -73,6 +73,17 @@ export type ScrapingConfig = {
   [key: string]: unknown;
 };
 
+export type DiscoveryStats = {
+  at: string;
+  durationMs: number;
+  found: number;
+  queued: number;
+  skippedRobots: number;
+  skippedKnown: number;
+  skippedFiltered: number;
+  errors: string[];
+};
+
 export const sources = pgTable(
   "sources",
   {
@@ -98,6 +109,8 @@ export const sources = pgTable(
     lastHttpStatus: integer("last_http_status"),
     /** Set while a runner holds the source, so two runners never fetch it at once; expires by itself. */
     leaseUntil: timestamptz("lease_until"),
+    /** The last URL discovery of a web_scraping source: what it found, queued and skipped. */
+    lastDiscovery: jsonb("last_discovery").$type<DiscoveryStats>(),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -132,6 +145,10 @@ export const stories = pgTable(
     sourceId: integer("source_id").references(() => sources.id, { onDelete: "restrict" }),
     imageEnhanced: boolean("image_enhanced").notNull().default(false),
     imageProcessingStatus: imageProcessingStatus("image_processing_status"),
+    /** Why the last image enhancement failed or was skipped. */
+    imageError: text("image_error"),
+    /** When image enhancement last looked at this story (a resumed run skips what its first part did). */
+    imageCheckedAt: timestamptz("image_checked_at"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -203,20 +220,47 @@ export const urlQueue = pgTable(
   "url_queue",
   {
     id: integer("id").primaryKey().generatedAlwaysAsIdentity(),
+    /** The URL as discovered: what is fetched. Its normalised form identifies it. */
     url: text("url").notNull(),
+    normalizedUrl: text("normalized_url").notNull(),
+    urlHash: text("url_hash").notNull(),
     lastmod: timestamptz("lastmod"),
     sourceId: integer("source_id").references(() => sources.id, { onDelete: "cascade" }),
     status: urlQueueStatus("status").notNull().default("queued"),
     error: text("error"),
+    /** Failed scrapes so far; the third makes the row failed. */
+    attempts: integer("attempts").notNull().default(0),
+    lastAttemptAt: timestamptz("last_attempt_at"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
   (t) => [
     uniqueIndex("url_queue_url_key").on(t.url),
-    index("url_queue_status_idx").on(t.status, t.lastmod.desc().nullsFirst()),
-    index("url_queue_source_idx").on(t.sourceId, t.status),
+    uniqueIndex("url_queue_url_hash_key").on(t.urlHash),
+    // The URL Que list: newest lastmod first, by status, by source and status, or across all.
+    index("url_queue_status_idx").on(t.status, t.lastmod.desc().nullsLast(), t.id.desc()),
+    index("url_queue_source_idx").on(t.sourceId, t.status, t.lastmod.desc().nullsLast(), t.id.desc()),
+    index("url_queue_lastmod_idx").on(t.lastmod.desc().nullsLast(), t.id.desc()),
+    // 'Search URL': case-insensitive substring.
+    index("url_queue_url_trgm_idx").using("gin", sql`${t.url} gin_trgm_ops`),
+    check("url_queue_attempts_non_negative", sql`${t.attempts} >= 0`),
   ],
 );
+
+/**
+ * Politeness and robots.txt per origin, shared by every process: who holds the origin now, when
+ * the next request may start, a pause asked for by the server, and the cached robots.txt.
+ */
+export const crawlHosts = pgTable("crawl_hosts", {
+  origin: text("origin").primaryKey(),
+  leaseUntil: timestamptz("lease_until"),
+  nextFetchAt: timestamptz("next_fetch_at"),
+  pausedUntil: timestamptz("paused_until"),
+  robotsStatus: integer("robots_status"),
+  robotsBody: text("robots_body"),
+  robotsFetchedAt: timestamptz("robots_fetched_at"),
+  updatedAt: updatedAt(),
+});
 
 export const socialMediaPosts = pgTable(
   "social_media_posts",
@@ -228,14 +272,25 @@ export const socialMediaPosts = pgTable(
     platform: socialPlatform("platform").notNull().default("facebook"),
     status: socialPostStatus("status").notNull().default("pending"),
     message: text("message"),
+    /** The story page the post links to (SITE_URL/story/{slug} when it was made). */
+    link: text("link"),
     postedAt: timestamptz("posted_at"),
     postId: text("post_id"),
+    permalinkUrl: text("permalink_url"),
     errorMessage: text("error_message"),
+    /** The Graph API's error code, subcode and trace id of a failed post (for support and the log). */
+    errorCode: integer("error_code"),
+    errorSubcode: integer("error_subcode"),
+    fbtraceId: text("fbtrace_id"),
+    requestedBy: text("requested_by").references(() => users.id, { onDelete: "set null" }),
     createdAt: createdAt(),
+    updatedAt: updatedAt(),
   },
   (t) => [
     index("social_media_posts_platform_created_idx").on(t.platform, t.createdAt.desc().nullsFirst()),
     index("social_media_posts_story_idx").on(t.storyId, t.platform, t.status),
+    // Never twice by accident: one post of a story in flight at a time.
+    uniqueIndex("social_media_posts_one_pending_key").on(t.storyId, t.platform).where(sql`${t.status} = 'pending'`),
   ],
 );
 
@@ -369,6 +424,10 @@ export const jobs = pgTable(
     progress: integer("progress").notNull().default(0),
     total: integer("total"),
     message: text("message"),
+    /** Running counts a job reports beside its progress (enhanced, failed, skipped...). */
+    counts: jsonb("counts").$type<Record<string, number>>(),
+    /** Set when someone asks a queued or running job to stop; the job ends as cancelled. */
+    cancelRequestedAt: timestamptz("cancel_requested_at"),
     input: jsonb("input").$type<Record<string, unknown>>(),
     result: jsonb("result").$type<Record<string, unknown>>(),
     error: text("error"),

@@ -1,6 +1,7 @@
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
 import routes from "../app/routes";
 import { ADMIN, EDITOR, PROMOTABLE } from "./fixtures";
+import { gotoHydrated } from "./helpers";
 
 type RouteEntry = { path?: string; index?: boolean; children?: RouteEntry[] };
 
@@ -153,4 +154,51 @@ test("an admin makes another user an admin on the Users page, and that user gets
   await userPage.goto("/admin");
   await signInThroughForm(userPage, PROMOTABLE);
   await expect(userPage.getByRole("heading", { name: "Dashboard" })).toBeVisible();
+});
+
+test("Social Media answers inside the back office with a coming-soon state", async ({ browser }) => {
+  const page = await (await browser.newContext({ extraHTTPHeaders: { "x-forwarded-for": "192.0.2.73" } })).newPage();
+  await page.goto("/admin");
+  await signInThroughForm(page, ADMIN);
+  await expect(page.getByRole("heading", { name: "Dashboard" })).toBeVisible();
+  const nav = page.getByRole("navigation", { name: "Admin" });
+  await nav.getByRole("link", { name: "Social Media" }).click();
+  await expect(page).toHaveURL("/admin/social");
+  await expect(page.getByRole("heading", { level: 1, name: "Social Media" })).toBeVisible();
+  await expect(page.getByRole("heading", { level: 2, name: "Coming soon" })).toBeVisible();
+  await expect(nav.getByRole("link", { name: "Social Media" })).toHaveAttribute("aria-current", "page");
+  await expect(page.getByRole("button", { name: "Sign Out" })).toBeVisible();
+});
+
+test.describe("a change sent from another address than SITE_URL", () => {
+  const LAN = "http://192.168.1.20:3000";
+
+  test("the screen says which address to use", async ({ browser, playwright, baseURL }) => {
+    // Signed in at SITE_URL (127.0.0.1), then the same session used from http://localhost: what a
+    // browser does when someone opens the back office at another name for the same server.
+    const api = await playwright.request.newContext({ baseURL, extraHTTPHeaders: { "x-forwarded-for": "192.0.2.71" } });
+    await signIn(api, baseURL!, ADMIN);
+    const other = baseURL!.replace("127.0.0.1", "localhost");
+    const context = await browser.newContext();
+    await context.addCookies((await api.storageState()).cookies.map((cookie) => ({ ...cookie, domain: "localhost" })));
+    const page = await context.newPage();
+    await gotoHydrated(page, `${other}/admin/users`);
+    await expect(page.getByRole("heading", { name: "Users" })).toBeVisible();
+    await page.getByRole("button", { name: `Make admin for ${EDITOR.email}` }).click();
+    await expect(page.getByRole("heading", { name: "Wrong address for changes" })).toBeVisible();
+    await expect(page.getByRole("alert")).toContainText(`This page was opened at ${other}, but changes are accepted only from the site's own address, ${baseURL}.`);
+    await expect(page.getByRole("link", { name: `Open ${baseURL}/admin` })).toHaveAttribute("href", `${baseURL}/admin`);
+    // Nothing changed: the editor is still not an admin.
+    expect(await (await api.get("/admin/users")).text()).toMatch(new RegExp(`Make admin<span class="sr-only"> for (<!-- -->)?${EDITOR.email.replace(".", "\\.")}`));
+    await Promise.all([api.dispose(), context.close()]);
+  });
+
+  test("a JSON endpoint answers 403 with the same words", async ({ playwright, baseURL }) => {
+    const admin = await playwright.request.newContext({ baseURL, extraHTTPHeaders: { "x-forwarded-for": "192.0.2.72" } });
+    await signIn(admin, baseURL!, ADMIN);
+    const response = await admin.post("/admin/api/validate-feed", { data: { url: "https://a.example/feed" }, headers: { origin: LAN } });
+    expect(response.status()).toBe(403);
+    expect((await response.json()).error).toContain(`Open ${baseURL}/admin and try again, or set SITE_URL to the address you use.`);
+    await admin.dispose();
+  });
 });

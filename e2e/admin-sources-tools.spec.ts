@@ -2,23 +2,14 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
-import { gotoHydrated } from "./helpers";
-import { ADMIN, TOOLS_ARTICLES, TOOLS_FEED_ITEMS, TOOLS_FEED_PATH, TOOLS_FEED_TITLE, TOOLS_NOT_A_FEED_PATH, TOOLS_SITE_FILE, TOOLS_SOURCE_NAME, TOOLS_WATCH_PAGE } from "./fixtures";
+import { gotoHydrated, signInAsAdmin, toast } from "./helpers";
+import { TOOLS_ARTICLES, TOOLS_FEED_ITEMS, TOOLS_FEED_PATH, TOOLS_FEED_TITLE, TOOLS_NOT_A_FEED_PATH, TOOLS_SITE_FILE, TOOLS_SOURCE_NAME, TOOLS_WATCH_PAGE } from "./fixtures";
 
 test.use({ extraHTTPHeaders: { "x-forwarded-for": "192.0.2.110" } });
 
 /** The fixture site the server started on 127.0.0.1 (its address is written into the run's data dir). */
 function site(): string {
   return (JSON.parse(readFileSync(path.join(process.env.E2E_DATA_DIR ?? "", TOOLS_SITE_FILE), "utf8")) as { url: string }).url;
-}
-
-async function signInAsAdmin(page: Page, to: string) {
-  await page.goto(to);
-  await page.getByLabel("Email").fill(ADMIN.email);
-  await page.getByLabel("Password").fill(ADMIN.password);
-  await page.getByRole("button", { name: "Sign In" }).click();
-  // Signed in and hydrated: the sidebar's Sign Out button is enabled only then.
-  await expect(page.getByRole("button", { name: "Sign Out" })).toBeEnabled();
 }
 
 async function openSourcesTab(page: Page, name: "RSS Validator" | "Manual Scrape" | "Watchlist") {
@@ -34,10 +25,6 @@ async function seriousViolations(page: Page) {
 }
 
 /** The toast with this title, and its description. */
-function toast(page: Page, title: string | RegExp) {
-  return page.locator("[data-sonner-toast]").filter({ hasText: title });
-}
-
 test("the RSS validator asks for a URL, describes a good feed with its samples, and names what is wrong with a page that is no feed", async ({ page }) => {
   await openSourcesTab(page, "RSS Validator");
   const url = page.getByLabel("Feed URL");
@@ -185,7 +172,8 @@ test("a page reloaded while an ingestion runs picks the job up again, and a job 
   page.on("console", (message) => void (message.type() === "error" && consoleErrors.push(message.text())));
   await page.evaluate(() => sessionStorage.setItem("oddwire.ingestion-job", "no-such-job"));
   await page.reload();
-  await expect(toast(page, "RSS Ingestion Failed")).toContainText("Check the console for error details.");
+  // A reload, hydration and one poll: slow on a machine busy with the other worker's journeys.
+  await expect(toast(page, "RSS Ingestion Failed")).toContainText("Check the console for error details.", { timeout: 20_000 });
   expect(consoleErrors.join("\n")).toContain("RSS ingestion failed");
   await expect(page.getByRole("button", { name: "Trigger RSS Ingestion" })).toBeEnabled();
 });

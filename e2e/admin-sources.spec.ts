@@ -1,24 +1,12 @@
+import { signInAsAdmin, toast } from "./helpers";
 import { readFileSync } from "node:fs";
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
-import { ADMIN, SOURCES_PAGE } from "./fixtures";
+import { SOURCES_PAGE } from "./fixtures";
 
 test.use({ extraHTTPHeaders: { "x-forwarded-for": "192.0.2.120" } });
 
-async function signInAsAdmin(page: Page, to: string) {
-  await page.goto(to);
-  await page.getByLabel("Email").fill(ADMIN.email);
-  await page.getByLabel("Password").fill(ADMIN.password);
-  await page.getByRole("button", { name: "Sign In" }).click();
-  await expect(page.getByRole("heading", { name: "Sources", level: 1 })).toBeVisible();
-  await page.waitForFunction(() => document.documentElement.dataset.hydrated === "true");
-}
-
 /** The toast with this title. */
-function toast(page: Page, title: string | RegExp) {
-  return page.locator("[data-sonner-toast]").filter({ hasText: title });
-}
-
 function card(page: Page, name: string) {
   return page.getByRole("main").getByRole("listitem").filter({ has: page.getByRole("heading", { name, exact: true }) });
 }

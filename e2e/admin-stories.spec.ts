@@ -1,15 +1,8 @@
-import { expect, test, type Page } from "@playwright/test";
+import { signInAsAdmin } from "./helpers";
+import { expect, test } from "@playwright/test";
 import { ADMIN, BULK, CATEGORIES, REVIEW } from "./fixtures";
 
 test.use({ extraHTTPHeaders: { "x-forwarded-for": "192.0.2.70" } });
-
-async function signInAsAdmin(page: Page, path: string) {
-  await page.goto(path);
-  await page.getByLabel("Email").fill(ADMIN.email);
-  await page.getByLabel("Password").fill(ADMIN.password);
-  await page.getByRole("button", { name: "Sign In" }).click();
-  await expect(page.getByRole("heading", { name: "Stories" })).toBeVisible();
-}
 
 test("an editor publishes a pending story and sees it on the public site; rejects another and finds it under Rejected Stories", async ({ page, browser }) => {
   await signInAsAdmin(page, "/admin/stories?status=pending");
@@ -62,6 +55,23 @@ test("the Add New Story dialog refuses a story without title and category, then 
   await expect(dialog).toHaveCount(0);
   const row = page.getByRole("listitem").filter({ hasText: "Hand-made: Pigeon learns to knock" });
   await expect(row).toContainText("published");
+});
+
+test("the story dialog is named by its title, starts at its first field, and closes on Escape or its close button, giving focus back", async ({ page }) => {
+  await signInAsAdmin(page, "/admin/stories");
+  await page.waitForFunction(() => document.documentElement.dataset.hydrated === "true");
+  const add = page.getByRole("button", { name: "Add New Story" });
+  await add.click();
+  const dialog = page.getByRole("dialog", { name: "Add New Story" });
+  await expect(dialog.getByLabel("Title")).toBeFocused();
+  await page.keyboard.press("Escape");
+  await expect(dialog).toHaveCount(0);
+  await expect(add).toBeFocused();
+
+  await add.click();
+  await dialog.getByRole("button", { name: "Close" }).click();
+  await expect(dialog).toHaveCount(0);
+  await expect(add).toBeFocused();
 });
 
 test("stories are reviewed by keyboard and in bulk", async ({ page }) => {

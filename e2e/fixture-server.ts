@@ -1,11 +1,12 @@
-// Serves the built app on a fresh database filled with the journeys' fixtures. Started by Playwright.
+// Serves the built app on a fresh database filled with the journeys' fixtures. Playwright starts one
+// per worker (playwright.config.ts), each with its own data dir, database name and port.
 import { randomBytes } from "node:crypto";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { openDatabase } from "~/db/client";
 import { runMigrations } from "~/db/migrate";
-import { makeCategory, makeRejectedStory, makeSource, makeStory } from "~/db/testing/factories";
+import { makeCategory, makeRejectedStory, makeSource, makeStory, makeUrlQueueItem } from "~/db/testing/factories";
 import { adminUrl, createDatabaseSql, dropDatabaseSql } from "~/db/testing/postgres-admin";
 import { loadConfig } from "~/server/config";
 import { serve } from "~/server/serve";
@@ -15,8 +16,10 @@ import { serveFixtures } from "~/test/fixture-server";
 import { TOOLS_FEED_PATH, TOOLS_SITE_FILE, TOOLS_SOURCE_NAME, toolsSitePages } from "./fixtures";
 import { ADMIN, CATEGORIES, CONTACT_EMAIL, EDITOR, FEATURED, PENDING, PROMOTABLE, PUBLISHED, REJECTED_TITLE, REVIEW, BULK } from "./fixtures";
 import { SOURCES_PAGE } from "./fixtures";
+import { QUEUE_ARTICLES, QUEUE_FAILED_ERROR, QUEUE_RETRY_ERROR, QUEUE_ROWS, QUEUE_SOURCES, queueSitePages } from "./fixtures";
+import { IMAGES_BATCH, IMAGES_FIRST_ID, IMAGES_TEST_STORY, imagesSiteUrl } from "./fixtures";
 
-// The journeys read this run's outbox, and on PostgreSQL run the CLI against its database: both are named by the config.
+// The worker's journeys read this server's outbox, and on PostgreSQL run the CLI against its database: both are named by the config.
 const dataDir = process.env.E2E_DATA_DIR ?? mkdtempSync(path.join(os.tmpdir(), "oddwire-e2e-"));
 mkdirSync(dataDir, { recursive: true });
 const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, CONTACT_EMAIL };
@@ -94,6 +97,63 @@ await makeSource(database.db, {
 });
 await makeSource(database.db, { ...SOURCES_PAGE.scraper, sourceType: "web_scraping", status: "inactive", rssFeedUrl: null, scrapingConfig: { startUrls: [`${SOURCES_PAGE.scraper.websiteUrl}/news`], crawlDelay: 1000 } });
 // ---- end of the Sources page block ----
+
+// ---- URL Que (admin-url-que.spec.ts): two inactive Web Scraping sources, their queue, and two article pages to scrape ----
+for (const [pathname, page] of Object.entries(queueSitePages(toolsSite.url))) toolsSite.route(pathname, page);
+const marsh = await makeSource(database.db, {
+  name: QUEUE_SOURCES.marsh,
+  sourceType: "web_scraping",
+  status: "inactive",
+  websiteUrl: `${toolsSite.url}/`,
+  rssFeedUrl: null,
+  // A second and a half between its two pages: long enough for the journey to watch the progress.
+  scrapingConfig: { startUrls: [`${toolsSite.url}/queue/`], crawlDelay: 1500 },
+});
+const dune = await makeSource(database.db, {
+  name: QUEUE_SOURCES.dune,
+  sourceType: "web_scraping",
+  status: "inactive",
+  websiteUrl: "https://dune-crawler.example",
+  rssFeedUrl: null,
+  scrapingConfig: { startUrls: ["https://dune-crawler.example/news"] },
+});
+const queueRows = [
+  ...QUEUE_ARTICLES.map((article) => ({ url: `${toolsSite.url}${article.path}`, sourceId: marsh.id })),
+  { url: QUEUE_ROWS.rejectA, sourceId: marsh.id },
+  { url: QUEUE_ROWS.rejectB, sourceId: marsh.id },
+  { url: QUEUE_ROWS.deleteA, sourceId: marsh.id },
+  { url: QUEUE_ROWS.deleteB, sourceId: marsh.id },
+  { url: QUEUE_ROWS.duneQueued, sourceId: dune.id },
+  { url: QUEUE_ROWS.duneRetry, sourceId: dune.id, error: QUEUE_RETRY_ERROR, attempts: 1 },
+  { url: QUEUE_ROWS.duneScraped, sourceId: dune.id, status: "scraped" as const },
+  { url: QUEUE_ROWS.duneFailed, sourceId: dune.id, status: "failed" as const, error: QUEUE_FAILED_ERROR, attempts: 3 },
+];
+// Newest first in the list: the rows are an hour apart, in this order.
+for (const [i, row] of queueRows.entries()) await makeUrlQueueItem(database.db, { ...row, lastmod: new Date(Date.UTC(2025, 4, 20, 12 - i, 15)) });
+// ---- end of the URL Que block ----
+
+// ---- Image enhancement (admin-images.spec.ts): pending stories on the journey's own image site ----
+const imagesSite = imagesSiteUrl(config.siteUrl);
+// Their ids start at IMAGES_FIRST_ID (see fixtures.ts); then the stories table goes on counting from where it was.
+await database.exec(`ALTER TABLE stories ALTER COLUMN id RESTART WITH ${IMAGES_FIRST_ID}`);
+await makeStory(database.db, {
+  title: IMAGES_TEST_STORY.title,
+  slug: IMAGES_TEST_STORY.slug,
+  originalUrl: `${imagesSite}${IMAGES_TEST_STORY.path}`,
+  imageUrl: `${imagesSite}${IMAGES_TEST_STORY.smallImage}`,
+  status: "pending",
+});
+for (const story of IMAGES_BATCH) {
+  await makeStory(database.db, {
+    title: story.title,
+    slug: story.slug,
+    originalUrl: `${imagesSite}${story.path}`,
+    imageUrl: story.currentImage ? `${imagesSite}${story.currentImage}` : null,
+    status: "pending",
+  });
+}
+await database.exec(`SELECT setval(pg_get_serial_sequence('stories', 'id'), (SELECT max(id) FROM stories WHERE id < ${IMAGES_FIRST_ID}))`);
+// ---- end of the image enhancement block ----
 
 await database.close();
 

@@ -50,7 +50,7 @@ export const REVIEW = [
 
 // ---- Sources page tools (RSS Validator, Manual Scrape, Watchlist, Trigger RSS Ingestion) ----
 // A small site on 127.0.0.1 that the app fetches server-side. The fixture server writes its address
-// into this file in the run's data dir, where the journeys read it.
+// into this file in its data dir, where the worker's journeys read it.
 export const TOOLS_SITE_FILE = "sources-tools-site.json";
 export const TOOLS_SOURCE_NAME = "Fixture Odd Feed";
 export const TOOLS_FEED_PATH = "/odd-feed.xml";
@@ -117,3 +117,89 @@ export const SOURCES_PAGE = {
     notes: "Scraped by hand until they fix their feed.",
   },
 };
+
+// ---- URL Que (admin-url-que.spec.ts): two inactive Web Scraping sources and their queued URLs ----
+// Inactive, so the minute discovery poll leaves them alone and the list stays as seeded.
+export const QUEUE_SOURCES = { marsh: "Marsh Crawler", dune: "Dune Crawler" };
+// Article pages on the fixture site (served beside the Sources tools' pages) that Scrape Selected stores.
+export const QUEUE_ARTICLES = [
+  { path: "/queue/heron-heist.html", title: "QUEUED: Heron steals a fisherman's lunch twice" },
+  { path: "/queue/otter-orchestra.html", title: "QUEUED: Otters form a river orchestra" },
+];
+/** Queued rows on hosts nothing fetches: the journey rejects, deletes and filters them. */
+export const QUEUE_ROWS = {
+  rejectA: "https://marsh-crawler.example/2025/frog-parade",
+  rejectB: "https://marsh-crawler.example/2025/toad-tax",
+  deleteA: "https://marsh-crawler.example/2025/newt-nap",
+  deleteB: "https://marsh-crawler.example/2025/eel-escape",
+  duneQueued: "https://dune-crawler.example/2025/camel-chess",
+  duneRetry: "https://dune-crawler.example/2025/lizard-lottery",
+  duneScraped: "https://dune-crawler.example/2024/sand-symphony",
+  duneFailed: "https://dune-crawler.example/2024/mirage-market",
+};
+export const QUEUE_RETRY_ERROR = "Scrape failed or rate limited. Left queued for retry. Reason: Rate limited (HTTP 503)";
+export const QUEUE_FAILED_ERROR = "Failed 3 times. Last reason: HTTP 404";
+
+/** The URL Que's article pages on the fixture site: path to body and content type. */
+export function queueSitePages(siteUrl: string): Record<string, { body: string; headers: Record<string, string> }> {
+  const pages: Record<string, { body: string; headers: Record<string, string> }> = {};
+  for (const article of QUEUE_ARTICLES) {
+    const topic = article.title.replace("QUEUED: ", "");
+    pages[article.path] = {
+      body:
+        `<!doctype html><html><head><title>${article.title}</title><meta property="og:title" content="${article.title}"><meta name="description" content="${topic}, the marsh reports."><link rel="canonical" href="${siteUrl}${article.path}"></head>` +
+        `<body><header><nav><a href="/">Home</a></nav></header><article><h1>${article.title}</h1>${[1, 2, 3, 4, 5].map((n) => paragraph(topic, n)).join("")}</article><footer>Fixture site</footer></body></html>`,
+      headers: { "content-type": "text/html; charset=utf-8" },
+    };
+  }
+  return pages;
+}
+
+// ---- Image enhancement (admin-images.spec.ts): pending stories whose pages and images the journey serves ----
+// The journey starts its own image site on 127.0.0.1; the stories must name it before it starts, so
+// its port is the app server's plus this offset (below Linux's ephemeral range, as the app's ports are).
+export const IMAGES_SITE_PORT_OFFSET = 100;
+
+/** The journey's image site for the app server at `appUrl`. */
+export function imagesSiteUrl(appUrl: string): string {
+  return `http://127.0.0.1:${Number(new URL(appUrl).port) + IMAGES_SITE_PORT_OFFSET}`;
+}
+
+/**
+ * The stories' ids start here, far above the ones the database hands out (the fixture server moves
+ * the id sequence for them and back): a batch takes the stories needing work with the highest ids,
+ * so "Enhance 10" takes the ten below whatever stories the scheduled RSS poll or earlier journeys add.
+ */
+export const IMAGES_FIRST_ID = 90_000;
+
+/** The single-story test's story: a 150x100 image now, a 1600x900 one as its page's og:image. */
+export const IMAGES_TEST_STORY = {
+  id: IMAGES_FIRST_ID,
+  title: "PICTURE: Hedgehog found asleep in a teapot",
+  slug: "picture-hedgehog-teapot",
+  path: "/articles/hedgehog-teapot.html",
+  smallImage: "/images/hedgehog-teapot-small.jpg",
+  largeImage: "/images/hedgehog-teapot-large.jpg",
+};
+
+/** The batch's stories, newer than the test's: each page has a large og:image but two (one only a tiny icon, one already large). */
+export const IMAGES_BATCH = [
+  "Llama gatecrashes a village wedding",
+  "Crow returns a lost wedding ring",
+  "Tortoise outruns a delivery drone",
+  "Snail mail delivered by an actual snail",
+  "Pelican joins a rowing club",
+  "Badger digs up a Roman coin hoard",
+  "Ferret rescues a stuck kite",
+  "Alpaca appointed school librarian",
+  "Squirrel hoards golf balls in a drainpipe",
+  "Moth delays a cathedral concert",
+].map((topic, i) => ({
+  id: IMAGES_FIRST_ID + 1 + i,
+  title: `PICTURE: ${topic}`,
+  slug: `picture-batch-${i + 1}`,
+  path: `/gallery/${i + 1}.html`,
+  // The first is already high-resolution (skipped), the second has only an icon on its page (failed).
+  currentImage: i === 0 ? `/images/gallery-${i + 1}-large.jpg` : i % 2 === 0 ? `/images/gallery-${i + 1}-small.jpg` : null,
+  pageImage: i === 1 ? "/images/tiny-icon.jpg" : `/images/gallery-${i + 1}-large.jpg`,
+}));

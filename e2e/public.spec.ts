@@ -19,6 +19,16 @@ test.describe("the home page", () => {
     await expect(link).toHaveAttribute("href", FEATURED.url);
     await expect(link).toHaveAttribute("target", "_blank");
     await expect(link).toHaveAttribute("rel", /noopener/);
+    // The featured picture is the page's largest: fetched first, in a box of known size. Even the
+    // site's own files are served as sized variants under /img, and the picture really loads.
+    const picture = featured.getByRole("img", { name: FEATURED.title });
+    await expect(picture).toHaveAttribute("src", /^\/img\/\d+\/[0-9a-f]{8}\/800$/);
+    await expect(picture).toHaveAttribute("srcset", /\/1200 1200w$/);
+    await expect.poll(() => picture.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBeGreaterThan(0);
+    await expect(picture).toHaveAttribute("fetchpriority", "high");
+    await expect(picture).toHaveAttribute("loading", "eager");
+    await expect(picture).toHaveAttribute("width", "1200");
+    await expect(picture).toHaveAttribute("height", "675");
   });
 
   test("shows a card per category with its count and newest story, never unpublished ones", async ({ page }) => {
@@ -27,8 +37,9 @@ test.describe("the home page", () => {
     await expect(animals).toContainText("2 stories");
     await expect(animals).toContainText(PUBLISHED[0]!.title);
     await expect(animals.getByRole("link", { name: /Read Story/ })).toHaveAttribute("href", PUBLISHED[0]!.url);
-    // The story without an image shows the logo.
+    // The story without an image shows the logo; the cards' pictures load lazily.
     await expect(animals.getByRole("img", { name: PUBLISHED[0]!.title })).toHaveAttribute("src", "/logo.svg");
+    await expect(animals.getByRole("img", { name: PUBLISHED[0]!.title })).toHaveAttribute("loading", "lazy");
 
     const space = page.getByRole("article").filter({ has: page.getByRole("link", { name: "Science & Space", exact: true }) });
     await expect(space).toContainText("1 story");
@@ -132,17 +143,27 @@ test.describe("search", () => {
 });
 
 test.describe("the search dropdown", () => {
-  test("opens with the input focused, suggests titles, and opens the chosen story by keyboard", async ({ page }) => {
+  test("opens with the input focused, suggests titles from three characters, and opens the chosen story by keyboard", async ({ page }) => {
+    // The page's timers run on a clock the test moves, so the debounce has surely passed when it says so.
+    await page.clock.install();
+    const asked: string[] = [];
+    page.on("request", (request) => {
+      const url = new URL(request.url());
+      if (url.pathname === "/api/suggestions") asked.push(url.searchParams.get("q") ?? "");
+    });
     await gotoHydrated(page, "/");
     await page.getByRole("button", { name: "Search stories" }).click();
     const input = page.getByRole("combobox");
     await expect(input).toBeFocused();
     await input.pressSequentially("go");
-    await page.waitForTimeout(600);
-    await expect(page.getByRole("option")).toHaveCount(0);
+    // Far past the debounce: a request for "go" would be on its way now.
+    await page.clock.runFor(2_000);
     await input.pressSequentially("at");
+    await page.clock.runFor(2_000);
     const options = page.getByRole("option");
     await expect(options).toHaveCount(2);
+    // The suggestions for "goat" are shown, so anything asked before them has been seen: only "goat" was.
+    expect(asked).toEqual(["goat"]);
     await expect(options.first()).toHaveText(PUBLISHED[0]!.title);
     await input.press("ArrowDown");
     await expect(options.first()).toHaveAttribute("aria-selected", "true");
@@ -212,7 +233,8 @@ test.describe("a story page", () => {
     const base = new URL(page.url()).origin;
     await expect(page.locator('link[rel="canonical"]')).toHaveAttribute("href", `${base}/story/${story.slug}`);
     await expect(page.locator('meta[property="og:title"]')).toHaveAttribute("content", story.title);
-    await expect(page.locator('meta[property="og:image"]')).toHaveAttribute("content", `${base}${story.image}`);
+    // Every picture, the site's own ones too, is shared as its 1200 px JPEG variant.
+    await expect(page.locator('meta[property="og:image"]')).toHaveAttribute("content", new RegExp(`^${base}/img/\\d+/[0-9a-f]{8}/1200\\.jpg$`));
     await expect(page.locator('meta[name="twitter:card"]')).toHaveAttribute("content", "summary_large_image");
     const jsonLd = JSON.parse((await page.locator('script[type="application/ld+json"]').textContent()) ?? "{}");
     expect(jsonLd).toMatchObject({ "@type": "NewsArticle", headline: story.title, isBasedOn: story.url });

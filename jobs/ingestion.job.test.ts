@@ -7,6 +7,8 @@ import { useTestDatabase } from "~/db/testing/test-database";
 import { testHttpClient } from "~/integrations/http/testing";
 import type { HttpClient } from "~/integrations/http/types";
 import { rssFeed, startTestServer, type TestServer } from "~/test/http-test-server";
+import { createPoliteFetcher } from "~/domain/crawl/polite-fetch";
+import { crawlHandlers } from "./crawl.job";
 import { ingestionHandlers } from "./ingestion.job";
 import { createJobRunner, type JobRunner } from "./runner";
 
@@ -33,7 +35,11 @@ async function startWorker() {
   runner = await createJobRunner({
     database: t.database,
     logger,
-    handlers: ingestionHandlers({ repos: t.repos, http, logger }),
+    handlers: {
+      ...ingestionHandlers({ repos: t.repos, http, logger }),
+      ...crawlHandlers({ repos: t.repos, http, logger, fetcher: createPoliteFetcher({ crawl: t.repos.crawl, http, logger }), userAgent: "Oddwire/test", renderer: null }),
+      "enhance-images": async () => ({}),
+    },
     pollSchedule: null,
     pollingIntervalSeconds: 0.5,
   });

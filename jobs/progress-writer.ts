@@ -1,4 +1,4 @@
-export type Progress = { done: number; total: number | null; message: string | null };
+export type Progress = { done: number; total: number | null; message: string | null; counts?: Record<string, number> | null };
 
 export type ProgressWriter = {
   /** Takes the latest progress; writes it now or within `intervalMs`, never more often. */

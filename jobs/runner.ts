@@ -1,11 +1,12 @@
 import { randomUUID } from "node:crypto";
 import PgBoss from "pg-boss";
 import type { Logger } from "pino";
-import { pgliteOf, type Database } from "~/db/client";
+import type { Database } from "~/db/client";
 import { jobsRepo } from "~/db/repos/jobs.repo";
 import { pgliteExecutor, type SqlExecutor } from "./pglite-executor";
 import { createProgressWriter } from "./progress-writer";
 import type { JobKind, JobsApi, JobView, ReportProgress } from "./types";
+import { errorMessage } from "~/lib/error-message";
 
 /** What a running job is given: its id, a way to report progress, and a signal that asks it to stop. */
 export type JobContext = { jobId: string; reportProgress: ReportProgress; signal: AbortSignal };
@@ -16,7 +17,26 @@ export type JobHandlers = {
   "rss-ingestion": (input: { use_canonical?: boolean }, ctx: JobContext) => Promise<Record<string, unknown>>;
   /** The periodic poll: one cycle over the sources that are due. */
   "rss-poll": (ctx: JobContext) => Promise<unknown>;
+  /** 'Discover now': URL discovery of one web_scraping source, or of every active one. */
+  "crawl-discovery": (input: { source_id?: number }, ctx: JobContext) => Promise<Record<string, unknown>>;
+  /** Scrapes queued URLs (the URL Que's Scrape Selected) into pending stories. */
+  "scrape-queue": (input: { ids?: number[]; source_id?: number; limit?: number }, ctx: JobContext) => Promise<Record<string, unknown>>;
+  /** The periodic discovery of the web_scraping sources that are due. */
+  "crawl-poll": (ctx: JobContext) => Promise<unknown>;
+  /** Image enhancement: a bulk batch, a fixed list of stories, or one story with an optional image URL. */
+  "enhance-images": (
+    input: { batchSize?: number; storyIds?: number[]; singleStoryId?: number; customImageUrl?: string; resumed_from?: string },
+    ctx: JobContext,
+  ) => Promise<Record<string, unknown>>;
 };
+
+/** A job stopped because someone asked it to; it ends as cancelled, not failed. */
+export class JobCancelledError extends Error {
+  constructor() {
+    super("The job was cancelled.");
+    this.name = "JobCancelledError";
+  }
+}
 
 export type JobRunnerOptions = {
   database: Database;
@@ -25,8 +45,6 @@ export type JobRunnerOptions = {
   handlers?: JobHandlers;
   /** Cron expression (UTC) for the due-sources poll; every minute by default; null for none. */
   pollSchedule?: string | null;
-  /** PostgreSQL: pg-boss opens its own pool on this URL; by default the app pool's URL. */
-  connectionString?: string;
   /** Size of pg-boss's own pool on PostgreSQL. */
   poolSize?: number;
   /** How often an idle worker looks for a job (pg-boss allows 0.5 s at least). */
@@ -45,16 +63,28 @@ export type JobRunner = JobsApi & {
 };
 
 export const QUEUE_SCHEMA = "pgboss";
-const POLL_QUEUE = "rss-poll";
-const KINDS: readonly JobKind[] = ["rss-ingestion"];
+const POLL_QUEUES = ["rss-poll", "crawl-poll"] as const;
+type PollQueue = (typeof POLL_QUEUES)[number];
+const KINDS: readonly JobKind[] = ["rss-ingestion", "crawl-discovery", "scrape-queue", "enhance-images"];
+/** Kinds whose interrupted jobs (a worker killed or restarted) are queued again to finish their work. */
+const RESUMABLE: readonly JobKind[] = ["enhance-images"];
+/** A job interrupted longer ago than this is not resumed any more. */
+const RESUME_WINDOW_MS = 24 * 60 * 60_000;
+const INTERRUPTED = "The job was interrupted before it finished (the worker stopped or the job timed out).";
+const STOPPED = "The worker stopped before the job finished.";
+/** How often a running job's record is checked for a cancel request. */
+const CANCEL_CHECK_MS = 1_000;
 const ORPHAN_GRACE_SECONDS = 60;
 const ABORT_WAIT_MS = 1_000;
 
 // No automatic retries: a manual run reports its failure, and the poll simply runs again.
 const QUEUES: PgBoss.Queue[] = [
   { name: "rss-ingestion", policy: "standard", retryLimit: 0, expireInSeconds: 2 * 60 * 60 },
+  { name: "crawl-discovery", policy: "standard", retryLimit: 0, expireInSeconds: 2 * 60 * 60 },
+  { name: "scrape-queue", policy: "standard", retryLimit: 0, expireInSeconds: 2 * 60 * 60 },
+  { name: "enhance-images", policy: "standard", retryLimit: 0, expireInSeconds: 4 * 60 * 60 },
   // stately: at most one poll waiting and one running, so slow cycles never pile up.
-  { name: POLL_QUEUE, policy: "stately", retryLimit: 0, expireInSeconds: 60 * 60, retentionMinutes: 10 },
+  ...POLL_QUEUES.map((name): PgBoss.Queue => ({ name, policy: "stately", retryLimit: 0, expireInSeconds: 60 * 60, retentionMinutes: 10 })),
 ];
 
 /** Builds the durable job runner over pg-boss, with progress and outcomes kept in our `jobs` table. */
@@ -66,11 +96,11 @@ export async function createJobRunner(options: JobRunnerOptions): Promise<JobRun
   const stopGraceMs = options.stopGraceMs ?? 3_000;
   const working = handlers !== undefined;
 
-  const executor: SqlExecutor | null = database.kind === "pglite" ? pgliteExecutor(pgliteOf(database)) : null;
+  const executor: SqlExecutor | null = database.kind === "pglite" ? pgliteExecutor(database.pglite) : null;
   const boss = new PgBoss({
-    ...(executor
+    ...(database.kind === "pglite"
       ? { db: executor as unknown as PgBoss.Db }
-      : { connectionString: options.connectionString ?? poolConnectionString(database), max: options.poolSize ?? 4 }),
+      : { connectionString: database.connectionString, max: options.poolSize ?? 4 }),
     schema: QUEUE_SCHEMA,
     application_name: "oddwire-jobs",
     // Only workers maintain the queue and run the schedule; a web process just sends.
@@ -88,19 +118,48 @@ export async function createJobRunner(options: JobRunnerOptions): Promise<JobRun
     if (state === "stopping") logger.debug({ err: error }, "job queue error while stopping");
     else logger.error({ err: error }, "job queue error");
   });
-  boss.on("maintenance", () => void failOrphans());
+  boss.on("maintenance", () => void failOrphans().then(resumeInterrupted));
 
   async function failOrphans() {
     try {
-      const ids = await repo.failOrphans({
-        queueSchema: QUEUE_SCHEMA,
-        graceSeconds: ORPHAN_GRACE_SECONDS,
-        error: "The job was interrupted before it finished (the worker stopped or the job timed out).",
-      });
-      for (const jobId of ids) logger.warn({ jobId }, "job interrupted before it finished; marked failed");
+      const orphans = await repo.failOrphans({ queueSchema: QUEUE_SCHEMA, graceSeconds: ORPHAN_GRACE_SECONDS, error: INTERRUPTED });
+      for (const orphan of orphans) logger.warn({ jobId: orphan.id }, "job interrupted before it finished; marked failed");
     } catch (error) {
       logger.warn({ err: error }, "could not check for interrupted jobs");
     }
+  }
+
+  /** Resumable work cut off by a stop or a crash goes on in a new job with the same input; it skips what was done. */
+  async function resumeInterrupted() {
+    try {
+      const interrupted = await repo.interruptedWithoutResume({
+        kinds: [...RESUMABLE],
+        errorPrefixes: [INTERRUPTED, STOPPED],
+        since: new Date(Date.now() - RESUME_WINDOW_MS),
+      });
+      for (const job of interrupted) {
+        const { jobId } = await send(job.kind as JobKind, { ...(job.input ?? {}), resumed_from: job.id }, job.requestedBy);
+        logger.info({ jobId, resumedFrom: job.id, kind: job.kind }, "interrupted job resumed");
+      }
+    } catch (error) {
+      logger.warn({ err: error }, "could not resume interrupted jobs");
+    }
+  }
+
+  async function send(kind: JobKind, input: Record<string, unknown>, requestedBy: string | null) {
+    const jobId = randomUUID();
+    await repo.insertQueued({ id: jobId, kind, input, requestedBy });
+    try {
+      const sent = await boss.send(kind, input, { id: jobId });
+      if (!sent) throw new Error("the queue did not accept the job");
+    } catch (error) {
+      await repo.markFailed([jobId], `Could not queue the job: ${errorMessage(error)}`, new Date());
+      throw error;
+    }
+    logger.info({ jobId, kind, requestedBy }, "job queued");
+    const workerId = workerIds.get(kind);
+    if (workerId) boss.notifyWorker(workerId);
+    return { jobId };
   }
 
   // One step, one queue at a time: concurrent createQueue calls can deadlock (40P01).
@@ -135,19 +194,35 @@ export async function createJobRunner(options: JobRunnerOptions): Promise<JobRun
       write: (p) => repo.updateProgress(jobId, p),
       onError: (error) => log.warn({ err: error }, "could not store job progress"),
     });
+    // A cancel asked of another process reaches this one through the job's record.
+    const cancelWatch = setInterval(() => {
+      void repo
+        .cancelRequested(jobId)
+        .then((asked) => {
+          if (asked && !controller.signal.aborted) controller.abort(new JobCancelledError());
+        })
+        .catch((error: unknown) => log.debug({ err: error }, "could not check for a cancel request"));
+    }, CANCEL_CHECK_MS);
     const started = Date.now();
     log.info("job started");
     try {
-      const result = await handlers[kind]((row.input ?? {}) as Parameters<JobHandlers[JobKind]>[0], {
+      const result = await handlers[kind]((row.input ?? {}) as never, {
         jobId,
         signal: controller.signal,
-        reportProgress: (p) => progress.report({ done: p.done, total: p.total, message: p.message ?? null }),
+        reportProgress: (p) => progress.report({ done: p.done, total: p.total, message: p.message ?? null, counts: p.counts ?? null }),
       });
       await progress.flush();
       await repo.markSucceeded(jobId, result, new Date());
       log.info({ durationMs: Date.now() - started, result }, "job succeeded");
     } catch (error) {
-      const message = errorMessage(error);
+      if (controller.signal.reason instanceof JobCancelledError) {
+        await progress.flush().catch(() => undefined);
+        await repo.markCancelled(jobId, new Date(), null).catch((writeError: unknown) => log.warn({ err: writeError }, "could not record the cancel"));
+        log.info({ durationMs: Date.now() - started }, "job cancelled");
+        return;
+      }
+      // A job cut off by a stop is recorded as such (and resumed later when its kind allows).
+      const message = state === "stopping" && controller.signal.aborted ? `${STOPPED} (${errorMessage(error)})` : errorMessage(error);
       try {
         await progress.flush();
         await repo.markFailed([jobId], message, new Date());
@@ -158,17 +233,18 @@ export async function createJobRunner(options: JobRunnerOptions): Promise<JobRun
       // pg-boss records the failure too; the queue has no retries.
       throw error;
     } finally {
+      clearInterval(cancelWatch);
       running.delete(jobId);
     }
   }
 
-  async function runPoll(jobId: string) {
+  async function runPoll(jobId: string, queue: PollQueue) {
     if (!handlers) return;
-    const log = logger.child({ jobId, kind: POLL_QUEUE });
+    const log = logger.child({ jobId, kind: queue });
     const controller = new AbortController();
     running.set(jobId, controller);
     try {
-      const result = await handlers[POLL_QUEUE]({ jobId, signal: controller.signal, reportProgress: () => {} });
+      const result = await handlers[queue]({ jobId, signal: controller.signal, reportProgress: () => {} });
       log.debug({ result }, "poll finished");
     } catch (error) {
       log.error({ err: error }, "poll failed; the next one runs as scheduled");
@@ -188,16 +264,18 @@ export async function createJobRunner(options: JobRunnerOptions): Promise<JobRun
         }),
       );
     }
-    workerIds.set(
-      POLL_QUEUE,
-      await boss.work(POLL_QUEUE, workOptions, async ([job]) => {
-        if (job) await runPoll(job.id);
-      }),
-    );
-    if (pollSchedule !== null) {
-      await boss.schedule(POLL_QUEUE, pollSchedule, {}, { tz: "UTC" });
-      // The schedule's first tick can come a minute late; a (re)started worker polls at once.
-      await boss.send(POLL_QUEUE, {}, {});
+    for (const queue of POLL_QUEUES) {
+      workerIds.set(
+        queue,
+        await boss.work(queue, workOptions, async ([job]) => {
+          if (job) await runPoll(job.id, queue);
+        }),
+      );
+      if (pollSchedule !== null) {
+        await boss.schedule(queue, pollSchedule, {}, { tz: "UTC" });
+        // The schedule's first tick can come a minute late; a (re)started worker polls at once.
+        await boss.send(queue, {}, {});
+      }
     }
   }
 
@@ -209,20 +287,7 @@ export async function createJobRunner(options: JobRunnerOptions): Promise<JobRun
     async enqueue(kind, input, enqueueOptions) {
       requireStarted();
       if (!KINDS.includes(kind)) throw new Error(`unknown job kind: ${String(kind)}`);
-      const jobId = randomUUID();
-      const requestedBy = enqueueOptions?.requestedBy ?? null;
-      await repo.insertQueued({ id: jobId, kind, input, requestedBy });
-      try {
-        const sent = await boss.send(kind, input, { id: jobId });
-        if (!sent) throw new Error("the queue did not accept the job");
-      } catch (error) {
-        await repo.markFailed([jobId], `Could not queue the job: ${errorMessage(error)}`, new Date());
-        throw error;
-      }
-      logger.info({ jobId, kind, requestedBy }, "job queued");
-      const workerId = workerIds.get(kind);
-      if (workerId) boss.notifyWorker(workerId);
-      return { jobId };
+      return send(kind, input, enqueueOptions?.requestedBy ?? null);
     },
 
     async get(jobId) {
@@ -230,11 +295,27 @@ export async function createJobRunner(options: JobRunnerOptions): Promise<JobRun
       return row ? toView(row) : null;
     },
 
+    async latestUnfinished(kind) {
+      const row = await repo.latestUnfinished(kind);
+      return row ? toView(row) : null;
+    },
+
+    async cancel(jobId) {
+      const outcome = await repo.requestCancel(jobId, new Date());
+      if (outcome === null) return false;
+      logger.info({ jobId, outcome }, "job cancel requested");
+      // A job running in this process stops now; one in another process at its next check.
+      if (outcome === "requested") running.get(jobId)?.abort(new JobCancelledError());
+      return true;
+    },
+
     async pollNow() {
       requireStarted();
-      await boss.send(POLL_QUEUE, {}, {});
-      const workerId = workerIds.get(POLL_QUEUE);
-      if (workerId) boss.notifyWorker(workerId);
+      for (const queue of POLL_QUEUES) {
+        await boss.send(queue, {}, {});
+        const workerId = workerIds.get(queue);
+        if (workerId) boss.notifyWorker(workerId);
+      }
     },
 
     async start() {
@@ -248,6 +329,7 @@ export async function createJobRunner(options: JobRunnerOptions): Promise<JobRun
         if (handlers) {
           await failOrphans();
           await startWorking();
+          await resumeInterrupted();
         }
       } catch (error) {
         state = "stopping";
@@ -267,7 +349,7 @@ export async function createJobRunner(options: JobRunnerOptions): Promise<JobRun
         state = "stopping";
         // Running jobs get a moment to finish; then they are asked to abort.
         const abortAll = () => {
-          for (const controller of running.values()) controller.abort(new Error("the job runner is stopping"));
+          for (const controller of running.values()) controller.abort(new Error(STOPPED));
         };
         const abortTimer = setTimeout(abortAll, stopGraceMs);
         try {
@@ -281,7 +363,7 @@ export async function createJobRunner(options: JobRunnerOptions): Promise<JobRun
         if (unfinished.length > 0) {
           abortAll();
           try {
-            await repo.markFailed(unfinished, "The worker stopped before the job finished.", new Date());
+            await repo.markFailed(unfinished, STOPPED, new Date());
           } catch (error) {
             logger.warn({ err: error }, "could not record the interrupted jobs");
           }
@@ -305,21 +387,12 @@ function toView(row: NonNullable<Awaited<ReturnType<ReturnType<typeof jobsRepo>[
     progress: row.progress,
     total: row.total,
     message: row.message,
+    counts: row.counts ?? null,
+    cancelRequested: row.cancelRequestedAt !== null,
     result: row.result ?? null,
     error: row.error,
     createdAt: row.createdAt.toISOString(),
     startedAt: row.startedAt?.toISOString() ?? null,
     finishedAt: row.finishedAt?.toISOString() ?? null,
   };
-}
-
-function errorMessage(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
-
-// The app pool's own URL, so tests (one database per file) need not pass it separately.
-function poolConnectionString(database: Database): string {
-  const url = (database.db as unknown as { $client?: { options?: { connectionString?: string } } }).$client?.options?.connectionString;
-  if (!url) throw new Error("the job runner needs the PostgreSQL connection string");
-  return url;
 }

@@ -1,5 +1,5 @@
 /** Background work the web layer can start and watch. */
-export type JobKind = "rss-ingestion";
+export type JobKind = "rss-ingestion" | "crawl-discovery" | "scrape-queue" | "enhance-images";
 
 export type JobStatus = "queued" | "running" | "succeeded" | "failed" | "cancelled";
 
@@ -11,6 +11,10 @@ export type JobView = {
   progress: number;
   total: number | null;
   message: string | null;
+  /** Running counts while the job works (enhanced, failed, skipped...), null when it reports none. */
+  counts: Record<string, number> | null;
+  /** Someone asked the job to stop; it ends as cancelled. */
+  cancelRequested: boolean;
   result: Record<string, unknown> | null;
   error: string | null;
   createdAt: string;
@@ -19,9 +23,13 @@ export type JobView = {
 };
 
 /** Told by a running job how far it has got. */
-export type ReportProgress = (progress: { done: number; total: number; message?: string }) => Promise<void> | void;
+export type ReportProgress = (progress: { done: number; total: number; message?: string; counts?: Record<string, number> }) => Promise<void> | void;
 
 export type JobsApi = {
   enqueue(kind: JobKind, input: Record<string, unknown>, options?: { requestedBy?: string | null }): Promise<{ jobId: string }>;
   get(jobId: string): Promise<JobView | null>;
+  /** The newest job of a kind that has not finished, or null (a page following work after a reload). */
+  latestUnfinished(kind: JobKind): Promise<JobView | null>;
+  /** Asks a queued or running job to stop; false when it had already finished or does not exist. */
+  cancel(jobId: string): Promise<boolean>;
 };

@@ -25,8 +25,17 @@ if (!existsSync(chromium)) {
   process.exit(0);
 }
 
-const run = (args) => spawnSync(process.execPath, args, { cwd: root, stdio: "inherit", env: { ...process.env, CHROMIUM_PATH: chromium } });
+// Each worker has its own server (playwright.config.ts), so a worker count given here sets how many start.
+const args = process.argv.slice(2);
+let workers = process.env.E2E_WORKERS;
+for (const [i, arg] of args.entries()) {
+  const match = /^(?:--workers|-j)(?:=?(\d+))?$/.exec(arg);
+  if (match) workers = match[1] ?? args[i + 1];
+}
+
+const env = { ...process.env, CHROMIUM_PATH: chromium, ...(workers ? { E2E_WORKERS: workers } : {}) };
+const run = (argv) => spawnSync(process.execPath, argv, { cwd: root, stdio: "inherit", env });
 const build = run([path.join(root, "scripts", "ensure-build.mjs")]);
 if (build.status !== 0) process.exit(build.status ?? 1);
-const tests = run([path.join(root, "node_modules", "@playwright", "test", "cli.js"), "test", ...process.argv.slice(2)]);
+const tests = run([path.join(root, "node_modules", "@playwright", "test", "cli.js"), "test", ...args]);
 process.exit(tests.status ?? 1);

@@ -1,4 +1,5 @@
 import type { Repos } from "~/db/repos";
+import type { ParsedFeed, ParseFeedInput } from "~/domain/ingestion/feed/parse-feed";
 import type { HttpClient } from "~/integrations/http/types";
 import type { JobsApi } from "~/jobs/types";
 import type { Config } from "./config";
@@ -19,6 +20,8 @@ export type AppContext = {
   logger: Logger;
   /** The guarded client for every server-side fetch. */
   http: HttpClient;
+  /** Parses a feed off the request's thread, cut off after a time limit (the feed parser pool). */
+  parseFeed: (input: ParseFeedInput) => Promise<ParsedFeed>;
   /** Starts and reports on background work (RSS ingestion). */
   jobs: JobsApi;
   /** Drops this process's cached public pages after an editorial change. */

@@ -1,22 +1,12 @@
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import os from "node:os";
+import { writeFileSync } from "node:fs";
 import path from "node:path";
-import { Readable } from "node:stream";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from "vitest";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { corpusPath } from "~/test/corpora";
 import { rssFeed, startTestServer, type TestServer } from "~/test/http-test-server";
-import { main } from "./cli";
-
-async function run(argv: string[]) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await main(argv, { out: (l) => out.push(l), err: (l) => err.push(l), stdin: Readable.from([]) as unknown as NodeJS.ReadStream });
-  return { code, out, err, json: () => JSON.parse(out.join("\n")) as Record<string, unknown>, error: () => (JSON.parse(err[0] ?? "{}") as { error: { code: string; message: string } }).error };
-}
+import { runCli, useCliEnvironment } from "./cli-harness";
 
 let server: TestServer;
-let dataDir: string;
-let savedEnv: NodeJS.ProcessEnv;
+const cliEnvironment = useCliEnvironment("oddwire-cli-ingest");
 beforeAll(async () => {
   server = await startTestServer();
   server.handle("/feed.xml", (_req, res) =>
@@ -24,29 +14,15 @@ beforeAll(async () => {
   );
 });
 afterAll(() => server.close());
-beforeEach(() => {
-  savedEnv = { ...process.env };
-  dataDir = mkdtempSync(path.join(os.tmpdir(), "oddwire-cli-ingest-"));
-  delete process.env.DATABASE_URL;
-  delete process.env.AUTH_SECRET;
-  process.env.DATA_DIR = dataDir;
-  process.env.FETCH_ALLOW_HOSTS = "127.0.0.1";
-  process.env.LOG_LEVEL = "silent";
-});
-afterEach(() => {
-  for (const key of Object.keys(process.env)) if (!(key in savedEnv)) delete process.env[key];
-  Object.assign(process.env, savedEnv);
-  rmSync(dataDir, { recursive: true, force: true });
-});
 
 describe("feed and page commands", () => {
   test("help lists the ingestion commands", async () => {
-    const help = (await run(["--help"])).out.join("\n");
+    const help = (await runCli(["--help"])).out.join("\n");
     for (const command of ["parse-feed", "validate-feed", "extract", "source:add", "ingest"]) expect(help).toMatch(new RegExp(`^\\s+${command}\\b`, "m"));
   });
 
   test("parse-feed prints a feed file as {format, title, siteUrl, items} with the item fields in order", async () => {
-    const { code, json } = await run(["parse-feed", corpusPath("miniflux/cases/rss/parser_test/TestParseRss2Sample.xml")]);
+    const { code, json } = await runCli(["parse-feed", corpusPath("miniflux/cases/rss/parser_test/TestParseRss2Sample.xml")]);
     expect(code).toBe(0);
     const feed = json() as { format: string; title: string; siteUrl: string; items: Record<string, unknown>[] };
     expect(Object.keys(feed)).toEqual(["format", "title", "siteUrl", "items"]);
@@ -57,29 +33,29 @@ describe("feed and page commands", () => {
   });
 
   test("parse-feed fetches a URL through the guarded client", async () => {
-    const { code, json } = await run(["parse-feed", `${server.url}/feed.xml`]);
+    const { code, json } = await runCli(["parse-feed", `${server.url}/feed.xml`]);
     expect(code).toBe(0);
     expect(json()).toMatchObject({ title: "CLI feed", items: [{ title: "Goat elected mayor" }, { title: "Llama bakes" }] });
   });
 
   test("validate-feed prints the validator's result; a refused address exits 1 with its code", async () => {
-    const good = await run(["validate-feed", `${server.url}/feed.xml`]);
+    const good = await runCli(["validate-feed", `${server.url}/feed.xml`]);
     expect(good.code).toBe(0);
     expect(good.json()).toMatchObject({ ok: true, type: "RSS 2.0", info: { title: "CLI feed", itemsCount: 2 } });
-    const refused = await run(["validate-feed", `${server.localhostUrl}/feed.xml`]);
+    const refused = await runCli(["validate-feed", `${server.localhostUrl}/feed.xml`]);
     expect(refused.code).toBe(1);
     expect(refused.json()).toMatchObject({ ok: false, code: "BLOCKED_ADDRESS" });
   });
 
   test("extract prints an article file's fields with URLs resolved against --base-url", async () => {
-    const file = path.join(dataDir, "page.html");
+    const file = path.join(cliEnvironment.dataDir(), "page.html");
     writeFileSync(
       file,
       `<html><head><title>Goat | Odd</title><meta property="og:title" content="Goat elected mayor"><link rel="canonical" href="/goat">
        <meta property="og:image" content="img/goat.jpg"><meta name="description" content="A goat won."></head>
        <body><article><p>${"The goat won the vote. ".repeat(30)}</p></article></body></html>`,
     );
-    const { code, json } = await run(["extract", file, "--base-url", "https://odd.example/news/"]);
+    const { code, json } = await runCli(["extract", file, "--base-url", "https://odd.example/news/"]);
     expect(code).toBe(0);
     const result = json();
     expect(Object.keys(result)).toEqual(["title", "summary", "imageUrl", "canonicalUrl", "publishedAt", "text"]);
@@ -90,19 +66,19 @@ describe("feed and page commands", () => {
 
 describe("source:add and ingest", () => {
   test("a source added from the command line is ingested; a second cycle adds nothing", async () => {
-    const added = await run(["source:add", "--name", "Odd Feed", "--type", "rss", "--feed", `${server.url}/feed.xml`, "--include", "goat, llama", "--exclude", "bakes"]);
+    const added = await runCli(["source:add", "--name", "Odd Feed", "--type", "rss", "--feed", `${server.url}/feed.xml`, "--include", "goat, llama", "--exclude", "bakes"]);
     expect(added.code).toBe(0);
     expect(added.json()).toMatchObject({ name: "Odd Feed", sourceType: "rss", rssFeedUrl: `${server.url}/feed.xml`, includeKeywords: ["goat", "llama"], excludeKeywords: ["bakes"] });
 
-    const first = await run(["ingest"]);
+    const first = await runCli(["ingest"]);
     expect(first.code).toBe(0);
     expect(first.json()).toEqual({ sources_processed: 1, total_items_found: 2, total_items_processed: 1 });
-    const second = await run(["ingest"]);
+    const second = await runCli(["ingest"]);
     expect(second.json()).toEqual({ sources_processed: 1, total_items_found: 2, total_items_processed: 0 });
   }, 90_000);
 
   test("an RSS source without a feed URL is refused with the form's message", async () => {
-    const { code, error } = await run(["source:add", "--name", "No feed", "--type", "rss"]);
+    const { code, error } = await runCli(["source:add", "--name", "No feed", "--type", "rss"]);
     expect(code).toBe(1);
     expect(error().message).toMatch(/feed/i);
   }, 60_000);

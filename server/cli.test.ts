@@ -1,9 +1,10 @@
 import { execFile } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { Readable } from "node:stream";
 import { fileURLToPath } from "node:url";
+import { sql } from "drizzle-orm";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import { openDatabase } from "~/db/client";
 import { main } from "./cli";
@@ -188,13 +189,34 @@ describe("database commands, on PGlite in a fresh DATA_DIR", () => {
     const first = demo.json[0] as { stories_added: number; rejected_added: number };
     expect(first.stories_added + first.rejected_added).toBeGreaterThanOrEqual(300);
 
+    // The password is generated for this data directory, kept there owner-only, and printed in the JSON.
+    const password = (demo.json[0] as { admin: { password: string } }).admin.password;
+    expect(password).toMatch(/^[A-Za-z0-9_-]{20}$/);
+    const file = path.join(process.env.DATA_DIR!, "demo-admin-password");
+    expect(readFileSync(file, "utf8").trim()).toBe(password);
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+
     expect((await run(["seed", "--demo"])).json[0]).toMatchObject({
       categories_added: 0,
       sources_added: 0,
       stories_added: 0,
       rejected_added: 0,
-      admin: { created: false },
+      admin: { created: false, password },
     });
+  }, 60_000);
+
+  test("seed without --demo loads no demo content and no demo admin", async () => {
+    expect((await run(["seed"])).code).toBe(0);
+    expect(existsSync(path.join(process.env.DATA_DIR!, "demo-admin-password"))).toBe(false);
+    const database = await openDatabase({ dataDir: process.env.DATA_DIR! });
+    try {
+      const counts = await database.db.execute(
+        sql`SELECT (SELECT count(*)::int FROM users) AS users, (SELECT count(*)::int FROM stories) AS stories, (SELECT count(*)::int FROM sources) AS sources`,
+      );
+      expect((counts as unknown as { rows: unknown[] }).rows[0]).toEqual({ users: 0, stories: 0, sources: 0 });
+    } finally {
+      await database.close();
+    }
   }, 60_000);
 
   test("user:create makes an admin, and refuses the same e-mail again", async () => {

@@ -8,11 +8,11 @@ import { runMigrations } from "~/db/migrate";
 import { createRepos } from "~/db/repos";
 import { ensureDefaultCategories } from "~/domain/categories/default-categories";
 import { seedDemo } from "~/domain/demo/seed-demo";
-import { DomainError } from "~/domain/errors";
-import { normalizeUrl } from "~/domain/urls/normalize-url";
+import { isDomainError } from "~/domain/errors";
+import { normalizeUrl } from "~/lib/normalize-url";
 import { createUser, grantAdmin } from "~/domain/users/users";
 import { PAGE_ACCEPT } from "~/domain/ingestion/accept";
-import { decodeHtmlBytes } from "~/domain/ingestion/decode-html";
+import { decodeHtmlBytes } from "~/lib/decode-bytes";
 import { parseFeed } from "~/domain/ingestion/feed/parse-feed";
 import { runIngestionCycle } from "~/domain/ingestion/ingest";
 import { validateFeed } from "~/domain/ingestion/validate-feed";
@@ -20,9 +20,14 @@ import { createSource } from "~/domain/sources/sources";
 import { extractArticle } from "~/integrations/extract/extract-article";
 import { createGuardedClient, isFetchError, userAgentFor } from "~/integrations/http/guarded-client";
 import type { HttpClient } from "~/integrations/http/types";
+import { isImageProbeError } from "~/integrations/images/probe";
 import { ConfigError, loadConfig, type Config } from "./config";
+import { demoAdminPassword } from "./demo-admin";
 import { createFeedParserPool } from "./feed-parser-pool";
 import { createLogger } from "./logger";
+import { CRAWL_COMMANDS, CRAWL_HELP, runCrawlCommand } from "./cli-crawl";
+import { IMAGE_COMMANDS, IMAGE_HELP, runImageCommand } from "./cli-images";
+import type { CliTools } from "./cli-tools";
 import { openConfiguredDatabase } from "./database";
 import { serve } from "./serve";
 
@@ -45,9 +50,12 @@ Commands:
   extract URL|FILE [--base-url URL]                an article's title, summary, imageUrl, canonicalUrl,
                                                    publishedAt and text
   source:add --name N --type rss|web_scraping|manual [--feed URL] [--website URL]
-             [--include a,b] [--exclude c,d]       add a source
+             [--include a,b] [--exclude c,d] [--config JSON]
+                                                   add a source (--config: its scraping config)
   ingest [--canonical]                             run one RSS ingestion cycle over every polled source
                                                    (--canonical prefers each new item's rel=canonical)
+${CRAWL_HELP}
+${IMAGE_HELP}
 
 Every command that reports prints JSON on stdout; errors are JSON on stderr with a non-zero exit.
 The database is PGlite in DATA_DIR (default ./data), or PostgreSQL when DATABASE_URL is set.`;
@@ -77,14 +85,14 @@ export async function main(argv: string[], io: Io = defaultIo()): Promise<number
         });
       case "seed": {
         const { values } = parseArgs({ args: rest, options: { demo: { type: "boolean" } } });
-        return await withDatabase(async (database) => {
+        return await withDatabase(async (database, config) => {
           const repos = createRepos(database.db);
           const categoriesAdded = await ensureDefaultCategories(repos);
           if (!values.demo) {
             io.out(JSON.stringify({ categories_added: categoriesAdded }));
             return;
           }
-          io.out(JSON.stringify(await seedDemo({ repos })));
+          io.out(JSON.stringify(await seedDemo({ repos }, { adminPassword: demoAdminPassword(config.dataDir) })));
         });
       }
       case "user:create": {
@@ -146,7 +154,8 @@ export async function main(argv: string[], io: Io = defaultIo()): Promise<number
       }
       case "validate-feed": {
         const url = onePositional(rest, "validate-feed needs one URL");
-        const result = await withHttp((http) => validateFeed({ http }, url));
+        const feedParser = createFeedParserPool({ logger: createLogger({ level: loadConfig().logLevel, fd: 2 }) });
+        const result = await withHttp((http) => validateFeed({ http, parseFeed: feedParser.parse }, url)).finally(() => feedParser.close());
         io.out(JSON.stringify(result));
         return result.ok ? 0 : 1;
       }
@@ -170,6 +179,7 @@ export async function main(argv: string[], io: Io = defaultIo()): Promise<number
             website: { type: "string" },
             include: { type: "string" },
             exclude: { type: "string" },
+            config: { type: "string" },
           },
         });
         if (!values.name || !values.type) throw new UsageError("source:add needs --name and --type");
@@ -187,7 +197,7 @@ export async function main(argv: string[], io: Io = defaultIo()): Promise<number
                 includeKeywords: list(values.include),
                 excludeKeywords: list(values.exclude),
                 status: "active",
-                scrapingConfig: "",
+                scrapingConfig: values.config ?? "",
                 notes: "",
                 pollIntervalMinutes: "",
               },
@@ -211,6 +221,11 @@ export async function main(argv: string[], io: Io = defaultIo()): Promise<number
         });
       }
       default:
+        {
+          const tools: CliTools = { out: io.out, err: io.err, usage: (message) => new UsageError(message), withDatabase, withHttp, readTarget };
+          if ((CRAWL_COMMANDS as readonly string[]).includes(command)) return await runCrawlCommand(command as (typeof CRAWL_COMMANDS)[number], rest, tools);
+          if ((IMAGE_COMMANDS as readonly string[]).includes(command)) return await runImageCommand(command as (typeof IMAGE_COMMANDS)[number], rest, tools);
+        }
         throw new UsageError(`Unknown command "${command}". Run "oddwire --help" for the list.`);
     }
   } catch (error) {
@@ -266,8 +281,9 @@ function report(io: Io, error: unknown): number {
   }
   if (error instanceof ConfigError) print(error.code, error.message, { problems: error.problems });
   else if (error instanceof DataDirInUseError) print(error.code, error.message);
-  else if (error instanceof DomainError) print(error.code, error.message);
+  else if (isDomainError(error)) print(error.code, error.message);
   else if (isFetchError(error)) print(error.code, error.message, { url: error.url });
+  else if (isImageProbeError(error)) print(error.code, error.message, { url: error.url });
   else {
     const cause = (error as Error).cause as Error | undefined;
     print("FAILED", (error as Error).message ?? String(error), cause?.message ? { cause: cause.message } : {});

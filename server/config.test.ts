@@ -55,6 +55,17 @@ describe("loadConfig", () => {
     expect(loadConfig({ AUTH_SECRET: SECRET, DATA_DIR: dataDir }).dataDir).toBe(path.resolve(dataDir));
   });
 
+  test("keeps images in DATA_DIR/images under a 1024 MB cap unless IMAGE_DIR and IMAGE_CACHE_MB say otherwise", () => {
+    expect(loadConfig({ AUTH_SECRET: SECRET, DATA_DIR: dataDir })).toMatchObject({ imageDir: path.join(path.resolve(dataDir), "images"), imageCacheMb: 1024 });
+    const images = path.join(dataDir, "elsewhere");
+    expect(loadConfig({ AUTH_SECRET: SECRET, DATA_DIR: dataDir, IMAGE_DIR: images, IMAGE_CACHE_MB: "64" })).toMatchObject({ imageDir: images, imageCacheMb: 64 });
+  });
+
+  test.each([["abc"], ["1.5"], ["8"], ["-1"]])("an IMAGE_CACHE_MB of %j is an error", (value) => {
+    const error = configError({ AUTH_SECRET: SECRET, DATA_DIR: dataDir, IMAGE_CACHE_MB: value });
+    expect(error.problems).toEqual([expect.stringMatching(/^IMAGE_CACHE_MB: /)]);
+  });
+
   test("reports every bad value at once in one ConfigError", () => {
     const error = configError({
       AUTH_SECRET: SECRET,

@@ -1,7 +1,8 @@
 import { randomBytes } from "node:crypto";
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
+import { DEFAULT_CHROMIUM_PATH } from "~/integrations/browser/chromium";
+import { ownerOnlySecret } from "./owner-only-file";
 
 const optionalText = z
   .string()
@@ -32,6 +33,8 @@ export const envSchema = z
     PORT: z.coerce.number().int().min(0).max(65535).default(3000),
     HOST: z.string().trim().min(1).default("0.0.0.0"),
     DATA_DIR: z.string().trim().min(1).default("./data"),
+    IMAGE_DIR: optionalText,
+    IMAGE_CACHE_MB: z.coerce.number().int("must be a whole number of megabytes").min(16, "must be at least 16").default(1024),
     DATABASE_URL: urlWith(["postgres:", "postgresql:"], "must be a postgres:// or postgresql:// URL"),
     SITE_URL: urlWith(["http:", "https:"], "must be an http:// or https:// URL"),
     AUTH_SECRET: optionalText.refine((v) => v === undefined || v.length >= 32, "must be at least 32 characters"),
@@ -41,6 +44,7 @@ export const envSchema = z
     FACEBOOK_PAGE_TOKEN: optionalText,
     FACEBOOK_GRAPH_URL: urlWith(["http:", "https:"], "must be an http:// or https:// URL"),
     FETCH_ALLOW_HOSTS: optionalText,
+    CHROMIUM_PATH: optionalText,
     ROLE: z.enum(["web", "worker", "all"]).default("all"),
     LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   })
@@ -68,6 +72,10 @@ export type Config = {
   port: number;
   host: string;
   dataDir: string;
+  /** Where the public image route keeps fetched pictures and their variants. */
+  imageDir: string;
+  /** The most megabytes the image directory may hold before the least recently used go. */
+  imageCacheMb: number;
   databaseUrl: string | undefined;
   siteUrl: string;
   authSecret: string;
@@ -75,6 +83,8 @@ export type Config = {
   contactEmail: string;
   facebook: { pageId: string; pageToken: string; graphUrl: string } | undefined;
   fetchAllowHosts: string[];
+  /** The headless Chromium for jsRendering sources. */
+  chromiumPath: string;
   role: Env["ROLE"];
   logLevel: Env["LOG_LEVEL"];
 };
@@ -106,6 +116,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     port: env.PORT,
     host: env.HOST,
     dataDir,
+    imageDir: env.IMAGE_DIR ? path.resolve(env.IMAGE_DIR) : path.join(dataDir, "images"),
+    imageCacheMb: env.IMAGE_CACHE_MB,
     databaseUrl: env.DATABASE_URL,
     siteUrl: (env.SITE_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, ""),
     authSecret: env.AUTH_SECRET ?? localAuthSecret(dataDir),
@@ -123,6 +135,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       .split(",")
       .map((h) => h.trim().toLowerCase())
       .filter(Boolean),
+    chromiumPath: env.CHROMIUM_PATH ?? DEFAULT_CHROMIUM_PATH,
     role: env.ROLE,
     logLevel: env.LOG_LEVEL,
   };
@@ -130,17 +143,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
 
 // On the embedded database the secret lives beside the data it protects, created once (mode 0600).
 function localAuthSecret(dataDir: string): string {
-  const file = path.join(dataDir, "auth-secret");
-  if (existsSync(file)) {
-    const existing = readFileSync(file, "utf8").trim();
-    if (existing.length >= 32) return existing;
-  }
-  mkdirSync(dataDir, { recursive: true });
-  const secret = randomBytes(32).toString("base64url");
-  // A missing or truncated file (a crash while creating it) gets a new secret.
-  writeFileSync(file, `${secret}\n`, { mode: 0o600 });
-  chmodSync(file, 0o600);
-  return secret;
+  return ownerOnlySecret(dataDir, "auth-secret", { minLength: 32, generate: () => randomBytes(32).toString("base64url") });
 }
 
 /** The configuration as it may be logged: secrets replaced by whether they are set. */
@@ -151,6 +154,7 @@ export function describeConfig(config: Config): Record<string, unknown> {
     dataDir: config.databaseUrl ? undefined : config.dataDir,
     database: config.databaseUrl ? "postgres" : "pglite",
     siteUrl: config.siteUrl,
+    images: { dir: config.imageDir, cacheMb: config.imageCacheMb },
     authSecret: "[set]",
     smtp: config.smtpUrl ? "[set]" : "outbox",
     contactEmail: config.contactEmail,

@@ -1,15 +1,32 @@
 import { readFileSync } from "node:fs";
+import { eq } from "drizzle-orm";
 import pino from "pino";
-import { afterEach, describe, expect, test } from "vitest";
-import { FeedParseError, parseFeed } from "~/domain/ingestion/feed/parse-feed";
+import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
+import { feedProcessingLog, sources } from "~/db/schema";
+import { makeSource } from "~/db/testing/factories";
+import { useTestDatabase } from "~/db/testing/test-database";
+import { FeedParseError, isFeedParseTimeout, parseFeed } from "~/domain/ingestion/feed/parse-feed";
+import { runIngestionCycle } from "~/domain/ingestion/ingest";
+import { validateFeed } from "~/domain/ingestion/validate-feed";
+import { testHttpClient } from "~/integrations/http/testing";
+import type { HttpClient } from "~/integrations/http/types";
 import { corpusPath } from "~/test/corpora";
-import { rssFeed } from "~/test/http-test-server";
+import { rssFeed, startTestServer, type TestServer } from "~/test/http-test-server";
 import { createFeedParserPool, type FeedParserPool } from "./feed-parser-pool";
 
+const t = useTestDatabase();
 const logger = pino({ level: "silent" });
+// A parser that never finishes a feed whose URL ends in /hang, and names any other after its URL:
+// the time limit is then the only way out, however fast or busy the machine.
+const NEVER_ENDING_PARSER = `data:text/javascript,${encodeURIComponent(
+  `export function parseFeed(input) {
+    if (String(input.url).endsWith("/hang")) for (;;);
+    return { format: "rss", version: "2.0", title: input.url, description: null, siteUrl: null, updatedAt: null, items: [] };
+  }`,
+)}`;
 const pools: FeedParserPool[] = [];
-const pool = (timeoutMs?: number) => {
-  const created = createFeedParserPool({ logger, timeoutMs });
+const pool = (timeoutMs?: number, parserModule?: string) => {
+  const created = createFeedParserPool({ logger, timeoutMs, parserModule });
   pools.push(created);
   return created;
 };
@@ -34,14 +51,46 @@ describe("parsing feeds on a worker thread", () => {
     expect(error).toMatchObject({ code: "NOT_A_FEED" });
   }, 30_000);
 
-  test("a parse that runs too long is cut off, and the feeds behind it are still parsed", async () => {
-    // Long enough for a small feed on a busy machine, far too short for 40,000 items.
-    const parser = pool(1_000);
-    const small = { bytes: rssFeed([{ title: "Goat elected mayor", link: "https://odd.example/goat" }]), url: null };
-    await parser.parse(small); // the worker has started
-    const items = Array.from({ length: 40_000 }, (_, i) => ({ title: `Item ${i}`, link: `https://odd.example/${i}`, content: "<p>word </p>".repeat(20) }));
-    const [huge, after] = await Promise.allSettled([parser.parse({ bytes: rssFeed(items), url: null }), parser.parse(small)]);
-    expect(huge).toMatchObject({ status: "rejected", reason: { code: "MALFORMED_FEED" } });
-    expect(after).toMatchObject({ status: "fulfilled", value: { items: [{ title: "Goat elected mayor" }] } });
+  test("a parse that runs too long is cut off as a parse timeout, and the feeds behind it are still parsed", async () => {
+    const parser = pool(1_000, NEVER_ENDING_PARSER);
+    const [hung, after] = await Promise.allSettled([
+      parser.parse({ bytes: "", url: "https://odd.example/hang" }),
+      parser.parse({ bytes: "", url: "https://odd.example/next" }),
+    ]);
+    expect(hung).toMatchObject({ status: "rejected", reason: { code: "PARSE_TIMEOUT", message: "The feed took too long to parse (more than 1 s)" } });
+    expect(isFeedParseTimeout((hung as PromiseRejectedResult).reason)).toBe(true);
+    expect(after).toMatchObject({ status: "fulfilled", value: { title: "https://odd.example/next" } });
+  }, 60_000);
+});
+
+describe("a parse timeout as editors see it", () => {
+  let server: TestServer;
+  let http: HttpClient;
+  beforeAll(async () => {
+    server = await startTestServer();
+    http = testHttpClient();
+    server.handle("/hang", (_req, res) => res.writeHead(200, { "content-type": "application/rss+xml" }).end(rssFeed([])));
+  });
+  afterAll(async () => {
+    await http.close();
+    await server.close();
+  });
+
+  test("an ingested feed whose parse is cut off is logged as PARSE_TIMEOUT, not as a malformed feed", async () => {
+    const parser = pool(1_000, NEVER_ENDING_PARSER);
+    const source = await makeSource(t.db, { sourceType: "rss", rssFeedUrl: `${server.url}/hang` });
+
+    await runIngestionCycle({ repos: t.repos, http, logger, parseFeed: parser.parse }, { scope: "all" });
+
+    const [log] = await t.db.select().from(feedProcessingLog);
+    expect(log!.error).toBe("PARSE_TIMEOUT: The feed took too long to parse (more than 1 s)");
+    const [after] = await t.db.select().from(sources).where(eq(sources.id, source.id));
+    expect(after).toMatchObject({ lastError: log!.error, consecutiveErrors: 1 });
+  }, 60_000);
+
+  test("the RSS validator reports a parse cut off as PARSE_TIMEOUT", async () => {
+    const parser = pool(1_000, NEVER_ENDING_PARSER);
+    const result = await validateFeed({ http, parseFeed: parser.parse }, `${server.url}/hang`);
+    expect(result).toMatchObject({ ok: false, code: "PARSE_TIMEOUT", error: "The feed took too long to parse (more than 1 s)" });
   }, 60_000);
 });

@@ -1,6 +1,6 @@
 import { Worker } from "node:worker_threads";
 import type { Logger } from "pino";
-import { FeedParseError, parseFeed, type ParsedFeed, type ParseFeedInput } from "~/domain/ingestion/feed/parse-feed";
+import { FeedParseError, FeedParseTimeoutError, parseFeed, type ParsedFeed, type ParseFeedInput } from "~/domain/ingestion/feed/parse-feed";
 
 /** Parses feeds away from the main thread, so parsing neither blocks web requests nor waits behind the embedded database. */
 export type FeedParserPool = {
@@ -20,7 +20,12 @@ const PARSE_TIMEOUT_MS = 15_000;
  * after 15 s and the worker replaced, so the feeds queued behind it still get parsed; when no worker
  * can start, feeds are parsed on the calling thread instead.
  */
-export function createFeedParserPool(options: { logger: Logger; timeoutMs?: number }): FeedParserPool {
+export function createFeedParserPool(options: {
+  logger: Logger;
+  timeoutMs?: number;
+  /** A module whose parseFeed the worker runs instead of ours (tests: a parse that never ends). */
+  parserModule?: string;
+}): FeedParserPool {
   const timeoutMs = options.timeoutMs ?? PARSE_TIMEOUT_MS;
   const queue: Job[] = [];
   let worker: Worker | null = null;
@@ -50,7 +55,7 @@ export function createFeedParserPool(options: { logger: Logger; timeoutMs?: numb
 
   const spawn = (): Worker | null => {
     try {
-      const created = new Worker(WORKER_URL);
+      const created = new Worker(WORKER_URL, { workerData: { parserModule: options.parserModule ?? null } });
       created.unref();
       created.on("message", (reply: Reply) => {
         if (created !== worker) return;
@@ -84,7 +89,7 @@ export function createFeedParserPool(options: { logger: Logger; timeoutMs?: numb
   const startTimer = (job: Job) =>
     setTimeout(() => {
       options.logger.warn({ url: job.input.url }, "feed parsing timed out; replacing the parser");
-      replaceWorker(new FeedParseError("MALFORMED_FEED", `parsing took longer than ${timeoutMs / 1000} s`));
+      replaceWorker(new FeedParseTimeoutError(timeoutMs));
     }, timeoutMs);
 
   function pump() {

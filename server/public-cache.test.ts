@@ -7,11 +7,25 @@ import { createPublicCache, PUBLIC_CACHE_CONTROL, type PublicCache } from "./pub
 let server: Server | undefined;
 afterEach(() => new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve())));
 
-/** A real HTTP server behind the cache whose pages say how often they were rendered. */
+/**
+ * A real HTTP server behind the cache whose pages say how often they were rendered. The cache reads
+ * a clock the test moves by hand, and /slow renders only once the test lets it.
+ */
 async function start(options: { ttlMs?: number; staleMs?: number } = {}) {
-  const cache: PublicCache = createPublicCache(options);
+  let time = 0;
+  const cache: PublicCache = createPublicCache({ ...options, now: () => time });
   let renders = 0;
+  let slowGate: Promise<void> = Promise.resolve();
+  let slowEntered: () => void = () => {};
+  let arrivals = 0;
+  let arrivalWaiters: { count: number; resolve: () => void }[] = [];
   const app = express();
+  // Counts requests once the cache has decided what to do with them (the router calls it synchronously).
+  app.use((_req, _res, next) => {
+    next();
+    arrivals++;
+    arrivalWaiters = arrivalWaiters.filter((w) => (w.count <= arrivals ? (w.resolve(), false) : true));
+  });
   app.use(cache.middleware);
   app.get("/page", (_req, res) => {
     renders++;
@@ -21,9 +35,11 @@ async function start(options: { ttlMs?: number; staleMs?: number } = {}) {
     res.write(String(renders));
     res.end("</p>");
   });
-  app.get("/slow", (_req, res) => {
+  app.get("/slow", async (_req, res) => {
     const n = ++renders;
-    setTimeout(() => res.type("html").send(`<p>slow ${n}</p>`), 150);
+    slowEntered();
+    await slowGate;
+    res.type("html").send(`<p>slow ${n}</p>`);
   });
   app.get("/feed", (_req, res) => res.set("Cache-Control", "public, max-age=60").type("xml").send("<rss/>"));
   app.get("/missing", (_req, res) => res.status(404).send("not here"));
@@ -34,7 +50,22 @@ async function start(options: { ttlMs?: number; staleMs?: number } = {}) {
   server = app.listen(0, "127.0.0.1");
   await new Promise((resolve) => server!.once("listening", resolve));
   const base = `http://127.0.0.1:${(server!.address() as AddressInfo).port}`;
-  return { cache, base, renders: () => renders };
+  return {
+    cache,
+    base,
+    renders: () => renders,
+    advanceClock: (ms: number) => void (time += ms),
+    /** Settles once the cache has taken `count` requests in all. */
+    arrived: (count: number) =>
+      new Promise<void>((resolve) => (count <= arrivals ? resolve() : arrivalWaiters.push({ count, resolve }))),
+    /** Holds the next /slow renders until released; `entered` settles when one has begun. */
+    holdSlow() {
+      let release!: () => void;
+      slowGate = new Promise((resolve) => (release = resolve));
+      const entered = new Promise<void>((resolve) => (slowEntered = resolve));
+      return { entered, release: () => release() };
+    },
+  };
 }
 
 describe("the public page cache", () => {
@@ -63,10 +94,12 @@ describe("the public page cache", () => {
     expect(other.status).toBe(200);
   });
 
-  test("shows a change within its time to live", async () => {
-    const { base } = await start({ ttlMs: 50 });
+  test("shows a change once its time to live has passed, and not before", async () => {
+    const { base, advanceClock } = await start({ ttlMs: 50 });
     expect(await (await fetch(`${base}/page`)).text()).toBe("<p>render 1</p>");
-    await new Promise((resolve) => setTimeout(resolve, 80));
+    advanceClock(49);
+    expect(await (await fetch(`${base}/page`)).text()).toBe("<p>render 1</p>");
+    advanceClock(1);
     expect(await (await fetch(`${base}/page`)).text()).toBe("<p>render 2</p>");
   });
 
@@ -75,6 +108,17 @@ describe("the public page cache", () => {
     await fetch(`${base}/page`);
     cache.clear();
     expect(await (await fetch(`${base}/page`)).text()).toBe("<p>render 2</p>");
+  });
+
+  test("a render begun before a change is not kept, nor served to requests after the change", async () => {
+    const { base, cache, holdSlow } = await start();
+    const slow = holdSlow();
+    const before = fetch(`${base}/slow`);
+    await slow.entered;
+    cache.clear();
+    slow.release();
+    expect(await (await before).text()).toBe("<p>slow 1</p>");
+    expect(await (await fetch(`${base}/slow`)).text()).toBe("<p>slow 2</p>");
   });
 
   test("keeps a Cache-Control the route set itself", async () => {
@@ -100,22 +144,45 @@ describe("the public page cache", () => {
   });
 
   test("renders a page once when many ask for it at the same time", async () => {
-    const { base, renders } = await start();
-    const bodies = await Promise.all(Array.from({ length: 10 }, () => fetch(`${base}/slow`).then((r) => r.text())));
-    expect(new Set(bodies)).toEqual(new Set(["<p>slow 1</p>"]));
+    const { base, renders, holdSlow, arrived } = await start();
+    const slow = holdSlow();
+    const bodies = Promise.all(Array.from({ length: 10 }, () => fetch(`${base}/slow`).then((r) => r.text())));
+    // All ten are in before the one render may finish.
+    await arrived(10);
+    slow.release();
+    expect(new Set(await bodies)).toEqual(new Set(["<p>slow 1</p>"]));
     expect(renders()).toBe(1);
   });
 
   test("while one request refreshes an expired page, the others get the previous version at once", async () => {
-    const { base, renders } = await start({ ttlMs: 50, staleMs: 10_000 });
+    const { base, renders, advanceClock, holdSlow } = await start({ ttlMs: 50, staleMs: 10_000 });
     await fetch(`${base}/slow`);
-    await new Promise((resolve) => setTimeout(resolve, 80));
+    advanceClock(50);
+    const slow = holdSlow();
     const refreshing = fetch(`${base}/slow`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await slow.entered;
     const meanwhile = await fetch(`${base}/slow`);
     expect(meanwhile.headers.get("x-cache")).toBe("STALE");
     expect(await meanwhile.text()).toBe("<p>slow 1</p>");
+    slow.release();
     expect(await (await refreshing).text()).toBe("<p>slow 2</p>");
+    expect(renders()).toBe(2);
+  });
+
+  test("never serves a version older than its stale limit: others wait for the fresh one", async () => {
+    const { base, renders, advanceClock, holdSlow, arrived } = await start({ ttlMs: 50, staleMs: 1_000 });
+    await fetch(`${base}/slow`);
+    advanceClock(1_000);
+    const slow = holdSlow();
+    const refreshing = fetch(`${base}/slow`);
+    await slow.entered;
+    const waiting = fetch(`${base}/slow`);
+    await arrived(3);
+    slow.release();
+    const [fresh, waited] = await Promise.all([refreshing, waiting]);
+    expect(await fresh.text()).toBe("<p>slow 2</p>");
+    expect(waited.headers.get("x-cache")).toBe("HIT");
+    expect(await waited.text()).toBe("<p>slow 2</p>");
     expect(renders()).toBe(2);
   });
 });

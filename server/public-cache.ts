@@ -21,13 +21,25 @@ const CACHEABLE_STATUS = new Set([200, 404]);
  * An entry is fresh for `ttlMs`, so every process shows a change within seconds. Only one request
  * renders a given URL at a time: while it does, others wait for its result (nothing cached yet) or
  * get the previous version (at most `staleMs` old). `clear()` drops everything at once, for the
- * process that made an editorial change.
+ * process that made an editorial change. `now` is the clock ages are measured by (tests pass their own).
  */
-export function createPublicCache(options: { ttlMs?: number; staleMs?: number; maxEntries?: number } = {}) {
+export function createPublicCache(options: { ttlMs?: number; staleMs?: number; maxEntries?: number; now?: () => number } = {}) {
   const ttlMs = options.ttlMs ?? 2_000;
   const staleMs = Math.max(options.staleMs ?? 30_000, ttlMs);
-  const cache = new LRUCache<string, Entry>({ max: options.maxEntries ?? 1_000, ttl: staleMs });
+  const now = options.now ?? Date.now;
+  // Ages are checked here against `now`, not by the LRU's own timer, so one clock decides.
+  const cache = new LRUCache<string, Entry>({ max: options.maxEntries ?? 1_000 });
+  const lookup = (key: string) => {
+    const entry = cache.get(key);
+    if (entry && now() - entry.storedAt >= staleMs) {
+      cache.delete(key);
+      return undefined;
+    }
+    return entry;
+  };
   const rendering = new Map<string, Promise<Entry | null>>();
+  // Bumped by clear(): a render begun before a change is neither stored nor joined by later requests.
+  let generation = 0;
 
   function send(req: Request, res: Response, entry: Entry, how: "HIT" | "MISS" | "STALE") {
     for (const [name, value] of Object.entries(entry.headers)) res.setHeader(name, value);
@@ -45,6 +57,7 @@ export function createPublicCache(options: { ttlMs?: number; staleMs?: number; m
 
   // Let this request render the page, holding its response until complete; resolves with the entry stored.
   function render(key: string, req: Request, res: Response, next: NextFunction): Promise<Entry | null> {
+    const begun = generation;
     return new Promise((resolve) => {
       const chunks: Buffer[] = [];
       const write = res.write.bind(res);
@@ -77,9 +90,9 @@ export function createPublicCache(options: { ttlMs?: number; staleMs?: number; m
           headers,
           body,
           etag: `W/"${createHash("sha1").update(body).digest("base64url")}"`,
-          storedAt: Date.now(),
+          storedAt: now(),
         };
-        cache.set(key, entry);
+        if (begun === generation) cache.set(key, entry);
         resolve(entry);
         res.removeHeader("Content-Length");
         send(req, res, entry, "MISS");
@@ -100,8 +113,8 @@ export function createPublicCache(options: { ttlMs?: number; staleMs?: number; m
     if (/(?:^|;\s*)[\w.-]*session_token=/.test(req.headers.cookie ?? "")) return next();
 
     const key = req.originalUrl;
-    const entry = cache.get(key);
-    if (entry && Date.now() - entry.storedAt < ttlMs) return send(req, res, entry, "HIT");
+    const entry = lookup(key);
+    if (entry && now() - entry.storedAt < ttlMs) return send(req, res, entry, "HIT");
 
     const inFlight = rendering.get(key);
     if (inFlight) {
@@ -121,7 +134,11 @@ export function createPublicCache(options: { ttlMs?: number; staleMs?: number; m
 
   return {
     middleware: (req: Request, res: Response, next: NextFunction) => void middleware(req, res, next).catch(next),
-    clear: () => cache.clear(),
+    clear: () => {
+      generation += 1;
+      cache.clear();
+      rendering.clear();
+    },
   };
 }
 export type PublicCache = ReturnType<typeof createPublicCache>;

@@ -6,9 +6,11 @@ import { ensureDefaultCategories } from "~/domain/categories/default-categories"
 import { seedDemo } from "~/domain/demo/seed-demo";
 import type { Database } from "~/db/client";
 import { createGuardedClient, userAgentFor } from "~/integrations/http/guarded-client";
-import { ingestionHandlers } from "~/jobs/ingestion.job";
+import { createPageRenderer } from "~/integrations/browser/render-page";
+import { workerHandlers } from "./worker-handlers";
 import { createJobRunner, type JobRunner } from "~/jobs/runner";
 import { openConfiguredDatabase } from "./database";
+import { demoAdminBanner, demoAdminPassword } from "./demo-admin";
 import { createFeedParserPool } from "./feed-parser-pool";
 import { describeConfig, type Config } from "./config";
 import { createLogger, type Logger } from "./logger";
@@ -35,6 +37,8 @@ export async function serve(options: { config: Config; demo?: boolean; dev?: boo
   const database = await openConfiguredDatabase(config, logger);
   const http = createGuardedClient({ userAgent: userAgentFor(config.siteUrl), allowHosts: config.fetchAllowHosts });
   const feedParser = createFeedParserPool({ logger });
+  // Launched on the first jsRendering page only.
+  const renderer = createPageRenderer({ http, executablePath: config.chromiumPath });
   let web: WebServer | undefined;
   let jobs: JobRunner | undefined;
   let stopping = false;
@@ -51,6 +55,7 @@ export async function serve(options: { config: Config; demo?: boolean; dev?: boo
       await web?.close();
       // Running jobs finish or are recorded as interrupted before the database goes away.
       await jobs?.stop();
+      await renderer.close();
       await http.close();
       await feedParser.close();
       await closeDev?.();
@@ -65,7 +70,7 @@ export async function serve(options: { config: Config; demo?: boolean; dev?: boo
   process.once("SIGTERM", () => void stop("SIGTERM"));
 
   try {
-    await prepareDatabase(database, { demo: options.demo === true, logger });
+    await prepareDatabase(database, { demo: options.demo === true, dataDir: config.dataDir, logger });
     if (!working && database.kind === "pglite") {
       logger.warn("ROLE=web on the embedded database: queued jobs wait for a worker, and no other process can open this database");
     }
@@ -73,14 +78,14 @@ export async function serve(options: { config: Config; demo?: boolean; dev?: boo
     jobs = await createJobRunner({
       database,
       logger,
-      connectionString: config.databaseUrl,
-      handlers: working ? ingestionHandlers({ repos: createRepos(database.db), http, logger, parseFeed: feedParser.parse }) : undefined,
+      handlers: working ? workerHandlers({ config, repos: createRepos(database.db), http, logger, parseFeed: feedParser.parse, renderer }) : undefined,
     });
     await jobs.start();
-    if (serving && build) web = await startWebServer({ config, database, logger, build, before, http, jobs });
+    if (serving && build) web = await startWebServer({ config, database, logger, build, before, http, jobs, parseFeed: feedParser.parse });
   } catch (error) {
     await web?.close();
     await jobs?.stop();
+    await renderer.close();
     await http.close();
     await feedParser.close();
     await database.close();
@@ -90,21 +95,18 @@ export async function serve(options: { config: Config; demo?: boolean; dev?: boo
   else logger.info({ config: describeConfig(config) }, "Oddwire is running background jobs (ROLE=worker)");
 }
 
-async function prepareDatabase(database: Database, options: { demo: boolean; logger: Logger }) {
+async function prepareDatabase(database: Database, options: { demo: boolean; dataDir: string; logger: Logger }) {
   await runMigrations(database);
   const repos = createRepos(database.db);
   const categoriesAdded = await ensureDefaultCategories(repos);
   if (categoriesAdded > 0) options.logger.info({ categoriesAdded }, "created the default categories");
   if (options.demo) {
-    const result = await seedDemo({ repos });
+    const result = await seedDemo({ repos }, { adminPassword: demoAdminPassword(options.dataDir) });
     options.logger.info(
-      {
-        storiesAdded: result.stories_added,
-        rejectedAdded: result.rejected_added,
-        sourcesAdded: result.sources_added,
-      },
-      `Demo content loaded. Demo admin: ${result.admin.email} / password: ${result.admin.password}`,
+      { storiesAdded: result.stories_added, rejectedAdded: result.rejected_added, sourcesAdded: result.sources_added, admin: result.admin.email },
+      "Demo content loaded; the demo admin's password is printed below and kept in DATA_DIR/demo-admin-password",
     );
+    process.stdout.write(demoAdminBanner(result.admin));
   }
 }
 

@@ -1,4 +1,4 @@
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import type { Server } from "node:http";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -12,9 +12,12 @@ import { createRepos } from "~/db/repos";
 import { toNodeHandler } from "better-auth/node";
 import { createGuardedClient, userAgentFor } from "~/integrations/http/guarded-client";
 import type { HttpClient } from "~/integrations/http/types";
+import { createImageStore, type ImageStore } from "~/integrations/images/image-store";
 import type { JobsApi } from "~/jobs/types";
+import { parseFeed } from "~/domain/ingestion/feed/parse-feed";
 import { publicConfig, type AppContext } from "./app-context";
 import { CLIENT_IP_HEADER, createAuth } from "./auth";
+import { createImageRoute, siteImageReader } from "./image-route";
 import { createMailer } from "./mail";
 import { createPublicCache } from "./public-cache";
 import type { Config } from "./config";
@@ -22,6 +25,9 @@ import type { Logger } from "./logger";
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const BUILD_DIR = path.join(ROOT, "build");
+/** The product logo: the placeholder for a story picture that cannot be had (spec section 3). */
+const PUBLIC_DIR = path.join(ROOT, "public");
+const LOGO_FILE = path.join(PUBLIC_DIR, "logo.svg");
 
 /** Loads the production build of the React Router app; says how to make one when it is missing. */
 export async function loadServerBuild(): Promise<ServerBuild> {
@@ -36,6 +42,8 @@ export async function loadServerBuild(): Promise<ServerBuild> {
 const noJobRunner: JobsApi = {
   enqueue: () => Promise.reject(new Error("this process runs no job runner")),
   get: () => Promise.resolve(null),
+  latestUnfinished: () => Promise.resolve(null),
+  cancel: () => Promise.resolve(false),
 };
 
 export type WebServer = { url: string; server: Server; close(): Promise<void> };
@@ -53,8 +61,13 @@ export function createWebApp(options: {
   http?: HttpClient;
   /** Background jobs; without a runner, starting one is refused. */
   jobs?: JobsApi;
+  /** The time-limited feed parser (serve passes its pool); without one, feeds are parsed in-process. */
+  parseFeed?: AppContext["parseFeed"];
+  /** The store behind /img; one is made from the config when none is given. */
+  images?: ImageStore;
 }) {
   const { config, database, logger } = options;
+  const http = options.http ?? createGuardedClient({ userAgent: userAgentFor(config.siteUrl), allowHosts: config.fetchAllowHosts });
   const publicCache = createPublicCache();
   const auth = createAuth({
     db: database.db,
@@ -63,16 +76,28 @@ export function createWebApp(options: {
     mailer: createMailer(config, logger),
     logger,
   });
+  const repos = createRepos(database.db);
+  const images =
+    options.images ??
+    createImageStore({
+      dir: config.imageDir,
+      maxBytes: config.imageCacheMb * 1024 * 1024,
+      http,
+      logoSvg: readFileSync(LOGO_FILE),
+      readSiteImage: siteImageReader(PUBLIC_DIR),
+      onFailure: ({ url, storyId, code, message }) => logger.warn({ storyId, url, code, err: message }, "story image unavailable; serving the logo"),
+    });
   const context: AppContext = {
-    repos: createRepos(database.db),
+    repos,
     getSessionUser: async (headers) => {
       const session = await auth.api.getSession({ headers });
       return session ? { id: session.user.id, email: session.user.email, name: session.user.name, emailVerified: session.user.emailVerified } : null;
     },
     config: publicConfig(config),
     logger,
-    http: options.http ?? createGuardedClient({ userAgent: userAgentFor(config.siteUrl), allowHosts: config.fetchAllowHosts }),
+    http,
     jobs: options.jobs ?? noJobRunner,
+    parseFeed: options.parseFeed ?? (async (input) => parseFeed(input)),
     invalidatePublicPages: () => publicCache.clear(),
   };
 
@@ -83,7 +108,8 @@ export function createWebApp(options: {
     pinoHttp({
       logger,
       autoLogging: { ignore: (req) => req.url?.startsWith("/assets/") === true },
-      customLogLevel: (_req, res, error) => (error || res.statusCode >= 500 ? "error" : "info"),
+      // Story images come by the dozen per page: only their errors are logged (an unavailable picture is logged by the store).
+      customLogLevel: (req, res, error) => (error || res.statusCode >= 500 ? "error" : req.url?.startsWith("/img/") ? "silent" : "info"),
       serializers: {
         req: (req: { method: string; url: string }) => ({ method: req.method, url: req.url }),
         res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
@@ -96,6 +122,8 @@ export function createWebApp(options: {
     req.headers[CLIENT_IP_HEADER] = req.ip ?? req.socket.remoteAddress ?? "unknown";
     return authHandler(req, res);
   });
+  // Pictures are compressed already; they skip the compression middleware and the page cache.
+  app.use(createImageRoute({ store: images, findImage: (id) => repos.publicStories.imageOf(id) }));
   app.use(compression());
   for (const middleware of options.before ?? []) app.use(middleware);
   app.use("/assets", express.static(path.join(BUILD_DIR, "client", "assets"), { immutable: true, maxAge: "1y" }));

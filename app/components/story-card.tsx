@@ -2,7 +2,12 @@ import { Link } from "react-router";
 import type { PublicStory } from "~/domain/stories/public-story";
 import { formatDate } from "~/app/lib/format";
 import { ExternalIcon } from "./icons";
-import { StoryImage } from "./story-image";
+import { StoryImage, type ImageLoading } from "./story-image";
+
+// The width a card's picture takes in the page's grid (main is 72rem wide with 1rem padding; one
+// column, then two from 640 px, then three 1.5rem apart from 1024 px), and a card spanning the row.
+const CARD_SIZES = "(min-width: 1152px) 358px, (min-width: 1024px) calc((100vw - 80px) / 3), (min-width: 640px) calc((100vw - 56px) / 2), calc(100vw - 32px)";
+const ROW_SIZES = "(min-width: 1152px) 1120px, calc(100vw - 32px)";
 
 /** The 'Weird' badge a card shows on hover and keyboard focus (the card needs the `group` class). */
 export function WeirdBadge() {
@@ -13,50 +18,129 @@ export function WeirdBadge() {
   );
 }
 
-/** One story in a grid: picture, category, title, summary, date and a link out to the source. */
-export function StoryCard({ story, linkLabel = "Read More" }: { story: PublicStory; linkLabel?: string }) {
+/**
+ * The link out to a story's original source: a new tab, no opener, no referrer. `about` names the
+ * story for screen readers where several such links share a page.
+ */
+export function SourceLink({
+  story,
+  label,
+  className,
+  iconClassName,
+  about = false,
+}: {
+  story: Pick<PublicStory, "sourceUrl" | "title">;
+  label: string;
+  className: string;
+  iconClassName: string;
+  about?: boolean;
+}) {
   return (
-    <article
-      className={`group relative flex flex-col overflow-hidden rounded-2xl border-2 border-ink bg-white shadow-[4px_4px_0_0_var(--color-ink)] transition-transform focus-within:-translate-y-0.5 hover:-translate-y-0.5 ${story.isFeatured ? "sm:col-span-2 lg:col-span-3" : ""}`}
-    >
+    <a href={story.sourceUrl} target="_blank" rel="noopener noreferrer" className={className}>
+      {label}
+      <ExternalIcon className={iconClassName} />
+      <span className="sr-only">{about ? ` about ${story.title} (opens in a new tab)` : " (opens in a new tab)"}</span>
+    </a>
+  );
+}
+
+// The two looks of a card: a story in a grid, and the sample story under a category's name on the home page.
+const LOOKS = {
+  grid: {
+    Heading: "h3",
+    title: "font-display text-xl leading-tight font-extrabold",
+    link: "bg-acid text-ink ring-2 ring-ink hover:bg-ink hover:text-acid",
+    label: "Read More",
+    showCategory: true,
+  },
+  sample: {
+    Heading: "h4",
+    title: "font-display text-lg leading-tight font-bold",
+    link: "bg-ink text-acid hover:bg-ufo hover:text-white",
+    label: "Read Story",
+    showCategory: false,
+  },
+} as const;
+
+/** A card's picture (with the 'Weird' badge) and text: category, title, summary, date and the link out (spec section 2). */
+function StoryCardContent({ story, look, loading }: { story: PublicStory; look: keyof typeof LOOKS; loading: ImageLoading }) {
+  const { Heading, title, link, label, showCategory } = LOOKS[look];
+  const wide = look === "grid" && story.isFeatured;
+  return (
+    <>
       <div className="relative aspect-[16/9] overflow-hidden border-b-2 border-ink">
-        <StoryImage src={story.imageUrl} alt={story.title} className="h-full w-full" />
+        <StoryImage story={story} alt={story.title} sizes={wide ? ROW_SIZES : CARD_SIZES} loading={loading} className="h-full w-full" />
         <WeirdBadge />
       </div>
       <div className="flex flex-1 flex-col gap-2 p-4">
-        <p className="text-xs font-bold tracking-wider text-ufo uppercase">{story.category}</p>
-        <h3 className="font-display text-xl leading-tight font-extrabold">
+        {showCategory ? <p className="text-xs font-bold tracking-wider text-ufo uppercase">{story.category}</p> : null}
+        <Heading className={title}>
           <Link to={`/story/${story.slug}`} className="rounded hover:underline">
             {story.title}
           </Link>
-        </h3>
+        </Heading>
         {story.summary ? <p className="line-clamp-3 text-sm text-ink/75">{story.summary}</p> : null}
         <div className="mt-auto flex items-center justify-between gap-2 pt-3 text-sm">
           <time dateTime={story.publishDate ?? undefined} className="text-ink/70">
             {formatDate(story.publishDate)}
           </time>
-          <a
-            href={story.sourceUrl}
-            target="_blank"
-            rel="noopener noreferrer"
-            className="inline-flex items-center gap-1 rounded-full bg-acid px-3 py-1 font-bold text-ink ring-2 ring-ink hover:bg-ink hover:text-acid"
-          >
-            {linkLabel}
-            <ExternalIcon className="h-3.5 w-3.5" />
-            <span className="sr-only"> about {story.title} (opens in a new tab)</span>
-          </a>
+          <SourceLink story={story} label={label} about className={`inline-flex items-center gap-1 rounded-full px-3 py-1 font-bold ${link}`} iconClassName="h-3.5 w-3.5" />
         </div>
       </div>
+    </>
+  );
+}
+
+const CARD = "group flex flex-col overflow-hidden rounded-2xl border-2 border-ink bg-white shadow-[4px_4px_0_0_var(--color-ink)]";
+
+/** One story in a grid: picture, category, title, summary, date and a link out to the source; a featured one spans the row. */
+export function StoryCard({ story, loading = "lazy" }: { story: PublicStory; loading?: ImageLoading }) {
+  return (
+    <article
+      className={`${CARD} relative transition-transform focus-within:-translate-y-0.5 hover:-translate-y-0.5 ${story.isFeatured ? "sm:col-span-2 lg:col-span-3" : ""}`}
+    >
+      <StoryCardContent story={story} look="grid" loading={loading} />
     </article>
   );
 }
 
-/** A grid of story cards. */
-export function StoryGrid({ stories, label }: { stories: PublicStory[]; label: string }) {
+/** A category on the home page: its name (linking to its page), its story count, and its first story as a sample. */
+export function CategorySampleCard({
+  name,
+  slug,
+  storyCount,
+  sample,
+  loading = "lazy",
+}: {
+  name: string;
+  slug: string;
+  storyCount: number;
+  sample: PublicStory;
+  loading?: ImageLoading;
+}) {
+  return (
+    <article className={CARD}>
+      <div className="flex items-baseline justify-between gap-2 border-b-2 border-ink bg-acid px-4 py-3">
+        <h3 className="font-display text-xl font-extrabold">
+          <Link to={`/category/${slug}`} className="rounded hover:underline">
+            {name}
+          </Link>
+        </h3>
+        <span className="text-sm font-bold whitespace-nowrap">
+          {storyCount} {storyCount === 1 ? "story" : "stories"}
+        </span>
+      </div>
+      <StoryCardContent story={sample} look="sample" loading={loading} />
+    </article>
+  );
+}
+
+/** A grid of story cards; the pictures of the first `eager` cards (the first screen) load at once, the rest lazily. */
+export function StoryGrid({ stories, label, eager = 0 }: { stories: PublicStory[]; label: string; eager?: number }) {
   return (
     <section aria-label={label} className="mt-8 grid gap-6 sm:grid-cols-2 lg:grid-cols-3">
-      {stories.map((story) => (
-        <StoryCard key={story.id} story={story} />
+      {stories.map((story, i) => (
+        <StoryCard key={story.id} story={story} loading={i < eager ? "eager" : "lazy"} />
       ))}
     </section>
   );

@@ -1,26 +1,64 @@
 import { useEffect, useRef, useState } from "react";
+import { imageHeight, storyImageSources, type StoryImageSources } from "~/lib/story-image";
 
 export const LOGO_URL = "/logo.svg";
 
-/** A story's picture, lazy loaded; a missing or broken image shows the logo instead. */
-export function StoryImage({ src, alt, className }: { src: string | null; alt: string; className?: string }) {
-  const [broken, setBroken] = useState(false);
+// Every story picture is drawn in a 16:9 box; the variants are cropped to it, so width and height
+// are known before anything loads.
+const FRAME_WIDTH = 1200;
+const FRAME_HEIGHT = imageHeight(FRAME_WIDTH);
+
+/**
+ * How a picture loads: `lazy` below the fold, `eager` in the first screen, `priority` for the one
+ * picture that is the page's largest paint (the featured story, a story's own picture).
+ */
+export type ImageLoading = "lazy" | "eager" | "priority";
+
+type StoryImageProps = { alt: string; className?: string; loading?: ImageLoading } & (
+  | {
+      /** A published story: its picture as the site serves it. */
+      story: { id: number; imageUrl: string | null };
+      /** The width the picture takes in the layout, as the `sizes` attribute says it. */
+      sizes: string;
+    }
+  | {
+      /** A picture by its own address (the back office shows stories that are not published). */
+      src: string | null;
+    }
+);
+
+/**
+ * A story's picture: on the public site served by the site itself (`/img/...` variants as a srcset,
+ * or the site's own file); a missing or broken image shows the logo instead.
+ */
+export function StoryImage(props: StoryImageProps) {
+  const { alt, className, loading = "lazy" } = props;
+  const sources: StoryImageSources | null =
+    "story" in props ? storyImageSources(props.story, props.sizes) : props.src ? { src: props.src, width: FRAME_WIDTH, height: FRAME_HEIGHT } : null;
+  const src = sources?.src ?? null;
+  const [brokenSrc, setBrokenSrc] = useState<string | null>(null);
   const ref = useRef<HTMLImageElement>(null);
   // An image that failed before hydration never fires onError for React: check once mounted.
   useEffect(() => {
     const img = ref.current;
-    if (img && img.complete && img.naturalWidth === 0 && src) setBroken(true);
+    if (img && img.complete && img.naturalWidth === 0 && src) setBrokenSrc(src);
   }, [src]);
-  const fallback = !src || broken;
+  const fallback = !sources || brokenSrc === src;
   return (
     <img
       ref={ref}
-      src={fallback ? LOGO_URL : src}
       alt={alt}
-      loading="lazy"
+      loading={loading === "lazy" ? "lazy" : "eager"}
+      fetchPriority={loading === "priority" ? "high" : undefined}
       decoding="async"
-      onError={() => setBroken(true)}
-      className={`${className ?? ""} ${fallback ? "bg-paper-deep object-contain p-8" : "object-cover"}`}
+      sizes={fallback ? undefined : sources.sizes}
+      srcSet={fallback ? undefined : sources.srcSet}
+      src={fallback ? LOGO_URL : sources.src}
+      width={FRAME_WIDTH}
+      height={FRAME_HEIGHT}
+      onError={() => setBrokenSrc(src)}
+      // The paper colour shows while the picture loads.
+      className={`${className ?? ""} bg-paper-deep ${fallback ? "object-contain p-8" : "object-cover"}`}
     />
   );
 }

@@ -1,6 +1,6 @@
 import type { AppLoadContext } from "react-router";
 import { describe, expect, test } from "vitest";
-import { requireAdmin } from "./admin.server";
+import { requireAdmin, type GateRefusal } from "./admin.server";
 
 const SITE = "https://oddwire.test";
 
@@ -38,5 +38,21 @@ describe("the admin gate", () => {
     expect(await statusOf(requireAdmin({ request: post(SITE), context: admin }))).toBe("allowed");
     expect(await statusOf(requireAdmin({ request: post("https://evil.example"), context: admin }))).toBe(403);
     expect(await statusOf(requireAdmin({ request: post(null), context: admin }))).toBe(403);
+  });
+
+  test("a change from another address is refused with which address to use, for the screen and for JSON callers", async () => {
+    const admin = contextFor({ id: "boss", isAdmin: true });
+    const refusal = await requireAdmin({ request: post("http://127.0.0.1:3000"), context: admin }).then(
+      () => null,
+      (thrown: { data: GateRefusal; init: { status: number } }) => thrown,
+    );
+    expect(refusal?.init.status).toBe(403);
+    expect(refusal?.data).toEqual({
+      gate: "foreign-origin",
+      origin: "http://127.0.0.1:3000",
+      siteOrigin: SITE,
+      error:
+        "This page was opened at http://127.0.0.1:3000, but changes are accepted only from the site's own address, https://oddwire.test. Open https://oddwire.test/admin and try again, or set SITE_URL to the address you use.",
+    });
   });
 });

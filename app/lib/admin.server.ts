@@ -3,8 +3,20 @@ import { isAdmin } from "~/domain/users/is-admin";
 
 export type AdminUser = { id: string; email: string; name: string };
 
-/** Why a request was refused: 401 shows the sign-in screen, 403 'Access Denied'. */
-export type GateRefusal = { gate: "signed-out" } | { gate: "not-admin"; email: string };
+/**
+ * Why a request was refused: 401 shows the sign-in screen, 403 'Access Denied', or for a change
+ * sent from another address than SITE_URL, which address to use (`error` is what JSON callers show).
+ */
+export type GateRefusal =
+  | { gate: "signed-out" }
+  | { gate: "not-admin"; email: string }
+  | { gate: "foreign-origin"; origin: string | null; siteOrigin: string; error: string };
+
+/** What an editor reads when a change arrives from another address than the site's own. */
+export function foreignOriginMessage(origin: string | null, siteOrigin: string): string {
+  const opened = origin && origin !== "null" ? `This page was opened at ${origin}, but changes` : "Changes";
+  return `${opened} are accepted only from the site's own address, ${siteOrigin}. Open ${siteOrigin}/admin and try again, or set SITE_URL to the address you use.`;
+}
 
 /**
  * The server-side control for everything under /admin: a signed-in user with the admin flag, and
@@ -19,9 +31,10 @@ export async function requireAdmin(args: { request: Request; context: AppLoadCon
   }
   if (request.method !== "GET" && request.method !== "HEAD") {
     const origin = request.headers.get("origin");
-    if (origin !== new URL(context.config.siteUrl).origin) {
+    const siteOrigin = new URL(context.config.siteUrl).origin;
+    if (origin !== siteOrigin) {
       context.logger.warn({ origin, path: new URL(request.url).pathname }, "admin change refused: foreign origin");
-      throw data({ gate: "csrf" }, { status: 403 });
+      throw data<GateRefusal>({ gate: "foreign-origin", origin, siteOrigin, error: foreignOriginMessage(origin, siteOrigin) }, { status: 403 });
     }
   }
   return { id: user.id, email: user.email, name: user.name };

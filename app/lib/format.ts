@@ -15,3 +15,8 @@ export function formatTime(iso: string | null): string {
   const date = new Date(iso);
   return Number.isNaN(date.getTime()) ? "" : TIME.format(date);
 }
+
+/** A count with its noun: '1 source', '3 sources'. */
+export function plural(n: number, one: string, many: string): string {
+  return `${n} ${n === 1 ? one : many}`;
+}

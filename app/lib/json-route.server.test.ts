@@ -35,9 +35,9 @@ describe("answering a failed domain call", () => {
   const logged: unknown[] = [];
   const logger = { error: (...args: unknown[]) => void logged.push(args) };
 
-  test("a business-rule failure says what went wrong, with 400, and is not logged as an error", async () => {
+  test("a business-rule failure says what went wrong, with its kind's status, and is not logged as an error", async () => {
     const response = failureResponse(new DomainError("SOURCE_NOT_FOUND", "Source 9 does not exist."), logger, "Failed to scrape the URLs");
-    expect(response.status).toBe(400);
+    expect(response.status).toBe(404);
     expect(await response.json()).toEqual({ error: "Source 9 does not exist.", code: "SOURCE_NOT_FOUND" });
     expect(logged).toEqual([]);
   });
@@ -45,7 +45,7 @@ describe("answering a failed domain call", () => {
   test("anything else is logged with its cause and answered with 500 and a message that reveals nothing internal", async () => {
     const response = failureResponse(new Error("connection to 10.0.0.5 refused"), logger, "Failed to scrape the URLs");
     expect(response.status).toBe(500);
-    expect(await response.json()).toEqual({ error: "Failed to scrape the URLs" });
+    expect(await response.json()).toEqual({ error: "Failed to scrape the URLs", code: "INTERNAL" });
     expect(logged).toHaveLength(1);
   });
 

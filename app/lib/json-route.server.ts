@@ -1,6 +1,5 @@
 import type { z } from "zod";
-import type { Logger } from "pino";
-import { DomainError } from "~/domain/errors";
+import { errorAnswer, type ErrorLogger } from "./error-response.server";
 
 const NO_STORE = { "Cache-Control": "no-store" };
 
@@ -27,14 +26,10 @@ export function parseOr400<T extends z.ZodType>(schema: T, value: unknown): z.in
   return parsed.data;
 }
 
-/**
- * The JSON answer for a failed domain call: a DomainError's own message with 400, anything else
- * logged with its cause and answered with a 500 and a message that reveals nothing internal.
- */
-export function failureResponse(error: unknown, logger: Pick<Logger, "error">, message: string): Response {
-  if (error instanceof DomainError) return json({ error: error.message, code: error.code }, { status: 400 });
-  logger.error({ err: error }, message);
-  return json({ error: message }, { status: 500 });
+/** The JSON answer for a failed call, by the one error mapping (errorAnswer): `{error, code, fields?}`. */
+export function failureResponse(error: unknown, logger: ErrorLogger, fallback: string): Response {
+  const answer = errorAnswer(error, logger, fallback);
+  return json({ error: answer.message, code: answer.code, ...(answer.fields ? { fields: answer.fields } : {}) }, { status: answer.status });
 }
 
 /** The answer to a method an endpoint does not take (a GET on a POST endpoint, say). */

@@ -35,7 +35,7 @@ export default function Category({ loaderData }: Route.ComponentProps) {
         </Notice>
       ) : (
         <>
-          <StoryGrid stories={stories.items} label={`${title} stories`} />
+          <StoryGrid stories={stories.items} label={`${title} stories`} eager={3} />
           <Pagination page={stories.page} pageCount={stories.pageCount} search={search} />
         </>
       )}

@@ -1,20 +1,25 @@
 import { data, isRouteErrorResponse, Link } from "react-router";
 import { getStoryPage } from "~/domain/public/public-site";
-import { ExternalIcon } from "~/app/components/icons";
 import { NotFound } from "~/app/components/not-found";
 import { Notice } from "~/app/components/states";
-import { StoryGrid } from "~/app/components/story-card";
+import { SourceLink, StoryGrid } from "~/app/components/story-card";
 import { LOGO_URL, StoryImage } from "~/app/components/story-image";
 import { formatDate } from "~/app/lib/format";
 import { siteUrlFrom } from "~/app/lib/meta";
+import { storyShareImage } from "~/lib/story-image";
 import type { Route } from "./+types/story";
+
+// The story's picture fills the 48rem column (less its border), or the screen's width.
+const STORY_IMAGE_SIZES = "(min-width: 800px) 760px, calc(100vw - 40px)";
 
 export function meta({ data: page, matches }: Route.MetaArgs): Route.MetaDescriptors {
   if (!page) return [{ title: "Page not found | Oddwire" }, { name: "robots", content: "noindex" }];
   const siteUrl = siteUrlFrom(matches);
   const { story } = page;
   const url = `${siteUrl}/story/${story.slug}`;
-  const image = new URL(story.imageUrl ?? LOGO_URL, `${siteUrl}/`).href;
+  // Social networks and search engines get the 1200 px JPEG variant; without a picture, the logo.
+  const shared = storyShareImage(story, siteUrl);
+  const image = shared?.url ?? `${siteUrl}${LOGO_URL}`;
   const description = story.summary ?? story.title;
   const jsonLd = {
     "@context": "https://schema.org",
@@ -39,6 +44,13 @@ export function meta({ data: page, matches }: Route.MetaArgs): Route.MetaDescrip
     { property: "og:title", content: story.title },
     { property: "og:description", content: description },
     { property: "og:image", content: image },
+    ...(shared?.width && shared.height
+      ? [
+          { property: "og:image:width", content: String(shared.width) },
+          { property: "og:image:height", content: String(shared.height) },
+        ]
+      : []),
+    { property: "og:image:alt", content: story.title },
     ...(story.publishDate ? [{ property: "article:published_time", content: story.publishDate }] : []),
     { name: "twitter:card", content: "summary_large_image" },
     { name: "twitter:title", content: story.title },
@@ -77,18 +89,15 @@ export default function Story({ loaderData }: Route.ComponentProps) {
           {story.sourceName ? <> · via {story.sourceName}</> : null}
         </p>
         <div className="mt-6 overflow-hidden rounded-3xl border-4 border-ink shadow-[8px_8px_0_0_var(--color-ufo)]">
-          <StoryImage src={story.imageUrl} alt={story.title} className="aspect-[16/9] w-full" />
+          <StoryImage story={story} alt={story.title} sizes={STORY_IMAGE_SIZES} loading="priority" className="aspect-[16/9] w-full" />
         </div>
         {story.summary ? <p className="mt-8 text-xl leading-relaxed">{story.summary}</p> : null}
-        <a
-          href={story.sourceUrl}
-          target="_blank"
-          rel="noopener noreferrer"
+        <SourceLink
+          story={story}
+          label="Read Full Story"
           className="mt-8 inline-flex items-center gap-2 rounded-full bg-ink px-6 py-3 text-lg font-bold text-acid hover:bg-ufo hover:text-white"
-        >
-          Read Full Story <ExternalIcon className="h-5 w-5" />
-          <span className="sr-only">(opens in a new tab)</span>
-        </a>
+          iconClassName="h-5 w-5"
+        />
       </article>
       {related.length > 0 ? (
         <section aria-labelledby="more-stories" className="mt-16">

@@ -37,7 +37,7 @@ export function categoriesRepo(db: Db) {
           .values({ ...row, displayOrder: (max?.n ?? 0) + 1 })
           .returning();
         if (!created) throw new Error("insert into categories returned no row");
-        await audit(tx as unknown as Db, created.id, entry);
+        await audit(tx, created.id, entry);
         return created;
       });
     },
@@ -45,7 +45,7 @@ export function categoriesRepo(db: Db) {
     async update(id: number, fields: { name: string; slug: string }, entry: Audit): Promise<CategoryRow | null> {
       return db.transaction(async (tx) => {
         const [row] = await tx.update(categories).set({ ...fields, updatedAt: new Date() }).where(eq(categories.id, id)).returning();
-        if (row) await audit(tx as unknown as Db, id, entry);
+        if (row) await audit(tx, id, entry);
         return row ?? null;
       });
     },
@@ -70,7 +70,7 @@ export function categoriesRepo(db: Db) {
       await db.transaction(async (tx) => {
         if (moveTo !== null) await tx.update(stories).set({ categoryId: moveTo, updatedAt: new Date() }).where(eq(stories.categoryId, id));
         await tx.delete(categories).where(eq(categories.id, id));
-        await audit(tx as unknown as Db, id, entry);
+        await audit(tx, id, entry);
       });
     },
     /** All categories in display order (header, home). */

@@ -89,7 +89,7 @@ export function editorialRepo(db: Db) {
           })
           .where(eq(stories.id, id))
           .returning();
-        if (row) await audit(tx as unknown as Db, id, entry);
+        if (row) await audit(tx, id, entry);
         return row ?? null;
       });
     },
@@ -97,7 +97,7 @@ export function editorialRepo(db: Db) {
     async update(id: number, fields: Partial<StoryFields>, entry: Audit): Promise<StoryRow | null> {
       return db.transaction(async (tx) => {
         const [row] = await tx.update(stories).set({ ...fields, updatedAt: new Date() }).where(eq(stories.id, id)).returning();
-        if (row) await audit(tx as unknown as Db, id, entry);
+        if (row) await audit(tx, id, entry);
         return row ?? null;
       });
     },
@@ -106,7 +106,7 @@ export function editorialRepo(db: Db) {
       return db.transaction(async (tx) => {
         const [created] = await tx.insert(stories).values(row).returning();
         if (!created) throw new Error("insert into stories returned no row");
-        await audit(tx as unknown as Db, created.id, entry);
+        await audit(tx, created.id, entry);
         return created;
       });
     },
@@ -114,7 +114,7 @@ export function editorialRepo(db: Db) {
     async delete(id: number, entry: Audit): Promise<boolean> {
       return db.transaction(async (tx) => {
         const deleted = await tx.delete(stories).where(eq(stories.id, id)).returning({ id: stories.id });
-        if (deleted.length > 0) await audit(tx as unknown as Db, id, entry);
+        if (deleted.length > 0) await audit(tx, id, entry);
         return deleted.length > 0;
       });
     },
@@ -139,7 +139,7 @@ export function editorialRepo(db: Db) {
           // Nothing to reject: undo the insert by failing the transaction.
           throw new StoryGoneError();
         }
-        await audit(tx as unknown as Db, id, { ...entry, details: { ...entry.details, alreadyRejected: inserted.length === 0 } });
+        await audit(tx, id, { ...entry, details: { ...entry.details, alreadyRejected: inserted.length === 0 } });
         return { alreadyRejected: inserted.length === 0 };
       }).catch((error: unknown) => {
         if (error instanceof StoryGoneError) return null;

@@ -1,10 +1,13 @@
 import type { Db } from "../client";
 import { auditRepo } from "./audit.repo";
 import { categoriesRepo } from "./categories.repo";
+import { crawlRepo } from "./crawl.repo";
 import { editorialRepo } from "./editorial.repo";
+import { imagesRepo } from "./images.repo";
 import { ingestionRepo } from "./ingestion.repo";
 import { jobsRepo } from "./jobs.repo";
 import { publicStoriesRepo } from "./public-stories.repo";
+import { socialRepo } from "./social.repo";
 import { sourcesRepo } from "./sources.repo";
 import { storiesRepo } from "./stories.repo";
 import { usersRepo } from "./users.repo";
@@ -14,10 +17,13 @@ export function createRepos(db: Db) {
   return {
     audit: auditRepo(db),
     categories: categoriesRepo(db),
+    crawl: crawlRepo(db),
     editorial: editorialRepo(db),
+    images: imagesRepo(db),
     ingestion: ingestionRepo(db),
     jobs: jobsRepo(db),
     publicStories: publicStoriesRepo(db),
+    social: socialRepo(db),
     sources: sourcesRepo(db),
     stories: storiesRepo(db),
     users: usersRepo(db),

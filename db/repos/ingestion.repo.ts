@@ -1,6 +1,7 @@
-import { and, asc, eq, inArray, isNotNull, isNull, lt, lte, ne, or, sql, type SQL } from "drizzle-orm";
+import { eq, inArray, isNotNull, isNull, lte, ne, or, sql, type SQL } from "drizzle-orm";
 import type { Db } from "../client";
 import { feedProcessingLog, rejectedStories, scrapedCandidates, sources, stories } from "../schema";
+import { claimSourceLeases, releaseSourceLeases } from "./source-leases";
 
 export type IngestSourceRow = typeof sources.$inferSelect;
 
@@ -85,31 +86,10 @@ export function ingestionRepo(db: Db) {
      * A lease marks them taken, so a second runner at the same time skips them; it expires by itself.
      */
     async claimSources(input: { scope: "all" | "due"; now: Date; leaseUntil: Date; sourceIds?: number[] }): Promise<IngestSourceRow[]> {
-      const conditions: SQL[] = [
-        eq(sources.sourceType, "rss"),
-        ne(sources.status, "inactive"),
-        isNotNull(sources.rssFeedUrl),
-        or(isNull(sources.leaseUntil), lt(sources.leaseUntil, input.now)) as SQL,
-      ];
+      const conditions: SQL[] = [eq(sources.sourceType, "rss"), ne(sources.status, "inactive"), isNotNull(sources.rssFeedUrl)];
       if (input.scope === "due") conditions.push(or(isNull(sources.nextCheckAt), lte(sources.nextCheckAt, input.now)) as SQL);
       if (input.sourceIds) conditions.push(inArray(sources.id, input.sourceIds.length ? input.sourceIds : [-1]));
-      return db.transaction(async (tx) => {
-        const free = await tx
-          .select({ id: sources.id })
-          .from(sources)
-          .where(and(...conditions))
-          .orderBy(sql`${sources.nextCheckAt} ASC NULLS FIRST`, asc(sources.id))
-          .for("update", { skipLocked: true });
-        if (free.length === 0) return [];
-        return tx
-          .update(sources)
-          .set({ leaseUntil: input.leaseUntil })
-          .where(inArray(
-            sources.id,
-            free.map((r) => r.id),
-          ))
-          .returning();
-      });
+      return claimSourceLeases(db, { conditions, now: input.now, leaseUntil: input.leaseUntil });
     },
 
     knownUrlHashes,
@@ -186,10 +166,7 @@ export function ingestionRepo(db: Db) {
     },
 
     /** Gives claimed sources back untouched, for the next runner. */
-    async releaseLeases(sourceIds: number[]): Promise<void> {
-      if (sourceIds.length === 0) return;
-      await db.update(sources).set({ leaseUntil: null }).where(inArray(sources.id, sourceIds));
-    },
+    releaseLeases: (sourceIds: number[]) => releaseSourceLeases(db, sourceIds),
 
     async findSource(id: number): Promise<IngestSourceRow | null> {
       const [row] = await db.select().from(sources).where(eq(sources.id, id)).limit(1);

@@ -93,6 +93,12 @@ export function publicStoriesRepo(db: Db) {
       return flatten(rows)[0] ?? null;
     },
 
+    /** The image URL of a published story by id (null when it has none); null for a story that is not published. */
+    async imageOf(id: number): Promise<{ imageUrl: string | null } | null> {
+      const [row] = await db.select({ imageUrl: stories.imageUrl }).from(stories).where(and(published, eq(stories.id, id))).limit(1);
+      return row ?? null;
+    },
+
     /** Other published stories of a category, newest first. */
     async related(categoryId: number, excludeId: number, limit: number): Promise<StoryWithRelations[]> {
       const rows = await selectStories()

@@ -108,7 +108,7 @@ export function sourcesRepo(db: Db) {
       return db.transaction(async (tx) => {
         const [created] = await tx.insert(sources).values(row).returning();
         if (!created) throw new Error("insert into sources returned no row");
-        await audit(tx as unknown as Db, created.id, entry);
+        await audit(tx, created.id, entry);
         return created;
       });
     },
@@ -118,7 +118,7 @@ export function sourcesRepo(db: Db) {
       if (rows.length === 0) return [];
       return db.transaction(async (tx) => {
         const created = await tx.insert(sources).values(rows).returning();
-        for (const row of created) await audit(tx as unknown as Db, row.id, entry);
+        for (const row of created) await audit(tx, row.id, entry);
         return created;
       });
     },
@@ -131,7 +131,7 @@ export function sourcesRepo(db: Db) {
           .set({ ...patch, updatedAt: new Date() })
           .where(eq(sources.id, id))
           .returning();
-        if (row) await audit(tx as unknown as Db, id, entry);
+        if (row) await audit(tx, id, entry);
         return row ?? null;
       });
     },
@@ -162,7 +162,7 @@ export function sourcesRepo(db: Db) {
               throw new StepFailed(step, error);
             }
           }
-          await audit(tx as unknown as Db, id, { ...entry, details: { ...entry.details, name: locked.name, deleted: counts } });
+          await audit(tx, id, { ...entry, details: { ...entry.details, name: locked.name, deleted: counts } });
           return { deleted: true as const, counts };
         });
       } catch (error) {

@@ -14,8 +14,8 @@ import {
   urlQueue,
   users,
 } from "../schema";
-import { normalizeUrl } from "~/domain/urls/normalize-url";
-import { storySlug } from "~/domain/stories/slug";
+import { normalizeUrl } from "~/lib/normalize-url";
+import { storySlug } from "~/lib/slug";
 
 // Test data factories: each inserts one row with sensible defaults and returns it.
 // Unique values come from one counter, so rows never collide within a test.
@@ -107,11 +107,13 @@ export function makeRejectedStory(db: Db, overrides: Partial<typeof rejectedStor
 }
 
 export function makeUrlQueueItem(db: Db, overrides: Partial<typeof urlQueue.$inferInsert> = {}) {
-  const n = next();
+  const url = overrides.url ?? `https://news.example/queued/${next()}`;
+  const normalized = normalizeUrl(url);
+  if (!normalized.ok) throw new Error(`makeUrlQueueItem: ${url} does not normalise`);
   return one(
     db
       .insert(urlQueue)
-      .values({ url: `https://news.example/queued/${n}`, lastmod: new Date(), ...overrides })
+      .values({ url, normalizedUrl: normalized.normalized, urlHash: normalized.hash, lastmod: new Date(), ...overrides })
       .returning(),
   );
 }

@@ -1,5 +1,5 @@
 import { DEFAULT_CATEGORIES } from "~/domain/categories/default-categories";
-import { storySlug } from "~/domain/stories/slug";
+import { storySlug } from "~/lib/slug";
 
 // Deterministic demo content: the same run of the generator always yields the same stories and
 // URLs, so seeding twice adds nothing. Dates are relative to `now` so the site always looks alive.
@@ -33,7 +33,8 @@ export type DemoStory = {
   updatedAt: Date;
 };
 
-export const DEMO_ADMIN = { email: "admin@oddwire.test", password: "weird-but-true", name: "Demo Admin" } as const;
+// The password is not here: it is generated per data directory (server/demo-admin.ts) and passed in.
+export const DEMO_ADMIN = { email: "admin@oddwire.test", name: "Demo Admin" } as const;
 
 export const DEMO_SOURCES: DemoSource[] = [
   {
@@ -318,3 +319,30 @@ export function demoStories(now: Date): DemoStory[] {
   }
   return stories;
 }
+
+/** URLs discovered on the demo's crawled source, so the URL Que has something to triage. */
+export type DemoQueuedUrl = { path: string; hoursAgo: number; status: "queued" | "scraped" | "failed"; error: string | null; attempts: number };
+
+export const DEMO_QUEUE_SOURCE = "Curious Times";
+export const DEMO_QUEUED_URLS: DemoQueuedUrl[] = [
+  { path: "/offbeat/2026/lighthouse-cat-harbour-master", hoursAgo: 1, status: "queued", error: null, attempts: 0 },
+  { path: "/offbeat/2026/snail-wins-village-sprint", hoursAgo: 3, status: "queued", error: null, attempts: 0 },
+  { path: "/offbeat/2026/toaster-found-in-ancient-tomb", hoursAgo: 5, status: "queued", error: null, attempts: 0 },
+  { path: "/offbeat/2026/man-returns-library-book-after-60-years", hoursAgo: 9, status: "queued", error: null, attempts: 0 },
+  {
+    path: "/offbeat/2026/goose-directs-traffic",
+    hoursAgo: 14,
+    status: "queued",
+    error: "Scrape failed or rate limited. Left queued for retry. Reason: Rate limited (HTTP 429)",
+    attempts: 1,
+  },
+  { path: "/offbeat/2026/village-elects-dog-as-mayor", hoursAgo: 26, status: "scraped", error: null, attempts: 0 },
+  { path: "/offbeat/2026/giant-pumpkin-regatta", hoursAgo: 30, status: "scraped", error: null, attempts: 0 },
+  {
+    path: "/offbeat/2026/ufo-turns-out-to-be-kite",
+    hoursAgo: 50,
+    status: "failed",
+    error: "Failed 3 times. Last reason: Too little text (212 characters; at least 500 needed)",
+    attempts: 3,
+  },
+];

@@ -14,6 +14,7 @@ import { seedDemo } from "./seed-demo";
 const t = useTestDatabase();
 const PUBLIC_DIR = fileURLToPath(new URL("../../public", import.meta.url));
 const NOW = new Date("2025-06-15T12:00:00Z");
+const PASSWORD = "generated-for-this-data-dir";
 
 async function counts() {
   const count = async (
@@ -33,7 +34,7 @@ async function counts() {
 
 describe("seedDemo", () => {
   test("loads a newsroom's worth of categories, sources, stories and an admin", async () => {
-    const result = await seedDemo({ repos: t.repos, clock: () => NOW });
+    const result = await seedDemo({ repos: t.repos, clock: () => NOW }, { adminPassword: PASSWORD });
 
     // Categories: the defaults.
     const categoryRows = await t.db.select().from(categories);
@@ -44,6 +45,7 @@ describe("seedDemo", () => {
     const sourceRows = await t.db.select().from(sources);
     expect(sourceRows).toHaveLength(6);
     expect(result.sources_added).toBe(6);
+    expect(result.queued_urls_added).toBe(8);
     expect(new Set(sourceRows.map((s) => s.sourceType))).toEqual(new Set(["rss", "web_scraping", "manual"]));
 
     // Stories: 300+ across published, pending and rejected, none of them empty.
@@ -80,25 +82,26 @@ describe("seedDemo", () => {
     }
 
     // The demo admin can sign in with the advertised password.
-    expect(result.admin).toEqual({ email: DEMO_ADMIN.email, password: DEMO_ADMIN.password, created: true });
+    expect(result.admin).toEqual({ email: DEMO_ADMIN.email, password: PASSWORD, created: true });
     const admin = await t.repos.users.findByEmail(DEMO_ADMIN.email);
     expect(admin?.isAdmin).toBe(true);
     const [account] = await t.db.select().from(accounts).where(eq(accounts.userId, admin!.id));
-    expect(await verifyPassword({ hash: account!.password!, password: DEMO_ADMIN.password })).toBe(true);
+    expect(await verifyPassword({ hash: account!.password!, password: PASSWORD })).toBe(true);
   });
 
   test("a second run adds nothing", async () => {
-    await seedDemo({ repos: t.repos, clock: () => NOW });
+    await seedDemo({ repos: t.repos, clock: () => NOW }, { adminPassword: PASSWORD });
     const before = await counts();
 
     // A later day: the dates move, the content does not.
-    const again = await seedDemo({ repos: t.repos, clock: () => new Date(NOW.getTime() + 3 * 86_400_000) });
+    const again = await seedDemo({ repos: t.repos, clock: () => new Date(NOW.getTime() + 3 * 86_400_000) }, { adminPassword: PASSWORD });
     expect(await counts()).toEqual(before);
     expect(again).toMatchObject({
       categories_added: 0,
       sources_added: 0,
       stories_added: 0,
       rejected_added: 0,
+      queued_urls_added: 0,
       admin: { created: false },
     });
   });

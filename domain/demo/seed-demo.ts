@@ -1,19 +1,23 @@
 import type { Repos } from "~/db/repos";
 import { DEFAULT_CATEGORIES } from "~/domain/categories/default-categories";
-import { normalizeUrl, rejectionContentHash } from "~/domain/urls/normalize-url";
+import { normalizeUrl, rejectionContentHash } from "~/lib/normalize-url";
 import { ensureUser } from "~/domain/users/users";
-import { DEMO_ADMIN, DEMO_SOURCES, demoStories } from "./demo-content";
+import { DEMO_ADMIN, DEMO_QUEUE_SOURCE, DEMO_QUEUED_URLS, DEMO_SOURCES, demoStories } from "./demo-content";
 
 export type SeedDemoResult = {
   categories_added: number;
   sources_added: number;
   stories_added: number;
   rejected_added: number;
+  queued_urls_added: number;
   admin: { email: string; password: string; created: boolean };
 };
 
-/** Loads the demo content; idempotent: a second run adds nothing. */
-export async function seedDemo(deps: { repos: Repos; clock?: () => Date }): Promise<SeedDemoResult> {
+/**
+ * Loads the demo content and the demo admin with the given password; idempotent: a second run adds
+ * nothing (the admin's password is set to `adminPassword` again, so the printed one always works).
+ */
+export async function seedDemo(deps: { repos: Repos; clock?: () => Date }, input: { adminPassword: string }): Promise<SeedDemoResult> {
   const { repos } = deps;
   const now = deps.clock?.() ?? new Date();
 
@@ -81,13 +85,34 @@ export async function seedDemo(deps: { repos: Repos; clock?: () => Date }): Prom
       })),
   );
 
-  const admin = await ensureUser({ users: repos.users }, { ...DEMO_ADMIN, admin: true });
+  const queueSource = DEMO_SOURCES.find((s) => s.name === DEMO_QUEUE_SOURCE)!;
+  const queueSourceId = sourceIds.get(DEMO_QUEUE_SOURCE)!;
+  const queuedUrlsAdded = await repos.crawl.enqueue(
+    DEMO_QUEUED_URLS.map((row) => {
+      const url = `${queueSource.websiteUrl}${row.path}`;
+      const normalized = normalizeUrl(url);
+      if (!normalized.ok) throw new Error(`demo queue URL is invalid: ${url}`);
+      return {
+        url,
+        normalizedUrl: normalized.normalized,
+        urlHash: normalized.hash,
+        lastmod: new Date(now.getTime() - row.hoursAgo * 3_600_000),
+        sourceId: queueSourceId,
+        status: row.status,
+        error: row.error,
+        attempts: row.attempts,
+      };
+    }),
+  );
+
+  const admin = await ensureUser({ users: repos.users }, { ...DEMO_ADMIN, password: input.adminPassword, admin: true });
 
   return {
     categories_added: categoriesAdded,
     sources_added: sourcesAdded,
     stories_added: storiesAdded,
     rejected_added: rejectedAdded,
-    admin: { email: DEMO_ADMIN.email, password: DEMO_ADMIN.password, created: admin.created },
+    queued_urls_added: queuedUrlsAdded,
+    admin: { email: DEMO_ADMIN.email, password: input.adminPassword, created: admin.created },
   };
 }

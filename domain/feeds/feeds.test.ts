@@ -2,6 +2,7 @@ import { XMLParser, XMLValidator } from "fast-xml-parser";
 import { describe, expect, test } from "vitest";
 import { makeCategory, makeRejectedStory, makeStory } from "~/db/testing/factories";
 import { useTestDatabase } from "~/db/testing/test-database";
+import { imageUrlHash } from "~/lib/story-image";
 import { categoryRss, newsSitemap, pagesSitemap, sitemapIndex, siteRss, storiesSitemap } from "./feeds";
 import { buildRobotsTxt } from "./sitemap";
 
@@ -66,7 +67,9 @@ describe("the site RSS feed", () => {
   });
 
   test("describes itself, links to its stories' pages and carries their images", async () => {
-    await makeStory(t.db, { title: "Goat", slug: "goat", imageUrl: "/demo/goat.svg", publishDate: hoursAgo(1) });
+    const goat = await makeStory(t.db, { title: "Goat", slug: "goat", imageUrl: "/demo/goat.svg", publishDate: hoursAgo(1) });
+    const photo = "https://cdn.example/llama.jpg";
+    const llama = await makeStory(t.db, { title: "Llama", slug: "llama", imageUrl: photo, publishDate: hoursAgo(2) });
     const channel = read(await siteRss(t.repos, SITE)).rss?.channel as Node;
     expect(channel).toMatchObject({
       title: "Oddwire",
@@ -76,7 +79,12 @@ describe("the site RSS feed", () => {
     });
     expect((channel.item as Node[])[0]).toMatchObject({
       link: `${SITE}/story/goat`,
-      enclosure: { "@url": `${SITE}/demo/goat.svg`, "@type": "image/svg+xml", "@length": "0" },
+      enclosure: { "@url": `${SITE}/img/${goat.id}/${imageUrlHash("/demo/goat.svg")}/1200.jpg`, "@type": "image/jpeg", "@length": "0" },
+    });
+    // A picture from another site is served by the site: its 1200 px JPEG.
+    expect((channel.item as Node[])[1]).toMatchObject({
+      link: `${SITE}/story/llama`,
+      enclosure: { "@url": `${SITE}/img/${llama.id}/${imageUrlHash(photo)}/1200.jpg`, "@type": "image/jpeg", "@length": "0" },
     });
   });
 

@@ -1,11 +1,13 @@
 import { XMLParser, XMLValidator } from "fast-xml-parser";
 import { describe, expect, test } from "vitest";
+import { imageUrlHash } from "~/lib/story-image";
 import { buildRss, imageType, type RssChannel, type RssItem } from "./rss";
 
 const SITE = "https://oddwire.test";
 
 function story(overrides: Partial<RssItem> = {}): RssItem {
   return {
+    id: 7,
     title: "Goat elected mayor",
     summary: "A goat won the vote.",
     imageUrl: null,
@@ -44,6 +46,7 @@ describe("an RSS feed", () => {
       channel([
         story({ imageUrl: "/demo/goat.svg" }),
         story({
+          id: 8,
           title: "Moon made of cheese",
           summary: null,
           sourceName: null,
@@ -72,7 +75,7 @@ describe("an RSS feed", () => {
       <description>A goat won the vote.</description>
       <category>Animals</category>
       <source url="https://news.example/goat">Daily Example</source>
-      <enclosure url="https://oddwire.test/demo/goat.svg" type="image/svg+xml" length="0"/>
+      <enclosure url="https://oddwire.test/img/7/${imageUrlHash("/demo/goat.svg")}/1200.jpg" type="image/jpeg" length="0"/>
     </item>
     <item>
       <title>Moon made of cheese</title>
@@ -81,7 +84,7 @@ describe("an RSS feed", () => {
       <pubDate>Mon, 03 Mar 2025 00:00:00 GMT</pubDate>
       <category>Space</category>
       <source url="https://space.example/moon">space.example</source>
-      <enclosure url="https://cdn.example/moon.JPG?w=800" type="image/jpeg" length="0"/>
+      <enclosure url="https://oddwire.test/img/8/8a823ab9/1200.jpg" type="image/jpeg" length="0"/>
     </item>
   </channel>
 </rss>
@@ -118,7 +121,7 @@ describe("an RSS feed", () => {
       description: `<script>alert("x")</script> & more`,
       category: "Q&A <odd>",
       source: { "#text": `"Quotes" & Co`, "@url": "https://news.example/a?b=1&c=2" },
-      enclosure: { "@url": "https://cdn.example/i.png?a=1&b=%222%22", "@type": "image/png" },
+      enclosure: { "@url": `${SITE}/img/7/${imageUrlHash(`https://cdn.example/i.png?a=1&b="2"`)}/1200.jpg`, "@type": "image/jpeg" },
     });
   });
 
@@ -141,11 +144,18 @@ describe("an RSS feed", () => {
     expect(rss.channel.item?.map((i) => i.enclosure)).toEqual([undefined, undefined]);
   });
 
-  test("makes relative image paths absolute on the site", () => {
-    const { rss } = read(buildRss(channel([story({ imageUrl: "/demo/goat.svg" }), story({ imageUrl: "demo/cat.png" })])));
+  test("points a picture from another site at the site's own 1200 px JPEG of it, never at the other site", () => {
+    const photo = "https://cdn.example/photos/goat.webp";
+    const xml = buildRss(channel([story({ id: 42, imageUrl: photo })]));
+    expect(xml).not.toContain("cdn.example");
+    expect(read(xml).rss.channel.item?.[0]?.enclosure).toEqual({ "@url": `${SITE}/img/42/${imageUrlHash(photo)}/1200.jpg`, "@type": "image/jpeg", "@length": "0" });
+  });
+
+  test("gives the site's own images as their 1200 px JPEG variant too", () => {
+    const { rss } = read(buildRss(channel([story({ imageUrl: "/demo/goat.svg" }), story({ id: 9, imageUrl: "demo/cat.png" })])));
     expect(rss.channel.item?.map((i) => (i.enclosure as Record<string, string>)["@url"])).toEqual([
-      `${SITE}/demo/goat.svg`,
-      `${SITE}/demo/cat.png`,
+      `${SITE}/img/7/${imageUrlHash("/demo/goat.svg")}/1200.jpg`,
+      `${SITE}/img/9/${imageUrlHash("demo/cat.png")}/1200.jpg`,
     ]);
   });
 

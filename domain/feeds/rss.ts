@@ -1,14 +1,17 @@
 import type { PublicStory } from "~/domain/stories/public-story";
+import { storyShareImage } from "~/lib/story-image";
 import { absoluteUrl, escapeXml, xmlElement } from "./sitemap";
 
 // RSS 2.0 (https://www.rssboard.org/rss-specification) with an atom:link to itself, as feed
 // validators ask. Items link to the story's page on the site; the original article is the source.
+// A story's picture is the enclosure, as the site serves it: the 1200 px JPEG variant of a picture
+// from another site, or the site's own file.
 
 const ATOM_NS = "http://www.w3.org/2005/Atom";
 
 export type RssItem = Pick<
   PublicStory,
-  "title" | "summary" | "imageUrl" | "sourceUrl" | "sourceName" | "category" | "slug" | "publishDate"
+  "id" | "title" | "summary" | "imageUrl" | "sourceUrl" | "sourceName" | "category" | "slug" | "publishDate"
 >;
 
 export type RssChannel = {
@@ -69,8 +72,8 @@ function itemXml(siteUrl: string, item: RssItem): string {
     const name = item.sourceName?.trim() || new URL(source).hostname;
     lines.push(`<source url="${escapeXml(source)}">${escapeXml(name)}</source>`);
   }
-  const image = item.imageUrl === null ? null : absoluteUrl(siteUrl, item.imageUrl);
-  if (image) lines.push(`<enclosure url="${escapeXml(image)}" type="${imageType(image)}" length="0"/>`);
+  const image = storyShareImage(item, siteUrl);
+  if (image) lines.push(`<enclosure url="${escapeXml(image.url)}" type="${imageType(image.url)}" length="0"/>`);
   return ["    <item>", ...lines.map((l) => `      ${l}`), "    </item>"].join("\n");
 }
 

@@ -1,4 +1,5 @@
 import { escapeUTF8 } from "entities";
+import { httpUrlOrNull } from "~/lib/http-url";
 
 // Sitemaps (sitemaps.org 0.9), the Google News sitemap and robots.txt, as pure builders, plus the
 // XML text helpers the RSS builder shares.
@@ -26,12 +27,7 @@ export function w3cDateTime(date: Date): string {
 
 /** An absolute http(s) URL for `location` (absolute, or a path on the site); null for anything else. */
 export function absoluteUrl(siteUrl: string, location: string): string | null {
-  try {
-    const url = new URL(location.trim(), `${siteUrl}/`);
-    return url.protocol === "http:" || url.protocol === "https:" ? url.href : null;
-  } catch {
-    return null;
-  }
+  return httpUrlOrNull(location, `${siteUrl}/`);
 }
 
 /** An element holding escaped text: `<name>text</name>`. */

@@ -7,7 +7,7 @@ import { makeRejectedStory, makeSource, makeStory } from "~/db/testing/factories
 import { useTestDatabase } from "~/db/testing/test-database";
 import { testHttpClient } from "~/integrations/http/testing";
 import type { HttpClient } from "~/integrations/http/types";
-import { normalizeUrl } from "~/domain/urls/normalize-url";
+import { normalizeUrl } from "~/lib/normalize-url";
 import { rssFeed, startTestServer, type TestServer } from "~/test/http-test-server";
 import type { Clock } from "./deps";
 import { ingestSource, runIngestionCycle } from "./ingest";
@@ -358,5 +358,96 @@ describe("stopping a cycle", () => {
     for (const row of rows) expect(row).toMatchObject({ consecutiveErrors: 0, lastError: null, leaseUntil: null, lastFetchedAt: null });
     expect(rows.map((r) => r.id)).toEqual([stalled.id, waiting.id]);
     expect(await t.db.select().from(feedProcessingLog)).toEqual([]);
+  });
+});
+
+describe("failures of our own", () => {
+  // A real database error, raised by the database itself for the table named.
+  const failWrites = async (table: "stories" | "feed_processing_log", message: string) => {
+    await t.database.exec(`
+      CREATE OR REPLACE FUNCTION test_refuse_write() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN RAISE EXCEPTION '${message}'; END $$;
+      CREATE TRIGGER test_refuse_write BEFORE INSERT ON ${table} FOR EACH ROW EXECUTE FUNCTION test_refuse_write();`);
+    return () => t.database.exec(`DROP TRIGGER test_refuse_write ON ${table}; DROP FUNCTION test_refuse_write();`);
+  };
+
+  test("a failure to report progress neither rejects the cycle nor stops the other sources", async () => {
+    serveFeed("/progress.xml", rssFeed(THREE.slice(0, 1)));
+    await rssSource("/progress.xml");
+    await rssSource("/progress.xml");
+    const onProgress = ({ done }: { done: number }) => {
+      if (done === 1) throw new Error("the jobs table is unavailable");
+    };
+
+    const result = await runIngestionCycle(deps(), { scope: "all", onProgress, concurrency: 1 });
+
+    expect(result).toMatchObject({ sources_processed: 2, total_items_processed: 1 });
+    const rows = await t.db.select().from(sources);
+    expect(rows.map((r) => r.leaseUntil)).toEqual([null, null]);
+    expect(await t.db.select().from(feedProcessingLog)).toHaveLength(2);
+  });
+
+  test("a cycle stopped early while a lane fails still gives back the sources it did not start", async () => {
+    serveFeed("/stop.xml", rssFeed(THREE.slice(0, 1)));
+    await rssSource("/stop.xml");
+    const waiting = await rssSource("/stop.xml");
+    const stop = new AbortController();
+    const onProgress = ({ done }: { done: number }) => {
+      if (done !== 1) return;
+      stop.abort();
+      throw new Error("the jobs table is unavailable");
+    };
+
+    await expect(runIngestionCycle(deps(), { scope: "all", onProgress, concurrency: 1, signal: stop.signal })).resolves.toMatchObject({ sources_processed: 1 });
+
+    const [after] = await t.db.select().from(sources).where(eq(sources.id, waiting.id));
+    expect(after).toMatchObject({ leaseUntil: null, lastFetchedAt: null });
+  });
+
+  test("a source whose run cannot be recorded is released, and the cycle settles after every other source", async () => {
+    serveFeed("/recorded.xml", rssFeed(THREE.slice(0, 1)));
+    const claimed = [await rssSource("/recorded.xml"), await rssSource("/recorded.xml"), await rssSource("/recorded.xml")];
+    const restore = await failWrites("feed_processing_log", "could not write to the log");
+    let result;
+    try {
+      result = await runIngestionCycle(deps(), { scope: "all", concurrency: 2 });
+    } finally {
+      await restore();
+    }
+
+    expect(result.sources_processed).toBe(0);
+    const rows = await t.db.select().from(sources).orderBy(asc(sources.id));
+    expect(rows.map((r) => [r.id, r.leaseUntil, r.consecutiveErrors])).toEqual(claimed.map((s) => [s.id, null, 0]));
+  });
+
+  test("a database that cannot store items never counts against the feed, and the feed is retried soon with its items", async () => {
+    server.handle("/healthy.xml", (req, res) => {
+      if (req.headers["if-none-match"] === '"v1"') return res.writeHead(304, { etag: '"v1"' }).end();
+      res.writeHead(200, { "content-type": "application/rss+xml", etag: '"v1"' }).end(rssFeed(THREE));
+    });
+    const source = await rssSource("/healthy.xml", { pollIntervalMinutes: 60 });
+    let now = new Date("2026-03-01T12:00:00Z");
+    const clock = { now: () => now };
+    const state = async () => (await t.db.select().from(sources).where(eq(sources.id, source.id)))[0]!;
+
+    const restore = await failWrites("stories", "could not extend file: No space left on device");
+    try {
+      for (let i = 0; i < 4; i++) {
+        await runIngestionCycle(deps({ clock }), { scope: "due" });
+        const after = await state();
+        expect(after).toMatchObject({ status: "active", consecutiveErrors: 0, lastError: null, leaseUntil: null, etag: null });
+        expect((after.nextCheckAt!.getTime() - now.getTime()) / 60_000).toBeLessThanOrEqual(5);
+        now = after.nextCheckAt!;
+      }
+    } finally {
+      await restore();
+    }
+    const logs = await t.db.select().from(feedProcessingLog).orderBy(asc(feedProcessingLog.id));
+    expect(logs.map((l) => l.error)).toEqual(Array(4).fill(expect.stringMatching(/^Could not store the items: .*No space left on device/)));
+
+    // Once the database is back, the next run stores what the failed ones could not.
+    await runIngestionCycle(deps({ clock }), { scope: "due" });
+    expect(await allStories()).toHaveLength(3);
+    expect(await state()).toMatchObject({ status: "active", consecutiveErrors: 0, etag: '"v1"' });
   });
 });

@@ -1,15 +1,15 @@
-import type { IngestSourceRow, CandidateRecord, SourceStateUpdate } from "~/db/repos/ingestion.repo";
-import { normalizeUrl } from "~/domain/urls/normalize-url";
+import type { IngestSourceRow, SourceStateUpdate } from "~/db/repos/ingestion.repo";
 import { extractCanonicalUrl } from "~/integrations/extract/extract-article";
-import { isFetchError } from "~/integrations/http/guarded-client";
+import { decodeHtmlBytes } from "~/lib/decode-bytes";
+import { rootCauseMessage } from "~/lib/error-message";
 import { FEED_ACCEPT, PAGE_ACCEPT } from "./accept";
-import { decodeHtmlBytes } from "./decode-html";
 import { systemClock, type IngestionDeps } from "./deps";
+import { describeError } from "./describe-error";
 import { eachLimit } from "./each-limit";
 import { parseFeed, type FeedItem } from "./feed/parse-feed";
 import { applyKeywords } from "./keywords";
-import { nextCheckAfterFailure, nextCheckAfterSuccess, statusAfterRun } from "./schedule";
-import { draftStory } from "./story-draft";
+import { nextCheckAfterFailure, nextCheckAfterStorageFailure, nextCheckAfterSuccess, statusAfterRun } from "./schedule";
+import { candidateFromUrl, settleKnownUrls, storeCandidates, type Candidate, type StoreCounts } from "./store-candidates";
 
 /** The spec's rss-ingestion result (section 3). */
 export type IngestionResult = { sources_processed: number; total_items_found: number; total_items_processed: number };
@@ -60,22 +60,48 @@ export async function runIngestionCycle(deps: IngestionDeps, options: IngestionO
     sourceIds: options.sourceIds,
   });
   const result: IngestionResult = { sources_processed: 0, total_items_found: 0, total_items_processed: 0 };
-  await options.onProgress?.({ done: 0, total: claimed.length, message: `Processing ${claimed.length} sources` });
+  // Progress is a courtesy to whoever watches: failing to report it never stops or fails the cycle.
+  const report = async (progress: Parameters<IngestionProgress>[0]) => {
+    try {
+      await options.onProgress?.(progress);
+    } catch (error) {
+      deps.logger.error({ err: rootCauseMessage(error) }, "ingestion progress could not be reported");
+    }
+  };
+  // A lease left behind only lapses after LEASE_MS; give sources back at once whenever we can.
+  const release = async (sourceIds: number[]) => {
+    try {
+      await deps.repos.ingestion.releaseLeases(sourceIds);
+    } catch (error) {
+      deps.logger.error({ sourceIds, err: rootCauseMessage(error) }, "could not release sources; their leases lapse by themselves");
+    }
+  };
+
+  await report({ done: 0, total: claimed.length, message: `Processing ${claimed.length} sources` });
   const skipped: number[] = [];
   await eachLimit(claimed, options.concurrency ?? 8, async (source) => {
     if (options.signal?.aborted) return void skipped.push(source.id);
-    const run = await ingestSource(deps, source, { useCanonical: options.useCanonical === true, signal: options.signal });
-    result.sources_processed++;
-    result.total_items_found += run.itemsFound;
-    result.total_items_processed += run.inserted;
-    await options.onProgress?.({
+    try {
+      const run = await ingestSource(deps, source, { useCanonical: options.useCanonical === true, signal: options.signal });
+      result.sources_processed++;
+      result.total_items_found += run.itemsFound;
+      result.total_items_processed += run.inserted;
+    } catch (error) {
+      // Not the feed's failure (that is recorded by ingestSource) but ours, such as the database refusing the run's record.
+      deps.logger.error(
+        { sourceId: source.id, url: source.rssFeedUrl, err: rootCauseMessage(error) },
+        "source run could not be completed; released for the next cycle",
+      );
+      await release([source.id]);
+    }
+    await report({
       done: result.sources_processed,
       total: claimed.length,
       message: `Processed ${result.sources_processed} of ${claimed.length} sources`,
     });
   });
   if (skipped.length > 0) {
-    await deps.repos.ingestion.releaseLeases(skipped);
+    await release(skipped);
     deps.logger.warn({ skipped: skipped.length }, "ingestion cycle stopped early; the remaining sources are left for the next cycle");
   }
   // A poll with nothing due is the common case: keep it out of the info log.
@@ -122,7 +148,11 @@ export async function ingestSource(
       const input = { bytes: response.body, contentType: response.contentType, url: response.url };
       const feed = deps.parseFeed ? await deps.parseFeed(input) : parseFeed(input);
       summary.itemsFound = feed.items.length;
-      Object.assign(summary, await storeItems(deps, source, feed.items, options));
+      try {
+        Object.assign(summary, await storeItems(deps, source, feed.items, options));
+      } catch (error) {
+        throw new StorageFailure(error);
+      }
     }
     summary.ok = true;
     const finishedAt = clock.now();
@@ -150,6 +180,21 @@ export async function ingestSource(
       return { ...summary, error: "stopped before the source was done" };
     }
     const finishedAt = clock.now();
+    if (error instanceof StorageFailure) {
+      // Our database failed, not the feed: nothing counts against the source, its validators stay
+      // (so the next fetch brings the items again), and it is tried again soon.
+      summary.error = `Could not store the items: ${rootCauseMessage(error.cause)}`;
+      state = {
+        status: source.status,
+        lastFetchedAt: finishedAt,
+        lastHttpStatus: summary.httpStatus,
+        consecutiveErrors: source.consecutiveErrors,
+        lastError: source.lastError,
+        nextCheckAt: nextCheckAfterStorageFailure({ now: finishedAt, pollIntervalMinutes: source.pollIntervalMinutes }),
+      };
+      deps.logger.error({ sourceId: source.id, url: source.rssFeedUrl, err: summary.error }, "feed items could not be stored; retrying soon");
+      return finishRun(deps, source, startedAt, summary, state);
+    }
     const failures = source.consecutiveErrors + 1;
     summary.error = describeError(error);
     state = {
@@ -168,6 +213,11 @@ export async function ingestSource(
     };
     deps.logger.warn({ sourceId: source.id, url: source.rssFeedUrl, failures, err: summary.error }, "feed ingestion failed");
   }
+  return finishRun(deps, source, startedAt, summary, state);
+}
+
+// Writes the run's log row and the source's new state (releasing its lease).
+async function finishRun(deps: IngestionDeps, source: IngestSourceRow, startedAt: Date, summary: SourceRunSummary, state: SourceStateUpdate) {
   await deps.repos.ingestion.finishSourceRun(
     {
       sourceId: source.id,
@@ -194,122 +244,44 @@ export async function ingestSource(
   return summary;
 }
 
-type Candidate = {
-  item: FeedItem;
-  url: string;
-  normalizedUrl: string | null;
-  urlHash: string | null;
-  outcome?: CandidateRecord["outcome"];
-  reason?: string;
-  storyId?: number;
-};
-
-/** Normalises, filters and deduplicates a feed's items, then stores the new ones as pending stories. */
-async function storeItems(deps: IngestionDeps, source: IngestSourceRow, items: FeedItem[], options: { useCanonical: boolean }) {
-  const candidates: Candidate[] = items.map((item) => {
-    const url = item.link ?? item.guid ?? "";
-    if (!item.link) return { item, url, normalizedUrl: null, urlHash: null, outcome: "failed", reason: "item has no link" };
-    const normalized = normalizeUrl(item.link);
-    if (!normalized.ok) return { item, url, normalizedUrl: null, urlHash: null, outcome: "failed", reason: `bad link: ${normalized.error.message}` };
+/** Normalises and filters a feed's items, then hands them to the store step (preferring canonical URLs when asked). */
+async function storeItems(deps: IngestionDeps, source: IngestSourceRow, items: FeedItem[], options: { useCanonical: boolean }): Promise<StoreCounts> {
+  const candidates = items.map((item): Candidate => {
+    const content = { title: item.title, summary: item.summary, contentHtml: item.contentHtml, imageUrl: item.imageUrl };
+    if (!item.link) return { url: item.guid ?? "", normalizedUrl: null, urlHash: null, content, outcome: "failed", reason: "item has no link" };
+    const candidate = candidateFromUrl(item.link, content);
+    if (candidate.outcome !== undefined) return candidate;
     const keywords = applyKeywords(item, { include: source.includeKeywords, exclude: source.excludeKeywords });
-    if (!keywords.keep) return { item, url, normalizedUrl: normalized.normalized, urlHash: normalized.hash, outcome: "filtered_out", reason: keywords.reason };
-    return { item, url, normalizedUrl: normalized.normalized, urlHash: normalized.hash };
+    return keywords.keep ? candidate : { ...candidate, outcome: "filtered_out", reason: keywords.reason };
   });
-
-  await markKnown(deps, candidates);
   if (options.useCanonical) {
+    // Known URLs first, so that only new items cost a page fetch.
+    await settleKnownUrls(deps, candidates);
     await eachLimit(
       candidates.filter((c) => c.outcome === undefined),
       CANONICAL_CONCURRENCY,
       (candidate) => preferCanonical(deps, candidate),
     );
-    await markKnown(deps, candidates);
   }
-
-  const fresh = candidates.filter((c) => c.outcome === undefined);
-  const inserted = await deps.repos.ingestion.insertPendingStories(
-    fresh.map((c) =>
-      draftStory({
-        title: c.item.title,
-        summary: c.item.summary,
-        contentHtml: c.item.contentHtml,
-        imageUrl: c.item.imageUrl,
-        originalUrl: c.url,
-        normalizedUrl: c.normalizedUrl as string,
-        urlHash: c.urlHash as string,
-        sourceId: source.id,
-      }),
-    ),
-  );
-  for (const c of fresh) {
-    const storyId = inserted.get(c.urlHash as string);
-    if (storyId !== undefined) {
-      c.outcome = "inserted";
-      c.storyId = storyId;
-    } else {
-      c.outcome = "duplicate";
-      c.reason = "stored by another runner meanwhile";
-    }
-  }
-
-  await deps.repos.ingestion.recordCandidates(
-    candidates.map((c) => ({
-      sourceId: source.id,
-      url: c.url.slice(0, 2048),
-      normalizedUrl: c.normalizedUrl,
-      urlHash: c.urlHash,
-      title: c.item.title?.slice(0, 500) ?? null,
-      outcome: c.outcome ?? "failed",
-      reason: c.reason ?? null,
-      storyId: c.storyId ?? null,
-    })),
-  );
-  const count = (outcome: CandidateRecord["outcome"]) => candidates.filter((c) => c.outcome === outcome).length;
-  return {
-    inserted: count("inserted"),
-    duplicate: count("duplicate"),
-    rejected: count("previously_rejected"),
-    filtered: count("filtered_out"),
-    failed: count("failed"),
-  };
+  return storeCandidates(deps, candidates, { sourceId: source.id });
 }
 
-// Marks the candidates whose URL is already a story or was rejected, and repeats within the feed itself.
-async function markKnown(deps: IngestionDeps, candidates: Candidate[]) {
-  const open = candidates.filter((c) => c.outcome === undefined);
-  const known = await deps.repos.ingestion.knownUrlHashes([...new Set(open.map((c) => c.urlHash as string))]);
-  const seen = new Set<string>();
-  for (const c of open) {
-    const hash = c.urlHash as string;
-    if (known.rejected.has(hash)) {
-      c.outcome = "previously_rejected";
-      c.reason = "URL was rejected before";
-    } else if (known.stories.has(hash)) {
-      c.outcome = "duplicate";
-      c.reason = "URL is already a story";
-    } else if (seen.has(hash)) {
-      c.outcome = "duplicate";
-      c.reason = "URL repeated in the feed";
-    }
-    seen.add(hash);
-  }
-}
-
-// With use_canonical, the page's rel=canonical replaces the feed's link when it is a valid, different URL.
+// With use_canonical, the page's rel=canonical identifies the story instead of the feed's link.
 async function preferCanonical(deps: IngestionDeps, candidate: Candidate) {
   try {
     const page = await deps.http.fetch(candidate.url, { headers: { accept: PAGE_ACCEPT } });
     if (page.status < 200 || page.status >= 300) return;
-    const canonical = extractCanonicalUrl(decodeHtmlBytes(page.body, page.contentType), page.url);
-    if (!canonical) return;
-    const normalized = normalizeUrl(canonical);
-    if (!normalized.ok || normalized.hash === candidate.urlHash) return;
-    candidate.url = canonical;
-    candidate.normalizedUrl = normalized.normalized;
-    candidate.urlHash = normalized.hash;
+    candidate.canonicalUrl = extractCanonicalUrl(decodeHtmlBytes(page.body, page.contentType), page.url);
   } catch (error) {
     // The feed's own link still identifies the story; the canonical look-up is a refinement.
     deps.logger.info({ url: candidate.url, err: describeError(error) }, "canonical look-up failed; keeping the feed link");
+  }
+}
+
+/** Storing a feed's items failed: a fault of our database, never of the feed. */
+class StorageFailure extends Error {
+  constructor(cause: unknown) {
+    super("storing the items failed", { cause });
   }
 }
 
@@ -320,10 +292,4 @@ class SourceRunError extends Error {
   ) {
     super(message);
   }
-}
-
-function describeError(error: unknown): string {
-  if (isFetchError(error)) return `${error.code}: ${error.message}`;
-  if (error instanceof Error) return error.message;
-  return String(error);
 }

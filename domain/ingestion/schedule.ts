@@ -4,6 +4,7 @@ const MINUTE = 60_000;
 export const MAX_DELAY_MS = 24 * 60 * MINUTE;
 export const DEFAULT_POLL_MINUTES = 30;
 export const FAILURES_BEFORE_ERROR = 3;
+export const STORAGE_RETRY_MINUTES = 5;
 
 /** Seconds from a Retry-After header (delta seconds or an HTTP date), or null. */
 export function retryAfterMs(value: string | null | undefined, now: Date): number | null {
@@ -50,6 +51,12 @@ export function nextCheckAfterFailure(input: {
   const jittered = base * (0.8 + 0.4 * random());
   const asked = retryAfterMs(input.retryAfter, input.now) ?? 0;
   const delay = Math.min(MAX_DELAY_MS, Math.max(jittered, asked));
+  return new Date(input.now.getTime() + delay);
+}
+
+/** When to try again after our own database failed to store a feed's items: soon, and never later than the usual poll. */
+export function nextCheckAfterStorageFailure(input: { now: Date; pollIntervalMinutes: number }): Date {
+  const delay = Math.min(STORAGE_RETRY_MINUTES, input.pollIntervalMinutes) * MINUTE;
   return new Date(input.now.getTime() + delay);
 }
 

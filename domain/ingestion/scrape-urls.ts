@@ -1,13 +1,12 @@
-import type { CandidateRecord } from "~/db/repos/ingestion.repo";
 import { DomainError } from "~/domain/errors";
-import { normalizeUrl } from "~/domain/urls/normalize-url";
 import { extractArticle } from "~/integrations/extract/extract-article";
-import { isFetchError } from "~/integrations/http/guarded-client";
+import { decodeHtmlBytes } from "~/lib/decode-bytes";
+import { isHttpUrl } from "~/lib/http-url";
 import { PAGE_ACCEPT } from "./accept";
-import { decodeHtmlBytes } from "./decode-html";
 import type { IngestionDeps } from "./deps";
+import { describeError } from "./describe-error";
 import { eachLimit } from "./each-limit";
-import { draftStory } from "./story-draft";
+import { candidateFromUrl, settleKnownUrls, storeCandidates, type Candidate } from "./store-candidates";
 
 export type ScrapeOutcome = "inserted" | "duplicate" | "previously_rejected" | "failed";
 
@@ -36,78 +35,26 @@ export async function scrapeUrls(deps: IngestionDeps, input: { urls: string[]; s
   const minBody = Number.isFinite(configured) && configured >= 0 ? configured : DEFAULT_MIN_BODY;
   const sourceId = source?.id ?? null;
 
-  const results: ScrapeUrlResult[] = new Array(urls.length);
-  const candidates: CandidateRecord[] = [];
-  const seen = new Set<string>();
-  await eachLimit(urls, CONCURRENCY, async (url, index) => {
-    const done = (outcome: ScrapeOutcome, extra: { error?: string; storyId?: number; normalizedUrl?: string; urlHash?: string; title?: string | null } = {}) => {
-      results[index] = {
-        url,
-        success: outcome !== "failed",
-        outcome,
-        ...(extra.error ? { error: extra.error } : {}),
-        ...(extra.storyId ? { storyId: extra.storyId } : {}),
-      };
-      candidates.push({
-        sourceId,
-        url: url.slice(0, 2048),
-        normalizedUrl: extra.normalizedUrl ?? null,
-        urlHash: extra.urlHash ?? null,
-        title: extra.title?.slice(0, 500) ?? null,
-        outcome,
-        reason: extra.error ?? null,
-        storyId: extra.storyId ?? null,
-      });
-    };
-    if (!/^https?:\/\//i.test(url)) return done("failed", { error: "Not an http(s) URL" });
-    const normalized = normalizeUrl(url);
-    if (!normalized.ok) return done("failed", { error: normalized.error.message });
-    const ids = { normalizedUrl: normalized.normalized, urlHash: normalized.hash };
-    if (seen.has(normalized.hash)) return done("duplicate", { ...ids, error: "Repeated in the list" });
-    seen.add(normalized.hash);
-    const known = await deps.repos.ingestion.knownUrlHashes([normalized.hash]);
-    if (known.rejected.has(normalized.hash)) return done("previously_rejected", { ...ids, error: "This URL was rejected before" });
-    if (known.stories.has(normalized.hash)) return done("duplicate", { ...ids, error: "Already a story" });
+  const candidates = urls.map((url): Candidate =>
+    isHttpUrl(url) ? candidateFromUrl(url) : { url, normalizedUrl: null, urlHash: null, outcome: "failed", reason: "Not an http(s) URL" },
+  );
+  // Known and repeated URLs are settled before any page is fetched.
+  await settleKnownUrls(deps, candidates);
+  const load = fetchPageLoader(deps);
+  await eachLimit(
+    candidates.filter((c) => c.outcome === undefined),
+    CONCURRENCY,
+    (candidate) => readArticlePage(deps, candidate, { minBody, sourceId, load }),
+  );
+  await storeCandidates(deps, candidates, { sourceId });
 
-    try {
-      const page = await deps.http.fetch(url, { headers: { accept: PAGE_ACCEPT } });
-      if (page.status < 200 || page.status >= 300) return done("failed", { ...ids, error: `HTTP ${page.status}` });
-      if (page.contentType && !/html|xml/i.test(page.contentType)) return done("failed", { ...ids, error: `Not a web page (${page.contentType})` });
-      const article = extractArticle(decodeHtmlBytes(page.body, page.contentType), page.url);
-      if (article.textLength < minBody) {
-        return done("failed", { ...ids, title: article.title, error: `Too little text (${article.textLength} characters; at least ${minBody} needed)` });
-      }
-      // The page's canonical URL identifies the story when it is valid; it may already be known.
-      const canonical = article.canonicalUrl ? normalizeUrl(article.canonicalUrl) : null;
-      const identity = canonical?.ok ? { url: article.canonicalUrl as string, ...canonical } : { url: page.url, ...normalized };
-      if (identity.hash !== normalized.hash) {
-        const knownCanonical = await deps.repos.ingestion.knownUrlHashes([identity.hash]);
-        if (knownCanonical.rejected.has(identity.hash)) return done("previously_rejected", { ...ids, error: "Its canonical URL was rejected before" });
-        if (knownCanonical.stories.has(identity.hash)) return done("duplicate", { ...ids, error: "Its canonical URL is already a story" });
-      }
-      const inserted = await deps.repos.ingestion.insertPendingStories([
-        draftStory({
-          title: article.title,
-          summary: article.summary,
-          contentHtml: article.contentHtml,
-          imageUrl: article.imageUrl,
-          originalUrl: identity.url,
-          normalizedUrl: identity.normalized,
-          urlHash: identity.hash,
-          sourceId,
-        }),
-      ]);
-      const storyId = inserted.get(identity.hash);
-      if (storyId === undefined) return done("duplicate", { ...ids, title: article.title, error: "Already a story" });
-      return done("inserted", { normalizedUrl: identity.normalized, urlHash: identity.hash, title: article.title, storyId });
-    } catch (error) {
-      const message = isFetchError(error) ? `${error.code}: ${error.message}` : (error as Error).message;
-      deps.logger.warn({ url, sourceId, err: message }, "scrape failed");
-      return done("failed", { ...ids, error: message });
-    }
-  });
-
-  await deps.repos.ingestion.recordCandidates(candidates);
+  const results = candidates.map((c): ScrapeUrlResult => ({
+    url: c.url,
+    success: c.outcome !== "failed",
+    outcome: c.outcome as ScrapeOutcome,
+    ...(c.outcome !== "inserted" && c.reason ? { error: c.reason } : {}),
+    ...(c.storyId ? { storyId: c.storyId } : {}),
+  }));
   const count = (...outcomes: ScrapeOutcome[]) => results.filter((r) => outcomes.includes(r.outcome)).length;
   const result = {
     inserted: count("inserted"),
@@ -118,4 +65,48 @@ export async function scrapeUrls(deps: IngestionDeps, input: { urls: string[]; s
   };
   deps.logger.info({ sourceId, inserted: result.inserted, skipped: result.skipped, failed: result.failed }, "manual scrape finished");
   return result;
+}
+
+/** A page as read for extraction: fetched and decoded, or rendered by a browser. */
+export type LoadedPage = { url: string; status: number; contentType: string | null; html: string };
+
+/** Reads one page; the guarded client's plain fetch unless a caller brings its own (polite, rendered). */
+export type PageLoader = (url: string) => Promise<LoadedPage>;
+
+export function fetchPageLoader(deps: Pick<IngestionDeps, "http">): PageLoader {
+  return async (url) => {
+    const page = await deps.http.fetch(url, { headers: { accept: PAGE_ACCEPT } });
+    return { url: page.url, status: page.status, contentType: page.contentType, html: decodeHtmlBytes(page.body, page.contentType) };
+  };
+}
+
+/**
+ * Loads and extracts one page into its candidate; a page that cannot become a story (an HTTP error,
+ * not a web page, too little text, a failed fetch) settles the candidate as failed with the reason.
+ */
+export async function readArticlePage(
+  deps: Pick<IngestionDeps, "logger">,
+  candidate: Candidate,
+  input: { minBody: number; sourceId: number | null; load: PageLoader },
+): Promise<void> {
+  const fail = (reason: string): void => {
+    candidate.outcome = "failed";
+    candidate.reason = reason;
+  };
+  try {
+    const page = await input.load(candidate.url);
+    if (page.status < 200 || page.status >= 300) return fail(`HTTP ${page.status}`);
+    if (page.contentType && !/html|xml/i.test(page.contentType)) return fail(`Not a web page (${page.contentType})`);
+    const article = extractArticle(page.html, page.url);
+    candidate.content = { title: article.title, summary: article.summary, contentHtml: article.contentHtml, imageUrl: article.imageUrl };
+    if (article.textLength < input.minBody) {
+      return fail(`Too little text (${article.textLength} characters; at least ${input.minBody} needed)`);
+    }
+    candidate.storyUrl = page.url;
+    candidate.canonicalUrl = article.canonicalUrl;
+  } catch (error) {
+    const message = describeError(error);
+    deps.logger.warn({ url: candidate.url, sourceId: input.sourceId, err: message }, "scrape failed");
+    fail(message);
+  }
 }

@@ -1,6 +1,6 @@
 import type { PendingStoryDraft } from "~/db/repos/ingestion.repo";
-import { storySlug } from "~/domain/stories/slug";
-import { truncateText } from "./html";
+import { storySlug } from "~/lib/slug";
+import { truncateText } from "~/lib/html";
 
 const MAX_TITLE = 300;
 const MAX_SUMMARY = 2_000;

@@ -1,7 +1,8 @@
-import { isFetchError } from "~/integrations/http/guarded-client";
+import { isFetchError } from "~/integrations/http/fetch-error";
 import type { HttpClient } from "~/integrations/http/types";
+import { errorMessage } from "~/lib/error-message";
 import { FEED_ACCEPT } from "./accept";
-import { parseFeed, type ParsedFeed } from "./feed/parse-feed";
+import { isFeedParseTimeout, parseFeed, type ParsedFeed, type ParseFeedInput } from "./feed/parse-feed";
 
 /** The spec's RSS validation result (section 3). */
 export type RssValidationResult = {
@@ -16,8 +17,14 @@ export type RssValidationResult = {
 
 export const SAMPLE_SIZE = 5;
 
-/** Fetches a feed URL through the guarded client and reports whether it is a usable feed, with a sample of its items. */
-export async function validateFeed(deps: { http: HttpClient }, rawUrl: string): Promise<RssValidationResult> {
+/**
+ * Fetches a feed URL through the guarded client and reports whether it is a usable feed, with a
+ * sample of its items. `parseFeed` is the time-limited parser (a worker thread) when there is one.
+ */
+export async function validateFeed(
+  deps: { http: HttpClient; parseFeed?: (input: ParseFeedInput) => Promise<ParsedFeed> },
+  rawUrl: string,
+): Promise<RssValidationResult> {
   const url = rawUrl.trim();
   const failure = (code: string, error: string, meta: RssValidationResult["meta"] = { contentType: null, bytes: 0 }): RssValidationResult => ({
     ok: false,
@@ -43,10 +50,12 @@ export async function validateFeed(deps: { http: HttpClient }, rawUrl: string): 
   }
   let feed: ParsedFeed;
   try {
-    feed = parseFeed({ bytes: response.body, contentType: response.contentType, url: response.url });
+    const input = { bytes: response.body, contentType: response.contentType, url: response.url };
+    feed = deps.parseFeed ? await deps.parseFeed(input) : parseFeed(input);
   } catch (error) {
+    if (isFeedParseTimeout(error)) return failure("PARSE_TIMEOUT", error.message, meta);
     const html = /html/i.test(response.contentType ?? "");
-    return failure("NOT_A_FEED", html ? "The URL returned a web page, not a feed" : (error as Error).message || "The URL does not contain a valid RSS feed", meta);
+    return failure("NOT_A_FEED", html ? "The URL returned a web page, not a feed" : errorMessage(error) || "The URL does not contain a valid RSS feed", meta);
   }
   return {
     ok: true,

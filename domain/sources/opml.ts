@@ -1,6 +1,7 @@
 import { decodeXML } from "entities";
 import { XMLParser } from "fast-xml-parser";
 import { DomainError } from "~/domain/errors";
+import { errorMessage } from "~/lib/error-message";
 import type { SourcesDeps } from "./sources";
 import { feedKey } from "./sources";
 import { httpUrlProblem, NAME_MAX_LENGTH } from "./source-form";
@@ -90,7 +91,7 @@ export function parseOpml(xml: string): { title: string | null; feeds: OpmlFeed[
   try {
     document = parser.parse(xml.replace(/^\uFEFF/, ""));
   } catch (error) {
-    throw new DomainError("INVALID_OPML", `The file is not readable OPML: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+    throw new DomainError("INVALID_OPML", `The file is not readable OPML: ${errorMessage(error)}`, { cause: error });
   }
   const opml = isNode(document) ? child(document, "opml") : undefined;
   if (!isNode(opml)) throw invalid("The file is not OPML: it has no <opml> element");

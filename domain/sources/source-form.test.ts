@@ -1,11 +1,14 @@
 import { describe, expect, test } from "vitest";
+import { MAX_AUTO_SCRAPE } from "~/domain/crawl/config";
 import {
   addKeyword,
+  AUTO_SCRAPE_MAX,
   CONFIG_NOT_OBJECT,
   INVALID_JSON_INLINE,
   parseScrapingConfig,
   sourceFormFromData,
   validateSourceForm,
+  WEB_SCRAPING_NEEDS_SITE,
   type SourceFieldErrors,
   type SourceFormInput,
 } from "./source-form";
@@ -42,6 +45,32 @@ describe("the source form's rules", () => {
       { scrapingConfig: '{"startUrls": ["file:///etc/passwd"]}' },
       { scrapingConfig: "In the scraping config, startUrls must be a list of http(s) URLs." },
     ],
+    [
+      "an allowlist pattern that is not a valid regular expression is refused, by name",
+      { sourceType: "web_scraping", scrapingConfig: '{"allowlistPatterns": ["/news/", "/[a-/"]}' },
+      {
+        scrapingConfig:
+          "In the scraping config, allowlistPatterns has a pattern that cannot be used: /[a-/ is not a valid regular expression (Invalid regular expression: /[a-/: Unterminated character class).",
+      },
+    ],
+    [
+      "an empty denylist pattern is refused",
+      { sourceType: "web_scraping", scrapingConfig: '{"denylistPatterns": ["/tag/", "  "]}' },
+      { scrapingConfig: 'In the scraping config, denylistPatterns has a pattern that cannot be used: "": a pattern cannot be empty.' },
+    ],
+    [
+      "a denylist pattern over 500 characters is refused, shown shortened",
+      { sourceType: "web_scraping", scrapingConfig: JSON.stringify({ denylistPatterns: ["x".repeat(501)] }) },
+      { scrapingConfig: `In the scraping config, denylistPatterns has a pattern that cannot be used: "${"x".repeat(60)}...": a pattern is at most 500 characters.` },
+    ],
+    ["autoScrape over 50 is refused", { sourceType: "web_scraping", scrapingConfig: '{"autoScrape": 51}' }, { scrapingConfig: "In the scraping config, autoScrape must be a whole number from 0 to 50." }],
+    ["a fractional autoScrape is refused", { sourceType: "web_scraping", scrapingConfig: '{"autoScrape": 2.5}' }, { scrapingConfig: "In the scraping config, autoScrape must be a whole number from 0 to 50." }],
+    ["a negative autoScrape is refused", { sourceType: "web_scraping", scrapingConfig: '{"autoScrape": -1}' }, { scrapingConfig: "In the scraping config, autoScrape must be a whole number from 0 to 50." }],
+    [
+      "a web-scraping source needs a website or a start URL",
+      { sourceType: "web_scraping", rssFeedUrl: "", websiteUrl: " ", scrapingConfig: '{"startUrls": [], "crawlDelay": 0}' },
+      { websiteUrl: WEB_SCRAPING_NEEDS_SITE },
+    ],
     ["a keyword over 100 characters is refused", { includeKeywords: ["k".repeat(101)] }, { includeKeywords: `Keywords are at most 100 characters ("${"k".repeat(20)}...")` }],
     ["notes over 5000 characters are refused", { notes: "n".repeat(5001) }, { notes: "Notes must be at most 5000 characters" }],
     ["a polling interval under 5 minutes is refused", { pollIntervalMinutes: "4" }, { pollIntervalMinutes: "Polling interval must be a whole number of minutes from 5 to 1440" }],
@@ -65,6 +94,21 @@ describe("the source form's rules", () => {
     ["web_scraping", "", "a web-scraping source needs no feed URL"],
   ])("type %s with feed '%s': %s", (sourceType, rssFeedUrl) => {
     expect(validateSourceForm(form({ sourceType, rssFeedUrl })).ok).toBe(true);
+  });
+
+  test.each<[string, Partial<SourceFormInput>]>([
+    ["start URLs without a website", { websiteUrl: "", scrapingConfig: '{"startUrls": ["https://oddplanet.example/news"]}' }],
+    ["a website without start URLs", { scrapingConfig: "" }],
+    [
+      "globs, regular expressions with flags and the largest autoScrape",
+      { scrapingConfig: JSON.stringify({ allowlistPatterns: ["/news/*/2026/", String.raw`/\/story\/\d+$/i`], denylistPatterns: ["*?replytocom=*"], autoScrape: 50 }) },
+    ],
+  ])("a web-scraping source with %s is accepted", (_case, overrides) => {
+    expect(validateSourceForm(form({ sourceType: "web_scraping", rssFeedUrl: "", ...overrides })).ok).toBe(true);
+  });
+
+  test("the form's autoScrape bound is the crawler's", () => {
+    expect(AUTO_SCRAPE_MAX).toBe(MAX_AUTO_SCRAPE);
   });
 
   test("a valid form comes back trimmed, with the defaults filled in", () => {

@@ -1,4 +1,6 @@
 import { z } from "zod";
+import { compilePattern } from "~/domain/crawl/patterns";
+import { httpUrlOrNull } from "~/lib/http-url";
 
 // The source form's rules (spec sections 3, 5 and 9), shared by the browser (instant feedback) and
 // the server (the control). Nothing here touches Node, so the page can import it.
@@ -19,6 +21,9 @@ export const KEYWORDS_MAX = 200;
 export const NAME_MAX_LENGTH = 200;
 export const NOTES_MAX_LENGTH = 5000;
 export const URL_MAX_LENGTH = 2048;
+/** autoScrape's bound; readCrawlConfig (domain/crawl/config.ts, not browser-safe) holds to the same MAX_AUTO_SCRAPE. */
+export const AUTO_SCRAPE_MAX = 50;
+export const WEB_SCRAPING_NEEDS_SITE = "A Web Scraping source needs a Website URL or startUrls in its config";
 
 /** The placeholder of the config textarea: every key the form hints at, with the spec's defaults. */
 export const SCRAPING_CONFIG_PLACEHOLDER = `{
@@ -67,9 +72,7 @@ export type SourceFormValues = {
 export function httpUrlProblem(value: string): string | null {
   if (value.length > URL_MAX_LENGTH) return `must be at most ${URL_MAX_LENGTH} characters`;
   if (!URL.canParse(value)) return "must be a valid URL, such as https://example.com";
-  const protocol = new URL(value).protocol;
-  if (protocol !== "http:" && protocol !== "https:") return "must start with http:// or https://";
-  return null;
+  return httpUrlOrNull(value) ? null : "must start with http:// or https://";
 }
 
 export type ConfigCheck = { ok: true; value: Record<string, unknown> } | { ok: false; message: string };
@@ -99,6 +102,7 @@ const knownConfigKeys = z
     userAgent: z.string(),
     crawlDelay: z.number().int().min(0),
     minBodyThreshold: z.number().int().min(0),
+    autoScrape: z.number().int().min(0).max(AUTO_SCRAPE_MAX),
   })
   .partial()
   .passthrough();
@@ -117,8 +121,27 @@ function configShapeProblem(config: Record<string, unknown>): string | null {
     userAgent: "a text",
     crawlDelay: "a whole number of milliseconds (0 or more)",
     minBodyThreshold: "a whole number of characters (0 or more)",
+    autoScrape: `a whole number from 0 to ${AUTO_SCRAPE_MAX}`,
   };
   return `In the scraping config, ${key} must be ${what[key] ?? "valid"}.`;
+}
+
+// The crawler refuses to run with a pattern it cannot compile, so the form refuses it first.
+function patternProblem(config: Record<string, unknown>): string | null {
+  for (const key of ["allowlistPatterns", "denylistPatterns"] as const) {
+    for (const text of (config[key] as string[] | undefined) ?? []) {
+      const checked = compilePattern(text);
+      if (checked.ok) continue;
+      const shown = text.trim().length > 60 ? `${text.trim().slice(0, 60)}...` : text.trim();
+      const named = shown !== "" && checked.message.includes(shown) ? checked.message : `"${shown}": ${checked.message}`;
+      return `In the scraping config, ${key} has a pattern that cannot be used: ${named}.`;
+    }
+  }
+  return null;
+}
+
+function hasStartUrl(config: Record<string, unknown> | null): boolean {
+  return Array.isArray(config?.startUrls) && config.startUrls.some((u) => typeof u === "string" && u.trim() !== "");
 }
 
 /** Adds a keyword chip: trimmed, empty ignored, and a duplicate (ignoring case) ignored. */
@@ -167,11 +190,15 @@ export function validateSourceForm(input: SourceFormInput): SourceFormCheck {
   let scrapingConfig: Record<string, unknown> | null = null;
   if (config.ok) {
     // Any source may carry settings (manual scrape reads minBodyThreshold), so their shape is always checked.
-    const shape = configShapeProblem(config.value);
+    const shape = configShapeProblem(config.value) ?? patternProblem(config.value);
     if (shape) errors.scrapingConfig = shape;
     else scrapingConfig = config.value;
   } else if (sourceType === "web_scraping") {
     errors.scrapingConfig = config.message;
+  }
+  // Discovery starts from the website's robots.txt and sitemaps, or from the start pages.
+  if (sourceType === "web_scraping" && config.ok && !websiteUrl && !errors.websiteUrl && !hasStartUrl(config.value)) {
+    errors.websiteUrl = WEB_SCRAPING_NEEDS_SITE;
   }
 
   const includeKeywords = cleanKeywords(input.includeKeywords);

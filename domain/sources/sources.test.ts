@@ -12,13 +12,14 @@ import {
   makeUser,
 } from "~/db/testing/factories";
 import { useTestDatabase } from "~/db/testing/test-database";
+import { isDomainError } from "~/domain/errors";
 import { createSource, deleteSource, InvalidSourceError, listSources, updateSource } from "./sources";
 import { sourceForm } from "./testing";
 
 const t = useTestDatabase();
 const NOW = new Date("2026-11-22T10:00:00Z");
 const DAY = 86_400_000;
-const deps = () => ({ sources: t.repos.sources, clock: () => NOW });
+const deps = () => ({ sources: t.repos.sources, crawl: t.repos.crawl, clock: () => NOW });
 const trail = async (sourceId: number) => (await t.repos.audit.forEntity("source", String(sourceId))).map((e) => e.action);
 
 const form = sourceForm;
@@ -119,6 +120,28 @@ describe("the sources list", () => {
       recentPublished: 0,
       publishedPercent: null,
     });
+  });
+
+  test("a Web Scraping source shows its last discovery and its URLs queued now; other types have no discovery", async () => {
+    const lastRun = {
+      at: "2026-11-22T09:45:00.000Z",
+      durationMs: 2100,
+      found: 4,
+      queued: 3,
+      skippedRobots: 1,
+      skippedKnown: 0,
+      skippedFiltered: 0,
+      errors: ["Sitemap https://oddplanet.example/extra.xml: HTTP 404"],
+    };
+    const scraper = await makeSource(t.db, { name: "Scraper", sourceType: "web_scraping", rssFeedUrl: null, lastDiscovery: lastRun });
+    const fresh = await makeSource(t.db, { name: "Fresh scraper", sourceType: "web_scraping", rssFeedUrl: null });
+    const feed = await makeSource(t.db, { name: "Feed" });
+    for (const status of ["queued", "queued", "queued", "scraped"] as const) await makeUrlQueueItem(t.db, { sourceId: scraper.id, status });
+
+    const list = await listSources(deps());
+    expect(list.find((s) => s.id === scraper.id)?.discovery).toEqual({ lastRun, queuedNow: 3 });
+    expect(list.find((s) => s.id === fresh.id)?.discovery).toEqual({ lastRun: null, queuedNow: 0 });
+    expect(list.find((s) => s.id === feed.id)?.discovery).toBeNull();
   });
 });
 
@@ -248,7 +271,9 @@ describe("deleting a source", () => {
       CREATE TRIGGER test_refuse_delete BEFORE DELETE ON ${table} FOR EACH ROW EXECUTE FUNCTION test_refuse_delete();`);
     try {
       const error = await deleteSource(deps(), { actorUserId: null, sourceId: source.id }).catch((e: unknown) => e);
-      expect(error).toMatchObject({ code: "SOURCE_DELETE_FAILED", message: `Failed to delete ${step}: deletes from ${table} are frozen` });
+      // A database failure is not the editor's doing: a plain error (logged, answered generically), not a DomainError.
+      expect(isDomainError(error)).toBe(false);
+      expect(error).toMatchObject({ message: `Failed to delete ${step}: deletes from ${table} are frozen` });
     } finally {
       await t.database.exec(`DROP TRIGGER test_refuse_delete ON ${table};`);
     }

@@ -1,6 +1,9 @@
+import type { CrawlRepo } from "~/db/repos/crawl.repo";
 import type { SourcePatch, SourceRow, SourcesRepo } from "~/db/repos/sources.repo";
+import type { DiscoveryStats } from "~/db/schema";
 import { DomainError } from "~/domain/errors";
-import { normalizeUrl } from "~/domain/urls/normalize-url";
+import { rootCauseMessage } from "~/lib/error-message";
+import { normalizeUrl } from "~/lib/normalize-url";
 import { HEALTH_WINDOW_DAYS, validateSourceForm, type SourceFieldErrors, type SourceFormInput, type SourceFormValues, type SourceType } from "./source-form";
 
 // Source management for the Sources page (spec sections 2, 3, 4, 5 and 7): list with health, create,
@@ -34,17 +37,19 @@ export type SourceView = {
     /** Share of those published, 0..100 (rounded), or null when there are none. */
     publishedPercent: number | null;
   };
+  /** A Web Scraping source's URL discovery: its last run (null before the first) and its URLs queued now; null for other types. */
+  discovery: { lastRun: DiscoveryStats | null; queuedNow: number } | null;
 };
 
 /** The form was refused; `fieldErrors` says why, by field. */
 export class InvalidSourceError extends DomainError {
   constructor(readonly fieldErrors: SourceFieldErrors) {
-    super("INVALID_SOURCE", Object.values(fieldErrors).join(" "));
+    super("INVALID_SOURCE", Object.values(fieldErrors).join(" "), { fields: fieldErrors });
     this.name = "InvalidSourceError";
   }
 }
 
-function toView(row: SourceRow & { recentStories: number; recentPublished: number }): SourceView {
+function toView(row: SourceRow & { recentStories: number; recentPublished: number }, queued: ReadonlyMap<number, number>): SourceView {
   return {
     id: row.id,
     name: row.name,
@@ -66,14 +71,34 @@ function toView(row: SourceRow & { recentStories: number; recentPublished: numbe
       recentPublished: row.recentPublished,
       publishedPercent: row.recentStories > 0 ? Math.round((row.recentPublished * 100) / row.recentStories) : null,
     },
+    discovery: row.sourceType === "web_scraping" ? { lastRun: row.lastDiscovery ?? null, queuedNow: queued.get(row.id) ?? 0 } : null,
   };
 }
 
-/** Every source, newest first, whose name contains `search` (case-insensitive), with its health. Unpaginated. */
-export async function listSources(deps: SourcesDeps, input: { search?: string } = {}): Promise<SourceView[]> {
+/**
+ * Every source, newest first, whose name contains `search` (case-insensitive), with its health and,
+ * for Web Scraping sources, their last discovery and queued URLs. Unpaginated.
+ */
+export async function listSources(deps: SourcesDeps & { crawl: Pick<CrawlRepo, "queuedCounts"> }, input: { search?: string } = {}): Promise<SourceView[]> {
   const now = (deps.clock ?? (() => new Date()))();
   const since = new Date(now.getTime() - HEALTH_WINDOW_DAYS * 24 * 3_600_000);
-  return (await deps.sources.listWithHealth({ search: input.search ?? "", since })).map(toView);
+  const [rows, queued] = await Promise.all([deps.sources.listWithHealth({ search: input.search ?? "", since }), deps.crawl.queuedCounts()]);
+  return rows.map((row) => toView(row, queued));
+}
+
+/** Queues background work; the web layer passes in its job runner. */
+export type DiscoveryJobs = {
+  enqueue(kind: "crawl-discovery", input: { source_id: number }, options: { requestedBy: string | null }): Promise<{ jobId: string }>;
+};
+
+/** 'Discover now': queues a URL discovery of one Web Scraping source (even an inactive one) and answers its job id. */
+export async function startDiscovery(deps: { sources: Pick<SourcesRepo, "findById">; jobs: DiscoveryJobs }, input: Actor & { sourceId: number }): Promise<{ jobId: string }> {
+  const source = await deps.sources.findById(input.sourceId);
+  if (!source) throw new DomainError("SOURCE_NOT_FOUND", "That source no longer exists");
+  if (source.sourceType !== "web_scraping") {
+    throw new DomainError("NOT_A_CRAWL_SOURCE", `Only a Web Scraping source has URLs to discover; "${source.name}" is ${source.sourceType === "rss" ? "an RSS" : "a Manual"} source.`);
+  }
+  return deps.jobs.enqueue("crawl-discovery", { source_id: source.id }, { requestedBy: input.actorUserId });
 }
 
 /** The normalised form of a feed URL, for spotting the same feed written differently. */
@@ -132,13 +157,6 @@ export async function updateSource(deps: SourcesDeps, input: Actor & { sourceId:
   return row;
 }
 
-function causeMessage(error: unknown): string {
-  // Drizzle wraps the database's error ("Failed query: ..."); the database's own words are clearer.
-  let current: unknown = error;
-  while (current instanceof Error && current.cause instanceof Error) current = current.cause;
-  return current instanceof Error ? current.message : String(current);
-}
-
 /**
  * Deletes a source and its logs, candidates, rejected stories and stories, in the spec's order, all
  * or nothing. A failure names its step: 'Failed to delete stories: ...'.
@@ -147,5 +165,6 @@ export async function deleteSource(deps: SourcesDeps, input: Actor & { sourceId:
   const result = await deps.sources.deleteWithData(input.sourceId, { actorUserId: input.actorUserId, action: "source.delete" });
   if (result.deleted) return result.counts;
   if (result.reason === "not-found") throw new DomainError("SOURCE_NOT_FOUND", "That source no longer exists");
-  throw new DomainError("SOURCE_DELETE_FAILED", `Failed to delete ${result.step}: ${causeMessage(result.error)}`, { cause: result.error });
+  // Not the editor's doing: the web layer logs it with its cause and answers with the generic text.
+  throw new Error(`Failed to delete ${result.step}: ${rootCauseMessage(result.error)}`, { cause: result.error });
 }

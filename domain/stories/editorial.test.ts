@@ -3,7 +3,7 @@ import { describe, expect, test } from "vitest";
 import { rejectedStories, stories } from "~/db/schema";
 import { makeCategory, makeRejectedStory, makeSource, makeStory, makeUser } from "~/db/testing/factories";
 import { useTestDatabase } from "~/db/testing/test-database";
-import { normalizeUrl, rejectionContentHash } from "~/domain/urls/normalize-url";
+import { normalizeUrl, rejectionContentHash } from "~/lib/normalize-url";
 import {
   ALREADY_REJECTED_MESSAGE,
   changeStoryCategory,
@@ -119,15 +119,16 @@ describe("edits", () => {
   });
 
   test.each([
-    [{ title: "  ", categoryId: 1 }, REQUIRED_FIELDS_MESSAGE],
-    [{ title: "A title", categoryId: "" }, REQUIRED_FIELDS_MESSAGE],
-    [{ title: "A title", categoryId: 1, imageUrl: "javascript:alert(1)" }, "imageUrl must be an http(s) URL"],
-  ])("a form %j is refused with %j", async (form, message) => {
+    [{ title: "  ", categoryId: 1 }, REQUIRED_FIELDS_MESSAGE, { title: REQUIRED_FIELDS_MESSAGE }],
+    [{ title: "A title", categoryId: "" }, REQUIRED_FIELDS_MESSAGE, { categoryId: REQUIRED_FIELDS_MESSAGE }],
+    [{ title: "A title", categoryId: 1, imageUrl: "javascript:alert(1)" }, "imageUrl must be an http(s) URL", { imageUrl: "must be an http(s) URL" }],
+  ])("a form %j is refused with %j, naming the field", async (form, message, fields) => {
     const editor = await makeUser(t.db);
     const story = await makeStory(t.db);
     await expect(editStory(deps(), { actorUserId: editor.id, storyId: story.id, form: form as never })).rejects.toMatchObject({
       code: "INVALID_STORY",
       message,
+      fields,
     });
   });
 });

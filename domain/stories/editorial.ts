@@ -1,9 +1,10 @@
 import { z } from "zod";
 import type { EditorialRepo, StoryFields } from "~/db/repos/editorial.repo";
 import { DomainError } from "~/domain/errors";
-import { normalizeUrl, rejectionContentHash } from "~/domain/urls/normalize-url";
+import { normalizeUrl, rejectionContentHash } from "~/lib/normalize-url";
 import { ALREADY_REJECTED_MESSAGE, REQUIRED_FIELDS_MESSAGE } from "./messages";
-import { storySlug } from "./slug";
+import { storySlug } from "~/lib/slug";
+import { isHttpUrl } from "~/lib/http-url";
 
 // Story review in the back office (spec sections 2, 4 and 5): state transitions, the reject flow,
 // hand-made stories and edits. Every change is recorded with who made it.
@@ -19,7 +20,7 @@ const optionalUrl = z
   .transform((v) => (v === "" ? null : v))
   .nullable()
   .refine((v) => v === null || /^https?:\/\//i.test(v), "must be an http(s) URL")
-  .refine((v) => v === null || URL.canParse(v), "is not a valid URL");
+  .refine((v) => v === null || isHttpUrl(v), "is not a valid URL");
 
 const optionalText = z
   .string()
@@ -45,7 +46,10 @@ function parseForm(input: StoryForm) {
     const first = parsed.error.issues[0]!;
     const message =
       first.message === REQUIRED_FIELDS_MESSAGE ? REQUIRED_FIELDS_MESSAGE : `${String(first.path[0])} ${first.message}`;
-    throw new DomainError("INVALID_STORY", message);
+    // Each field's first problem, for the dialog to show beside the field.
+    const fields: Record<string, string> = {};
+    for (const issue of parsed.error.issues) fields[String(issue.path[0])] ??= issue.message;
+    throw new DomainError("INVALID_STORY", message, { fields });
   }
   return parsed.data;
 }

@@ -1,3 +1,5 @@
+import { httpUrlOrNull } from "~/lib/http-url";
+
 /** What the public site knows of a story (spec section 3, public mapping). */
 export type PublicStory = {
   id: number;
@@ -35,7 +37,8 @@ export function toPublicStory(story: StoryForPublic): PublicStory {
     title: story.title,
     summary: story.summary,
     imageUrl: blankToNull(story.imageUrl),
-    sourceUrl: safeLink(story.originalUrl) ?? safeLink(story.sourceUrl) ?? "#",
+    // Only http(s) links leave the site: anything else (javascript:, data:) is treated as missing.
+    sourceUrl: httpUrlOrNull(story.originalUrl) ?? httpUrlOrNull(story.sourceUrl) ?? "#",
     sourceName: story.sourceName,
     category: blankToNull(story.categoryName) ?? "Uncategorized",
     categorySlug: story.categorySlug,
@@ -47,16 +50,4 @@ export function toPublicStory(story: StoryForPublic): PublicStory {
 
 function blankToNull(value: string | null): string | null {
   return value === null || value.trim() === "" ? null : value;
-}
-
-// Only http(s) links leave the site: anything else (javascript:, data:) is treated as missing.
-function safeLink(value: string | null): string | null {
-  const v = blankToNull(value);
-  if (v === null) return null;
-  try {
-    const url = new URL(v);
-    return url.protocol === "http:" || url.protocol === "https:" ? url.href : null;
-  } catch {
-    return null;
-  }
 }

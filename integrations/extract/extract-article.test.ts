@@ -3,7 +3,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, test } from "vitest";
 import { type ArticleExtraction, extractArticle, extractCanonicalUrl, extractPageTitle } from "./extract-article";
-import { parseMetaDate } from "./read-metadata";
+import { parseMetaDate } from "./published-date";
 
 const fixtures = path.join(path.dirname(fileURLToPath(import.meta.url)), "fixtures");
 
@@ -247,6 +247,43 @@ describe("extractArticle's text fields", () => {
     expect(result.text).not.toMatch(/<|&amp;/);
     expect(result.text.split("\n")).toContain("Fish & chips");
     expect(result.textLength).toBe(result.text.length);
+  });
+});
+
+describe("extractArticle keeps text as published", () => {
+  const PUBLISHED = "It’s “whale” season — again – é ø ß 日本";
+
+  test.each([
+    ["og:title and og:description", `<meta property="og:title" content="${PUBLISHED}"><meta property="og:description" content="${PUBLISHED}">`],
+    ["<title> and meta description", `<title>${PUBLISHED}</title><meta name="description" content="${PUBLISHED}">`],
+    ["JSON-LD headline and description", `<script type="application/ld+json">${JSON.stringify({ "@type": "NewsArticle", headline: PUBLISHED, description: PUBLISHED })}</script>`],
+  ])("from %s", (_label, head) => {
+    const result = extractArticle(articlePage(head), "https://example.com/a");
+    expect(result.title).toBe(PUBLISHED);
+    expect(result.summary).toBe(PUBLISHED);
+  });
+
+  test("in the article's text", () => {
+    const result = extractArticle(articlePage("", `<p>${PUBLISHED}</p>`), "https://example.com/a");
+    expect(result.text.split("\n")).toContain(PUBLISHED);
+  });
+});
+
+describe("extractArticle's title", () => {
+  test.each([
+    ["og:title is taken as it is when it differs from <title>", `<title>Hedge stays | Parish Post</title><meta property="og:title" content="Hedge stays - For Now">`, "Hedge stays - For Now"],
+    ["og:title that repeats <title> is read as a bare <title>", `<title>Council votes to keep the whale hedge | Parish Post</title><meta property="og:title" content="Council votes to keep the whale hedge | Parish Post">`, "Council votes to keep the whale hedge"],
+    ["a bare <title> loses a short name after a separator", `<title>Council votes to keep the whale hedge · Parish Post</title>`, "Council votes to keep the whale hedge"],
+    ["a bare <title> that is the <h1> and a byline is the <h1>", `<title>Hedge stays - Bradley M. Kuhn ( Brad ) ( bkuhn )</title>`, "Hedge stays"],
+    ["a bare <title> that goes on from the <h1> as a phrase is kept", `<title>Hedge stays - for now</title>`, "Hedge stays - for now"],
+    ["the host name goes even from og:title", `<meta property="og:title" content="Hedge stays | Example.com">`, "Hedge stays"],
+  ])("%s", (_label, head, expected) => {
+    expect(extractArticle(articlePage(head), "https://www.example.com/a").title).toBe(expected);
+  });
+
+  test("an image URL escaped twice in the markup is read once", () => {
+    const head = `<meta property="og:image" content="https://img.example.com/a.jpg?w=750&amp;amp;h=400">`;
+    expect(extractArticle(articlePage(head), "https://example.com/a").imageUrl).toBe("https://img.example.com/a.jpg?w=750&h=400");
   });
 });
 

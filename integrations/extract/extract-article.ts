@@ -1,9 +1,11 @@
 import { Readability } from "@mozilla/readability";
-import { htmlToText, sanitizeHtml, truncateText } from "~/domain/ingestion/html";
+import { htmlToText, sanitizeHtml, truncateText } from "~/lib/html";
 import { cleanLine } from "./clean-text";
 import { parsePage, parseSnippet } from "./html-document";
 import { resolveHttpUrl } from "./page-url";
-import { cleanTitle, firstOf, metaTags, parseMetaDate, readCanonicalUrl, readMetadata, timeValues, type PageMetadata } from "./read-metadata";
+import { dateFromUrl, datelineDate, parseMetaDate, timeValues } from "./published-date";
+import { firstOf } from "./first-of";
+import { cleanTitle, metaTags, readCanonicalUrl, readMetadata, readTitle, type PageMetadata } from "./read-metadata";
 
 /** An article as extracted from one page: the page's metadata (publishedAt in ISO 8601 UTC) plus its text; every URL is absolute http(s). */
 export type ArticleExtraction = Omit<PageMetadata, "baseUrl"> & {
@@ -39,11 +41,16 @@ export function extractArticle(html: string, pageUrl: string): ArticleExtraction
     const text = contentHtml ? htmlToText(contentHtml) : "";
     const siteName = meta.siteName ?? cleanLine(article?.siteName, 300);
     return {
-      title: meta.title ?? cleanTitle(article?.title, siteName),
+      title: meta.title ?? cleanTitle(article?.title, { siteName, host: null }),
       summary: meta.summary ?? cleanLine(article?.excerpt, 1000) ?? (text ? truncateText(text.replace(/\n/g, " "), SUMMARY_FROM_TEXT) : null),
       imageUrl: meta.imageUrl ?? firstArticleImage(article?.content, meta.baseUrl),
       canonicalUrl: meta.canonicalUrl,
-      publishedAt: meta.publishedAt ?? firstOf([...timeValues(article?.content), article?.publishedTime], parseMetaDate),
+      // A date in the URL is the last resort: the page's own statements come first.
+      publishedAt:
+        meta.publishedAt ??
+        firstOf([...timeValues(article?.content), article?.publishedTime], parseMetaDate) ??
+        datelineDate(text) ??
+        firstOf([meta.canonicalUrl, pageUrl], dateFromUrl),
       siteName,
       text,
       contentHtml: text ? contentHtml : null,
@@ -62,7 +69,7 @@ export function extractPageTitle(html: string): string | null {
     const document = parsePage(prefix, { headOnly: true });
     const meta = metaTags(document);
     const siteName = cleanLine(meta.get("og:site_name"), PAGE_TITLE_MAX);
-    const title = firstOf([meta.get("og:title"), document.querySelector("title")?.textContent], (v) => cleanTitle(v, siteName, PAGE_TITLE_MAX));
+    const title = readTitle(document, [meta.get("og:title")], { siteName, host: null }, PAGE_TITLE_MAX);
     if (title !== null) return title;
     // Only the first <h1> is parsed, not the page around it.
     const lower = prefix.toLowerCase();

@@ -1,5 +1,5 @@
 import { DOMParser } from "linkedom";
-import { htmlToText } from "~/domain/ingestion/html";
+import { htmlToText } from "~/lib/html";
 
 /** Markup handed to the parser and to Readability; longer bodies are cut (an article's text comes first). */
 const MAX_BODY_CHARS = 1_000_000;

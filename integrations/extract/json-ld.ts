@@ -9,6 +9,7 @@ export type JsonLdArticle = {
 };
 
 const ARTICLE_TYPE = /(?:Article|BlogPosting|LiveBlogPosting|SocialMediaPosting|Report)$/;
+const PAGE_TYPE = /^(?:WebPage|ItemPage)$/;
 const MAX_SCRIPT_CHARS = 1_000_000;
 const MAX_NODES = 5_000;
 const MAX_DEPTH = 8;
@@ -37,11 +38,13 @@ export function readJsonLd(document: Document): JsonLdArticle | null {
   if (!article) return null;
   const publisher = deref(first(article.publisher));
   const website = nodes.find((node) => types(node).includes("WebSite"));
+  // Some sites date the page (WebPage) rather than the article inside it.
+  const page = nodes.find((node) => types(node).some((t) => PAGE_TYPE.test(t)) && firstString(node.datePublished) !== null);
   return {
     headline: firstString(article.headline) ?? firstString(article.name),
     description: firstString(article.description),
     images: imageUrls(article.image, deref),
-    datePublished: firstString(article.datePublished),
+    datePublished: firstString(article.datePublished) ?? (page ? firstString(page.datePublished) : null),
     publisherName: (isObject(publisher) ? firstString(publisher.name) : null) ?? (website ? firstString(website.name) : null),
   };
 }

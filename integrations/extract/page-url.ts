@@ -1,3 +1,5 @@
+import { isHttpProtocol } from "~/lib/http-url";
+
 /** An absolute http(s) URL, or null: relative values are resolved against `base` when there is one. */
 export function resolveHttpUrl(value: string | null | undefined, base: string | null): string | null {
   if (value == null) return null;
@@ -10,7 +12,7 @@ export function resolveHttpUrl(value: string | null | undefined, base: string | 
   } catch {
     return null;
   }
-  if (url.protocol !== "http:" && url.protocol !== "https:") return null;
+  if (!isHttpProtocol(url)) return null;
   if (url.hostname === "") return null;
   return url.href;
 }
@@ -22,7 +24,7 @@ export function effectiveBaseUrl(pageUrl: string, baseHref: string | null): stri
     try {
       const base = page ? new URL(baseHref.trim(), page) : new URL(baseHref.trim());
       // A javascript: or data: base would make every link unusable: ignore it, as the sanitiser would.
-      if (base.protocol === "http:" || base.protocol === "https:" || base.protocol === "file:") return base.href;
+      if (isHttpProtocol(base) || base.protocol === "file:") return base.href;
     } catch {
       // An unparseable <base href> is ignored, as browsers do.
     }

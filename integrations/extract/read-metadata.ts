@@ -1,7 +1,8 @@
-import { parseFeedDate } from "~/domain/ingestion/feed/parse-date";
-import { cleanLine, stripSiteName } from "./clean-text";
+import { cleanLine, type SiteNames, stripSiteName } from "./clean-text";
+import { firstOf } from "./first-of";
 import { readJsonLd } from "./json-ld";
 import { effectiveBaseUrl, resolveHttpUrl } from "./page-url";
+import { readPublishedDate } from "./published-date";
 
 /** What a page says about itself in its markup: Open Graph, Twitter cards, JSON-LD, meta and link tags. */
 export type PageMetadata = {
@@ -16,13 +17,10 @@ export type PageMetadata = {
 };
 
 const TITLE_MAX = 300;
+// What may follow the headline in a <title>: a separator and more (" | Site", " - Author").
+// The suffix starts like a name does: "Hedge stays - for now" is one headline.
+const HEADLINE_SUFFIX = /^\s+(?:[|\-–—·•»:/]|::)\s+[\p{Lu}\p{N}]/u;
 const SUMMARY_MAX = 1000;
-
-const DATE_KEYS = [
-  "article:published_time", "og:article:published_time", "og:published_time", "datepublished",
-  "date", "pubdate", "publishdate", "publish-date", "dc.date", "dc.date.issued", "dc.date.created",
-  "dcterms.date", "dcterms.issued", "dcterms.created", "parsely-pub-date", "sailthru.date",
-];
 
 /** Reads the page's own metadata; call it before Readability, which rewrites the document. */
 export function readMetadata(document: Document, pageUrl: string): PageMetadata {
@@ -30,10 +28,11 @@ export function readMetadata(document: Document, pageUrl: string): PageMetadata 
   const jsonLd = readJsonLd(document);
   const baseUrl = readBaseUrl(document, pageUrl);
   const siteName = firstOf([meta.get("og:site_name"), jsonLd?.publisherName, meta.get("application-name")], (v) => cleanLine(v, TITLE_MAX));
-  const titleElement = document.head?.querySelector("title") ?? document.querySelector("title");
-  const title = firstOf([meta.get("og:title"), meta.get("twitter:title"), jsonLd?.headline, titleElement?.textContent], (v) =>
-    cleanTitle(v, siteName),
-  );
+  const canonicalUrl = readCanonical(document, baseUrl, meta);
+  const title = readTitle(document, [meta.get("og:title"), meta.get("twitter:title"), jsonLd?.headline], {
+    siteName,
+    host: hostOf(canonicalUrl) ?? hostOf(pageUrl),
+  });
   const summary = firstOf([meta.get("og:description"), meta.get("twitter:description"), meta.get("description"), jsonLd?.description], (v) =>
     cleanLine(v, SUMMARY_MAX),
   );
@@ -44,12 +43,10 @@ export function readMetadata(document: Document, pageUrl: string): PageMetadata 
       ...(jsonLd?.images ?? []),
       ...linkHrefs(document, "image_src"),
     ],
-    (v) => resolveHttpUrl(typeof v === "string" ? v : null, baseUrl),
+    (v) => resolveMarkupUrl(v, baseUrl),
   );
-  const publishedAt =
-    firstOf([meta.get(DATE_KEYS[0]!), jsonLd?.datePublished, ...DATE_KEYS.slice(1).map((key) => meta.get(key))], parseMetaDate) ??
-    firstOf(timeValues(document.querySelector("article")), parseMetaDate);
-  return { baseUrl, title, summary, imageUrl, canonicalUrl: readCanonical(document, baseUrl, meta), publishedAt, siteName };
+  const publishedAt = readPublishedDate(document, { jsonLdDate: jsonLd?.datePublished ?? null, meta });
+  return { baseUrl, title, summary, imageUrl, canonicalUrl, publishedAt, siteName };
 }
 
 /** The page's canonical URL: <link rel=canonical>, else og:url; absolute http(s) only. */
@@ -57,71 +54,93 @@ export function readCanonicalUrl(document: Document, pageUrl: string): string | 
   return readCanonical(document, readBaseUrl(document, pageUrl), metaTags(document));
 }
 
-/** A title as plain text, without a trailing " | Site Name". */
-export function cleanTitle(value: unknown, siteName: string | null, max = TITLE_MAX): string | null {
-  const line = cleanLine(value, max);
-  return line === null ? null : stripSiteName(line, siteName);
+/** A title as plain text, without a trailing " | Site Name" (see stripSiteName; `guess` only for a bare <title>). */
+export function cleanTitle(value: unknown, names: SiteNames, options: { guess?: boolean; max?: number } = {}): string | null {
+  const line = cleanLine(value, options.max ?? TITLE_MAX);
+  return line === null ? null : stripSiteName(line, names, { guess: options.guess });
 }
 
-/** A date from a meta tag, JSON-LD or <time datetime> as ISO 8601 UTC; null unless it is a plausible date. */
-export function parseMetaDate(value: unknown): string | null {
-  if (typeof value !== "string") return null;
-  const text = value.trim();
-  let iso: string | null;
-  if (/^\d{10}$|^\d{13}$/.test(text)) {
-    // Unix time, in seconds or milliseconds, as some CMSs write it.
-    iso = new Date(Number(text) * (text.length === 10 ? 1000 : 1)).toISOString();
-  } else {
-    iso = parseFeedDate(text);
+/**
+ * The page's title: the first of its declared titles (og:title, twitter:title, JSON-LD headline),
+ * else its <title>. A <title> (or a declared title that only repeats it) is read as a bare <title>:
+ * the page's own <h1> when the <title> is that headline plus a suffix, else the <title> with a
+ * suffix that looks like the site's name dropped.
+ */
+export function readTitle(document: Document, declared: readonly unknown[], names: SiteNames, max = TITLE_MAX): string | null {
+  const titleElement = document.head?.querySelector("title") ?? document.querySelector("title");
+  const pageTitle = cleanLine(titleElement?.textContent, max);
+  for (const value of declared) {
+    const line = cleanLine(value, max);
+    if (line === null) continue;
+    if (line === pageTitle) break;
+    return stripSiteName(line, names);
   }
-  if (iso === null) return null;
-  const year = Number(iso.slice(0, 4));
-  return /^\d{4}-/.test(iso) && year >= 1900 && year <= 2100 ? iso : null;
+  if (pageTitle === null) return null;
+  return headlineOf(document, pageTitle, max) ?? stripSiteName(pageTitle, names, { guess: true });
 }
 
-/** The <time datetime> values inside an element, in document order. */
-export function timeValues(root: Element | null | undefined): string[] {
-  if (!root) return [];
-  return Array.from(root.querySelectorAll("time[datetime]"), (time) => time.getAttribute("datetime") ?? "");
+/** The page's <h1> (or its article's first heading) when the <title> is that headline followed by a separator and a name. */
+function headlineOf(document: Document, pageTitle: string, max: number): string | null {
+  const headings = [...Array.from(document.querySelectorAll("h1")).slice(0, 5), document.querySelector("article h1, article h2")];
+  for (const heading of headings) {
+    const text = cleanLine(heading?.textContent, max);
+    if (text === null || text.length >= pageTitle.length) continue;
+    if (pageTitle.startsWith(text) && HEADLINE_SUFFIX.test(pageTitle.slice(text.length)) && /[\p{L}\p{N}]/u.test(text)) return text;
+  }
+  return null;
 }
 
 /** Meta tags by lower-cased property, name or itemprop; the first of each wins (og:image may repeat). */
 export function metaTags(document: Document): Map<string, string> {
   const tags = new Map<string, string>();
+  for (const [key, content] of metaEntries(document)) if (!tags.has(key)) tags.set(key, content);
+  return tags;
+}
+
+/** Every non-empty meta tag as [lower-cased property, name or itemprop, content], in document order (repeats kept). */
+export function metaEntries(document: Document): [key: string, content: string][] {
+  const entries: [string, string][] = [];
   for (const element of Array.from(document.querySelectorAll("meta"))) {
     const content = element.getAttribute("content") ?? element.getAttribute("value");
     if (content == null || content.trim() === "") continue;
     for (const attribute of ["property", "name", "itemprop"]) {
       const key = element.getAttribute(attribute)?.trim().toLowerCase();
-      if (key && !tags.has(key)) tags.set(key, content);
+      if (key) entries.push([key, content]);
     }
   }
-  return tags;
+  return entries;
 }
 
-function readBaseUrl(document: Document, pageUrl: string): string | null {
+/** A URL from markup: resolved, http(s) only; an ampersand escaped twice ("&amp;amp;") is read as one. */
+export function resolveMarkupUrl(value: unknown, baseUrl: string | null): string | null {
+  if (typeof value !== "string") return null;
+  return resolveHttpUrl(value.replace(/&(?:amp|#0*38|#x0*26);/gi, "&"), baseUrl);
+}
+
+function hostOf(url: string | null): string | null {
+  if (!url) return null;
+  try {
+    return new URL(url).hostname || null;
+  } catch {
+    return null;
+  }
+}
+
+/** What the page's relative URLs resolve against: its <base href>, else the page URL. */
+export function readBaseUrl(document: Document, pageUrl: string): string | null {
   return effectiveBaseUrl(pageUrl, document.querySelector("base[href]")?.getAttribute("href") ?? null);
 }
 
 function readCanonical(document: Document, baseUrl: string | null, meta: Map<string, string>): string | null {
-  return firstOf([...linkHrefs(document, "canonical"), meta.get("og:url")], (v) => resolveHttpUrl(typeof v === "string" ? v : null, baseUrl));
+  return firstOf([...linkHrefs(document, "canonical"), meta.get("og:url")], (v) => resolveMarkupUrl(v, baseUrl));
 }
 
-function linkHrefs(document: Document, rel: string): string[] {
+/** The hrefs of the page's <link> elements with this rel, as written, in document order. */
+export function linkHrefs(document: Document, rel: string): string[] {
   const hrefs: string[] = [];
   for (const link of Array.from(document.querySelectorAll("link[rel][href]"))) {
     const rels = (link.getAttribute("rel") ?? "").toLowerCase().split(/\s+/);
     if (rels.includes(rel)) hrefs.push(link.getAttribute("href") ?? "");
   }
   return hrefs;
-}
-
-/** The first candidate that the reader turns into a value. */
-export function firstOf<T>(candidates: readonly unknown[], read: (value: unknown) => T | null): T | null {
-  for (const candidate of candidates) {
-    if (candidate == null) continue;
-    const value = read(candidate);
-    if (value !== null) return value;
-  }
-  return null;
 }

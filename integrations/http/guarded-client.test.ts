@@ -300,6 +300,28 @@ describe("limits", () => {
     expect(response.body).toHaveLength(0);
   });
 
+  test("a request may raise or lower the body cap for itself", async () => {
+    const origin = await fixtureServer({ routes: { "/big": { body: Buffer.alloc(8192, 0x62) } } });
+    expect((await client({ maxBodyBytes: 4096 }).fetch(`${origin.url}/big`, { maxBodyBytes: 8192 })).body).toHaveLength(8192);
+    const error = await failure(client().fetch(`${origin.url}/big`, { maxBodyBytes: 1024 }));
+    expect(error.code).toBe("BODY_TOO_LARGE");
+  });
+
+  test("firstBytes reads only an answer's head, even of an endless or oversized body, and says it was cut", async () => {
+    const endless = await serve((_req, res) => {
+      res.writeHead(200, { "content-type": "image/jpeg", "content-length": String(500 * 1024 * 1024) });
+      const bytes = new Readable({ read: () => void bytes.push(Buffer.alloc(16 * 1024, 0xff)) });
+      pipeline(bytes, res, () => undefined);
+    });
+    const response = await client({ maxBodyBytes: 1024 * 1024, timeoutMs: 2_000 }).fetch(`${endless.url}/photo.jpg`, { firstBytes: 65_536 });
+    expect(response.body).toHaveLength(65_536);
+    expect(response.truncated).toBe(true);
+    const small = await fixtureServer({ routes: { "/tiny.png": { body: Buffer.alloc(100, 0x01) } } });
+    const whole = await client().fetch(`${small.url}/tiny.png`, { firstBytes: 65_536 });
+    expect(whole.body).toHaveLength(100);
+    expect(whole.truncated).toBeUndefined();
+  });
+
   test("a body of exactly the cap is accepted", async () => {
     const origin = await fixtureServer({ routes: { "/exact": { body: Buffer.alloc(4096, 0x62) } } });
     const response = await client({ maxBodyBytes: 4096 }).fetch(`${origin.url}/exact`);
@@ -469,6 +491,12 @@ describe("requests and responses", () => {
     await client().fetch(`${origin.url}/`, { headers: { "User-Agent": "curl/8", Accept: "application/rss+xml" } });
     expect(origin.requests[0]?.headers["user-agent"]).toMatch(/^Oddwire\//);
     expect(origin.requests[0]?.headers.accept).toBe("application/rss+xml");
+  });
+
+  test("a crawl source's own User-Agent is sent when the request names one", async () => {
+    const origin = await fixtureServer({ routes: { "/": { body: "hi" } } });
+    await client().fetch(`${origin.url}/`, { userAgent: "WeirdBot/2.0 (+https://weird.example/bot)" });
+    expect(origin.requests[0]?.headers["user-agent"]).toBe("WeirdBot/2.0 (+https://weird.example/bot)");
   });
 
   test("response headers come back lower-cased, any status is returned", async () => {

@@ -2,12 +2,14 @@ import { lookup as dnsLookup } from "node:dns/promises";
 import type { LookupAddress, LookupOptions } from "node:dns";
 import type { LookupFunction } from "node:net";
 import { Agent, request as undiciRequest } from "undici";
+import { errorMessage } from "~/lib/error-message";
 import packageJson from "~/package.json";
 import { ipLiteral, isPublicAddress } from "./address-policy";
 import { FetchError, isFetchError } from "./fetch-error";
 import { createHostLimiter } from "./host-limiter";
 import { ACCEPT_ENCODING, readDecodedBody } from "./read-body";
 import type { FetchRequest, FetchResponse, HttpClient } from "./types";
+import { isHttpProtocol } from "~/lib/http-url";
 
 export { FetchError, isFetchError } from "./fetch-error";
 
@@ -70,7 +72,7 @@ export function guardedLookup(
     try {
       addresses = await resolve(hostname);
     } catch (error) {
-      const reason = /reserved name/.test((error as Error).message) ? ": a reserved name, never on the internet" : "";
+      const reason = /reserved name/.test(errorMessage(error)) ? ": a reserved name, never on the internet" : "";
       throw new FetchError("DNS_FAILURE", hostname, `cannot resolve ${hostname}${reason}`, { cause: error });
     }
     if (addresses.length === 0) throw new FetchError("DNS_FAILURE", hostname, `${hostname} has no address`);
@@ -102,7 +104,7 @@ function parseTarget(input: string, base?: URL): URL {
   } catch (error) {
     throw new FetchError("INVALID_URL", input, `not a valid URL: ${input}`, { cause: error });
   }
-  if (url.protocol !== "http:" && url.protocol !== "https:") {
+  if (!isHttpProtocol(url)) {
     throw new FetchError("UNSUPPORTED_SCHEME", url.href, `only http and https may be fetched, not ${url.protocol}`);
   }
   return url;
@@ -125,7 +127,7 @@ function toFetchError(error: unknown, url: string): FetchError {
     return error.url === url ? error : new FetchError(error.code, url, error.message, { cause: error.cause, retryable: error.retryable });
   }
   const code = errorCode(error);
-  const detail = error instanceof Error ? error.message : String(error);
+  const detail = errorMessage(error);
   if (TIMEOUT_CODES.has(code)) return new FetchError("TIMEOUT", url, `timed out: ${detail}`, { cause: error });
   if (DNS_CODES.has(code)) return new FetchError("DNS_FAILURE", url, `cannot resolve: ${detail}`, { cause: error });
   // A broken certificate or a server speaking garbage will not mend by retrying soon.
@@ -195,7 +197,8 @@ export function createGuardedClient(options: GuardedClientOptions): HttpClient {
     if (request.etag) headers["if-none-match"] = request.etag;
     if (request.lastModified) headers["if-modified-since"] = request.lastModified;
     headers.accept ??= "*/*";
-    headers["user-agent"] = options.userAgent;
+    headers["user-agent"] = request.userAgent ?? options.userAgent;
+    const bodyCap = request.maxBodyBytes ?? maxBodyBytes;
     headers["accept-encoding"] = ACCEPT_ENCODING;
 
     for (;;) {
@@ -222,13 +225,13 @@ export function createGuardedClient(options: GuardedClientOptions): HttpClient {
           }
           const noBody = method === "HEAD" || response.statusCode === 304 || response.statusCode === 204;
           const declared = Number(responseHeaders["content-length"]);
-          if (!noBody && Number.isFinite(declared) && declared > maxBodyBytes) {
+          if (!noBody && request.firstBytes === undefined && Number.isFinite(declared) && declared > bodyCap) {
             response.body.destroy();
-            throw new FetchError("BODY_TOO_LARGE", url.href, `declared body of ${declared} bytes exceeds ${maxBodyBytes}`);
+            throw new FetchError("BODY_TOO_LARGE", url.href, `declared body of ${declared} bytes exceeds ${bodyCap}`);
           }
           const body = noBody
             ? (await response.body.dump(), Buffer.alloc(0))
-            : await readDecodedBody(response.body, responseHeaders["content-encoding"], maxBodyBytes, url.href);
+            : await readDecodedBody(response.body, responseHeaders["content-encoding"], bodyCap, url.href, request.firstBytes);
           return { url, status: response.statusCode, headers: responseHeaders, body };
         } finally {
           release();
@@ -260,6 +263,7 @@ export function createGuardedClient(options: GuardedClientOptions): HttpClient {
           etag: headers.etag ?? null,
           lastModified: headers["last-modified"] ?? null,
           notModified: status === 304,
+          ...(request.firstBytes !== undefined && body.length >= request.firstBytes ? { truncated: true } : {}),
           redirects: hop.redirects,
           durationMs: Math.round(performance.now() - started),
         };

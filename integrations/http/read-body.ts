@@ -46,13 +46,16 @@ function throughZlib(make: (first: Buffer) => Transform): Decoder {
 
 /**
  * Reads a response body, undoing its Content-Encoding and refusing more than `maxBytes` after
- * decoding. An unknown coding leaves the bytes as sent (parsers downstream judge them).
+ * decoding. An unknown coding leaves the bytes as sent (parsers downstream judge them). With
+ * `firstBytes`, reading stops once that many decoded bytes are in (an image's header), and the
+ * connection is dropped: the rest is never downloaded.
  */
 export async function readDecodedBody(
   body: Readable,
   contentEncoding: string | undefined,
   maxBytes: number,
   url: string,
+  firstBytes?: number,
 ): Promise<Buffer> {
   const codings = (contentEncoding ?? "")
     .split(",")
@@ -70,6 +73,11 @@ export async function readDecodedBody(
   let total = 0;
   try {
     for await (const chunk of chunks) {
+      if (firstBytes !== undefined && total + chunk.length >= firstBytes) {
+        parts.push(chunk.subarray(0, firstBytes - total));
+        total = firstBytes;
+        break;
+      }
       total += chunk.length;
       if (total > maxBytes) {
         throw new FetchError("BODY_TOO_LARGE", url, `body exceeds ${maxBytes} bytes after decoding`);

@@ -7,6 +7,12 @@ export type FetchRequest = {
   etag?: string | null;
   lastModified?: string | null;
   signal?: AbortSignal;
+  /** This request's User-Agent instead of the client's (a crawl source's configured agent). */
+  userAgent?: string;
+  /** This request's body cap instead of the client's (sitemaps may be 50 MB uncompressed). */
+  maxBodyBytes?: number;
+  /** Read only the first this-many bytes of the body and drop the connection (an image's header); `truncated` says so. */
+  firstBytes?: number;
 };
 
 /** A completed response. Any status is returned (4xx and 5xx too): the caller decides what it means. */
@@ -21,6 +27,8 @@ export type FetchResponse = {
   contentType: string | null;
   etag: string | null;
   lastModified: string | null;
+  /** True when the body reached the request's `firstBytes` and was cut there (more may have been on its way). */
+  truncated?: boolean;
   /** True for a 304 answer to a conditional GET. */
   notModified: boolean;
   /** Every URL redirected through, in order (not including the final one). */

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { isHttpUrl } from "~/lib/http-url";
 import { fetchPageTitle } from "~/domain/ingestion/page-title";
 import { requireAdmin } from "~/app/lib/admin.server";
 import { failureResponse, json, methodNotAllowed, parseOr400 } from "~/app/lib/json-route.server";
@@ -9,7 +10,7 @@ const Query = z.object({
     .string()
     .trim()
     .max(2048, "The URL is too long.")
-    .refine((value) => /^https?:\/\//i.test(value) && URL.canParse(value), "Please enter a valid URL"),
+    .refine((value) => isHttpUrl(value), "Please enter a valid URL"),
 });
 
 /** GET /admin/api/page-title?url= : a page's title for the watchlist, fetched through the guarded client. */

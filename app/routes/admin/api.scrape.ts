@@ -1,16 +1,15 @@
 import { z } from "zod";
+import { isHttpUrl } from "~/lib/http-url";
 import { MAX_URLS, scrapeUrls } from "~/domain/ingestion/scrape-urls";
 import { requireAdmin } from "~/app/lib/admin.server";
 import { failureResponse, json, methodNotAllowed, readJsonBody } from "~/app/lib/json-route.server";
 import type { Route } from "./+types/api.scrape";
 
-/** More than this in one request is split by the browser; a bound keeps one request's work finite. */
-
 const HttpUrl = z
   .string()
   .trim()
   .max(2048, "A URL is too long.")
-  .refine((value) => /^https?:\/\//i.test(value) && URL.canParse(value), "Only http:// and https:// URLs can be scraped.");
+  .refine((value) => isHttpUrl(value), "Only http:// and https:// URLs can be scraped.");
 
 const Body = z.object({
   urls: z.array(HttpUrl).min(1, "Paste one or more valid URLs first.").max(MAX_URLS, `At most ${MAX_URLS} URLs per request.`),

@@ -11,7 +11,7 @@ export async function action(args: Route.ActionArgs) {
   await requireAdmin(args);
   const { rssUrl } = await readJsonBody(args.request, Body);
   try {
-    return json(await validateFeed({ http: args.context.http }, rssUrl));
+    return json(await validateFeed({ http: args.context.http, parseFeed: args.context.parseFeed }, rssUrl));
   } catch (error) {
     return failureResponse(error, args.context.logger, "Failed to validate RSS feed");
   }

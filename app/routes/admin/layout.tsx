@@ -1,6 +1,7 @@
 import { isRouteErrorResponse, Link, NavLink, Outlet } from "react-router";
 import { Toaster } from "sonner";
 import { AccessDenied, SignInScreen } from "~/app/components/admin/sign-in-screen";
+import { WrongAddress } from "~/app/components/admin/wrong-address";
 import { requireAdmin, type GateRefusal } from "~/app/lib/admin.server";
 import { signOutAndReturn } from "~/app/lib/auth-client";
 import { useHydrated } from "~/app/lib/use-hydrated";
@@ -78,9 +79,10 @@ export default function AdminLayout({ loaderData }: Route.ComponentProps) {
 
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
   if (isRouteErrorResponse(error)) {
-    const refusal = error.data as GateRefusal | { gate: "csrf" } | undefined;
+    const refusal = error.data as GateRefusal | undefined;
     if (error.status === 401) return <SignInScreen />;
     if (error.status === 403 && refusal?.gate === "not-admin") return <AccessDenied email={refusal.email} />;
+    if (error.status === 403 && refusal?.gate === "foreign-origin") return <WrongAddress message={refusal.error} siteOrigin={refusal.siteOrigin} />;
     if (error.status === 403) return <AccessDenied />;
   }
   throw error;

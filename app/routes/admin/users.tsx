@@ -1,8 +1,9 @@
 import { data, Form, useActionData, useNavigation } from "react-router";
 import { z } from "zod";
-import { DomainError } from "~/domain/errors";
 import { listUsers, setAdminRight } from "~/domain/users/admin-rights";
 import { requireAdmin } from "~/app/lib/admin.server";
+import { errorAnswer } from "~/app/lib/error-response.server";
+import { PageHeader } from "~/app/components/admin/page-header";
 import type { Route } from "./+types/users";
 
 export async function loader(args: Route.LoaderArgs) {
@@ -10,18 +11,21 @@ export async function loader(args: Route.LoaderArgs) {
   return { users: await listUsers(args.context.repos), myId: me.id };
 }
 
-const ChangeRight = z.object({ userId: z.string().min(1), isAdmin: z.enum(["true", "false"]) });
+const NOT_UNDERSTOOD = "That request was not understood.";
+const ChangeRight = z.object({
+  userId: z.string({ message: NOT_UNDERSTOOD }).min(1, NOT_UNDERSTOOD),
+  isAdmin: z.enum(["true", "false"], { message: NOT_UNDERSTOOD }),
+});
 
 export async function action(args: Route.ActionArgs) {
   const me = await requireAdmin(args);
-  const parsed = ChangeRight.safeParse(Object.fromEntries(await args.request.formData()));
-  if (!parsed.success) return data({ error: "That request was not understood." }, { status: 400 });
   try {
-    await setAdminRight(args.context.repos, { actorUserId: me.id, userId: parsed.data.userId, isAdmin: parsed.data.isAdmin === "true" });
+    const input = ChangeRight.parse(Object.fromEntries(await args.request.formData()));
+    await setAdminRight(args.context.repos, { actorUserId: me.id, userId: input.userId, isAdmin: input.isAdmin === "true" });
     return { error: null };
   } catch (error) {
-    if (error instanceof DomainError) return data({ error: error.message }, { status: 409 });
-    throw error;
+    const answer = errorAnswer(error, args.context.logger, "Failed to change the admin right. Please try again.", { actorUserId: me.id });
+    return data({ error: answer.message }, { status: answer.status });
   }
 }
 
@@ -30,8 +34,7 @@ export default function Users({ loaderData }: Route.ComponentProps) {
   const navigation = useNavigation();
   return (
     <>
-      <h1 className="font-display text-4xl font-extrabold">Users</h1>
-      <p className="mt-1 text-ink/70">Who may use the back office. New accounts are not admins until an admin grants it here.</p>
+      <PageHeader title="Users" description="Who may use the back office. New accounts are not admins until an admin grants it here." />
       {result?.error ? (
         <p role="alert" className="mt-4 rounded-lg border-2 border-alarm bg-alarm/10 px-3 py-2 font-semibold text-alarm-ink">
           {result.error}

@@ -6,10 +6,10 @@
  */
 import { readFileSync } from "node:fs";
 import { afterAll, describe, expect, test } from "vitest";
-import { canonicalEncoding, decodeFeedBytes } from "~/domain/ingestion/feed/decode";
-import { parseFeedDate } from "~/domain/ingestion/feed/parse-date";
+import { canonicalEncoding, decodeFeedBytes } from "~/lib/decode-bytes";
+import { parseFeedDate } from "~/lib/parse-date";
 import { FeedParseError, type ParsedFeed, parseFeed } from "~/domain/ingestion/feed/parse-feed";
-import { htmlToText } from "~/domain/ingestion/html";
+import { htmlToText } from "~/lib/html";
 import { corpusPath } from "~/test/corpora";
 
 // ---------------------------------------------------------------------------------------------

@@ -2,8 +2,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, test } from "vitest";
-import { decodeFeedBytes } from "~/domain/ingestion/feed/decode";
-import { parseFeedDate } from "~/domain/ingestion/feed/parse-date";
+import { parseFeedDate } from "~/lib/parse-date";
 import { FeedParseError, parseFeed } from "~/domain/ingestion/feed/parse-feed";
 
 const fixtures = path.join(path.dirname(fileURLToPath(import.meta.url)), "fixtures");
@@ -60,24 +59,6 @@ describe("parseFeed", () => {
   test("relative links resolve against the feed URL when the feed names no site", () => {
     const feed = parseFeed({ bytes: `<rss version="2.0"><channel><title>R</title><item><link>/x</link></item></channel></rss>`, url: "https://r.example/feed.xml" });
     expect(feed.items[0]!.link).toBe("https://r.example/x");
-  });
-});
-
-describe("decodeFeedBytes", () => {
-  const utf16le = (s: string) => new Uint8Array(Buffer.from(s, "utf16le"));
-  test.each([
-    ["a UTF-8 BOM wins over a declared charset", new Uint8Array([0xef, 0xbb, 0xbf, ...Buffer.from("<rss>é</rss>")]), "text/xml; charset=iso-8859-1", "utf-8", "<rss>é</rss>"],
-    ["a UTF-16LE BOM", new Uint8Array([0xff, 0xfe, ...utf16le("<rss>ü</rss>")]), null, "utf-16le", "<rss>ü</rss>"],
-    ["UTF-16LE without a BOM, from the layout of '<?'", utf16le('<?xml version="1.0"?><rss/>'), null, "utf-16le", '<?xml version="1.0"?><rss/>'],
-    ["UTF-32BE with a BOM", new Uint8Array([0, 0, 0xfe, 0xff, 0, 0, 0, 0x3c, 0, 0, 0, 0x61, 0, 0, 0, 0x3e]), null, "utf-32be", "<a>"],
-    ["the HTTP charset beats the XML declaration", new Uint8Array(Buffer.from('<?xml version="1.0" encoding="utf-8"?><a>\xe9</a>', "latin1")), "application/rss+xml; charset=ISO-8859-1", "windows-1252", '<?xml version="1.0" encoding="utf-8"?><a>é</a>'],
-    ["the XML declaration names the encoding", new Uint8Array(Buffer.from('<?xml version="1.0" encoding="koi8-r"?><a>\xc1</a>', "latin1")), null, "koi8-r", '<?xml version="1.0" encoding="koi8-r"?><a>а</a>'],
-    ["undeclared valid UTF-8 is UTF-8", new Uint8Array(Buffer.from("<a>ñ</a>")), "text/xml", "utf-8", "<a>ñ</a>"],
-    ["undeclared invalid UTF-8 falls back to windows-1252", new Uint8Array(Buffer.from("<a>\x93hi\x94</a>", "latin1")), null, "windows-1252", "<a>“hi”</a>"],
-    ["a declared UTF-8 that the bytes break falls back to windows-1252", new Uint8Array(Buffer.from('<?xml version="1.0" encoding="utf-8"?><a>\xe9</a>', "latin1")), null, "windows-1252", '<?xml version="1.0" encoding="utf-8"?><a>é</a>'],
-    ["a JSON feed is UTF-8", new Uint8Array(Buffer.from('{"title":"ö"}')), "application/feed+json", "utf-8", '{"title":"ö"}'],
-  ])("%s", (_name, bytes, contentType, encoding, text) => {
-    expect(decodeFeedBytes(bytes, contentType)).toEqual({ encoding, text });
   });
 });
 

@@ -1,15 +1,13 @@
-import { useEffect, useRef, useState, useSyncExternalStore } from "react";
+import { useState, useSyncExternalStore } from "react";
 import { useRevalidator } from "react-router";
 import { toast } from "sonner";
 import type { JobView } from "~/jobs/types";
-import { requestJson } from "./admin-fetch";
-import { readStorage, writeStorage } from "./browser-storage";
+import { requestJson } from "~/app/components/admin/admin-fetch";
+import { readStorage, writeStorage } from "~/app/components/admin/browser-storage";
 import { ingestionCounts, ingestionProgressLine, ingestionSummary, LAST_RUN_KEY, lastRunOf, RUNNING_JOB_KEY } from "./ingestion-messages";
+import { useJobPoll } from "~/app/components/admin/job-poll";
 import { Spinner } from "./spinner";
 
-const POLL_MS = 500;
-/** Polls that may fail in a row (a restarting server, a dropped connection) before the run is given up. */
-const MAX_POLL_FAILURES = 20;
 const FAILED = { title: "RSS Ingestion Failed", description: "Check the console for error details." };
 
 // The running job's id lives in sessionStorage, so a reload or a move to the dashboard picks it up again.
@@ -42,60 +40,23 @@ export function useIngestionStorage(key: typeof LAST_RUN_KEY | typeof RUNNING_JO
 /** The 'Trigger RSS Ingestion' button: queues a cycle, shows its progress, then the spec's toasts. */
 export function IngestionTrigger({ useCanonical = false, align = "end" }: { useCanonical?: boolean; align?: "start" | "end" } = {}) {
   const jobId = useIngestionStorage(RUNNING_JOB_KEY);
-  const [job, setJob] = useState<JobView | null>(null);
   const [starting, setStarting] = useState(false);
   const running = starting || jobId !== null;
-  // The page's data (source health, story counts) is stale once a run ends; a ref keeps the poll loop from restarting.
   const revalidator = useRevalidator();
-  const revalidate = useRef(revalidator.revalidate);
-  useEffect(() => {
-    revalidate.current = revalidator.revalidate;
+  const current = useJobPoll(jobId, (finished, detail) => {
+    setRunningJob(null);
+    // The page's data (source health, story counts) is stale once a run ends.
+    if (finished) {
+      rememberLastRun(finished);
+      void revalidator.revalidate();
+    }
+    if (finished?.status === "succeeded") {
+      toast.success("RSS Ingestion Complete", { description: ingestionSummary(ingestionCounts(finished.result)) });
+    } else {
+      console.error("RSS ingestion failed:", detail);
+      toast.error(FAILED.title, { description: FAILED.description });
+    }
   });
-
-  useEffect(() => {
-    if (!jobId) return;
-    let stopped = false;
-    let failures = 0;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const finish = (finished: JobView | null, detail: unknown) => {
-      stopped = true;
-      setRunningJob(null);
-      if (finished) {
-        rememberLastRun(finished);
-        void revalidate.current();
-      }
-      if (finished?.status === "succeeded") {
-        toast.success("RSS Ingestion Complete", { description: ingestionSummary(ingestionCounts(finished.result)) });
-      } else {
-        console.error("RSS ingestion failed:", detail);
-        toast.error(FAILED.title, { description: FAILED.description });
-      }
-    };
-    const poll = async () => {
-      const answer = await requestJson<JobView>(`/admin/api/jobs/${encodeURIComponent(jobId)}`);
-      if (stopped) return;
-      if (answer.kind === "ok") {
-        failures = 0;
-        setJob(answer.body);
-        if (answer.body.status === "succeeded" || answer.body.status === "failed" || answer.body.status === "cancelled") {
-          finish(answer.body, answer.body.error ?? answer.body);
-          return;
-        }
-      } else if (answer.kind === "error" && (answer.status === 404 || answer.status === 403 || answer.status === 401)) {
-        finish(null, `job ${jobId}: ${answer.status} ${answer.message ?? ""}`.trim());
-        return;
-      } else if (++failures >= MAX_POLL_FAILURES) {
-        finish(null, `job ${jobId}: no answer after ${failures} tries (${answer.message ?? "unknown error"})`);
-        return;
-      }
-      timer = setTimeout(() => void poll(), POLL_MS);
-    };
-    void poll();
-    return () => {
-      stopped = true;
-      clearTimeout(timer);
-    };
-  }, [jobId]);
 
   const trigger = async () => {
     setStarting(true);
@@ -106,11 +67,9 @@ export function IngestionTrigger({ useCanonical = false, align = "end" }: { useC
       toast.error(FAILED.title, { description: FAILED.description });
       return;
     }
-    setJob(null);
     setRunningJob(answer.body.jobId);
   };
 
-  const current = job && job.id === jobId ? job : null;
   const percent = current?.total ? Math.round((Math.min(current.progress, current.total) / current.total) * 100) : 0;
   return (
     <div className={`flex flex-col gap-2 ${align === "end" ? "items-end text-right" : "items-start"}`}>

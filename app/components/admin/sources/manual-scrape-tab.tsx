@@ -2,7 +2,7 @@ import { useId, useMemo, useState } from "react";
 import { Link } from "react-router";
 import { toast } from "sonner";
 import type { ScrapeOutcome, ScrapeResult, ScrapeUrlResult } from "~/domain/ingestion/scrape-urls";
-import { requestJson } from "./admin-fetch";
+import { requestJson } from "~/app/components/admin/admin-fetch";
 import { chunk, detectedUrlsLine, parseScrapeInput } from "./scrape-input";
 import { Spinner } from "./spinner";
 import { ToolPanel } from "./tool-panel";

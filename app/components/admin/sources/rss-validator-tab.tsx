@@ -3,7 +3,7 @@ import { toast } from "sonner";
 import type { RssValidationResult } from "~/domain/ingestion/validate-feed";
 import { formatDate, formatTime } from "~/app/lib/format";
 import { ExternalIcon } from "~/app/components/icons";
-import { requestJson } from "./admin-fetch";
+import { requestJson } from "~/app/components/admin/admin-fetch";
 import { ToolPanel, UrlSubmitRow } from "./tool-panel";
 import { linkClass, panelClass, safeHref } from "./ui";
 import { validationOutcome } from "./validation-outcome";

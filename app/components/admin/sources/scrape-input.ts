@@ -1,8 +1,10 @@
+import { isHttpUrl } from "~/lib/http-url";
+
 /** Every http(s) URL in pasted text, split on newlines, commas and whitespace, in order, each once. */
 export function parseScrapeInput(text: string): string[] {
   const urls: string[] = [];
   for (const token of text.split(/[\s,]+/)) {
-    if (!/^https?:\/\//i.test(token) || !isUrl(token) || urls.includes(token)) continue;
+    if (!isHttpUrl(token) || urls.includes(token)) continue;
     urls.push(token);
   }
   return urls;
@@ -18,12 +20,4 @@ export function chunk<T>(items: readonly T[], size: number): T[][] {
   const chunks: T[][] = [];
   for (let i = 0; i < items.length; i += size) chunks.push(items.slice(i, i + size));
   return chunks;
-}
-
-function isUrl(value: string): boolean {
-  try {
-    return new URL(value).hostname !== "";
-  } catch {
-    return false;
-  }
 }

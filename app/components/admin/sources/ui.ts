@@ -1,3 +1,5 @@
+import { isHttpUrl } from "~/lib/http-url";
+
 // The class names the Sources page's tools share, in the back office's house style.
 export const panelClass = "rounded-2xl border-2 border-ink bg-white p-5 shadow-[4px_4px_0_0_var(--color-ink)]";
 export const inputClass = "w-full rounded-lg border-2 border-ink bg-white px-3 py-2 placeholder:text-ink/60";
@@ -8,5 +10,5 @@ export const linkClass = "font-semibold text-ufo-deep underline decoration-2 und
 
 /** Only http(s) links from outside are ever rendered as links. */
 export function safeHref(url: string | null | undefined): string | null {
-  return url && /^https?:\/\//i.test(url) ? url : null;
+  return isHttpUrl(url) ? url : null;
 }

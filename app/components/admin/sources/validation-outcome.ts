@@ -1,5 +1,5 @@
 import type { RssValidationResult } from "~/domain/ingestion/validate-feed";
-import type { JsonAnswer } from "./admin-fetch";
+import type { JsonAnswer } from "~/app/components/admin/admin-fetch";
 
 export type ToastMessage = { tone: "success" | "error"; title: string; description: string };
 

@@ -2,8 +2,8 @@ import { useMemo, useState, useSyncExternalStore } from "react";
 import { toast } from "sonner";
 import { formatDate, formatTime } from "~/app/lib/format";
 import { CloseIcon, ExternalIcon } from "~/app/components/icons";
-import { requestJson } from "./admin-fetch";
-import { readStorage, writeStorage } from "./browser-storage";
+import { requestJson } from "~/app/components/admin/admin-fetch";
+import { readStorage, writeStorage } from "~/app/components/admin/browser-storage";
 import { ToolPanel, UrlSubmitRow } from "./tool-panel";
 import { linkClass } from "./ui";
 import {

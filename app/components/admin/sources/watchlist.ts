@@ -1,3 +1,5 @@
+import { httpUrlOrNull } from "~/lib/http-url";
+
 /** The one local-storage key the watchlist lives under. */
 export const WATCHLIST_KEY = "oddwire.watchlist";
 
@@ -71,14 +73,11 @@ export function newWatchlistId(): string {
 
 // http(s) with a real-looking host and no credentials: 'mailto:a@b.example' must not become a login URL.
 function isWebUrl(value: string): boolean {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    return false;
-  }
+  const href = httpUrlOrNull(value);
+  if (!href) return false;
+  const url = new URL(href);
   const hostOk = url.hostname.includes(".") || url.hostname === "localhost" || url.hostname.startsWith("[");
-  return (url.protocol === "http:" || url.protocol === "https:") && hostOk && !url.username && !url.password;
+  return hostOk && !url.username && !url.password;
 }
 
 // Trailing slashes and a leading www. do not make a different website.

@@ -1,0 +1,49 @@
+import { useEffect, useState } from "react";
+import { useFetcher } from "react-router";
+import { categorySlug } from "~/domain/categories/category-slug";
+import { useActionToast, type ActionResult } from "~/app/lib/action-toast";
+
+/** The Add Category form: the slug follows the name until it is edited by hand (spec section 5). */
+export function AddCategory({ onDone }: { onDone: () => void }) {
+  const fetcher = useFetcher<ActionResult>();
+  useActionToast(fetcher.data);
+  const [name, setName] = useState("");
+  const [slug, setSlug] = useState("");
+  const [slugEdited, setSlugEdited] = useState(false);
+  useEffect(() => {
+    if (fetcher.state === "idle" && fetcher.data?.ok) onDone();
+  }, [fetcher.state, fetcher.data, onDone]);
+  const field = "w-full rounded-lg border-2 border-ink bg-white px-3 py-2";
+  return (
+    <fetcher.Form method="post" className="mt-4 grid gap-3 rounded-2xl border-2 border-ink bg-white p-4 sm:grid-cols-[1fr_1fr_auto] sm:items-end">
+      <input type="hidden" name="intent" value="create" />
+      <label className="text-sm font-bold">
+        Category Name
+        <input
+          name="name"
+          value={name}
+          onChange={(e) => {
+            setName(e.target.value);
+            if (!slugEdited) setSlug(categorySlug(e.target.value));
+          }}
+          className={field}
+        />
+      </label>
+      <label className="text-sm font-bold">
+        URL Slug
+        <input
+          name="slug"
+          value={slug}
+          onChange={(e) => {
+            setSlug(e.target.value);
+            setSlugEdited(true);
+          }}
+          className={field}
+        />
+      </label>
+      <button type="submit" disabled={!name.trim() || !slug.trim() || fetcher.state !== "idle"} className="rounded-full bg-ink px-4 py-2 font-bold text-acid disabled:opacity-50">
+        Add Category
+      </button>
+    </fetcher.Form>
+  );
+}

@@ -1,0 +1,111 @@
+import { useEffect, useSyncExternalStore } from "react";
+import { Link, useFetcher, useRevalidator } from "react-router";
+import { toast } from "sonner";
+import { useActionToast } from "~/app/lib/action-toast";
+import { plural } from "~/app/lib/format";
+import type { DiscoveryStats } from "~/db/schema";
+import type { SourceView } from "~/domain/sources/sources";
+import { readStorage, writeStorage } from "~/app/components/admin/browser-storage";
+import { discoveryJobKey, discoveryProgressLine, discoveryToast, type DiscoverAnswer } from "./discovery-messages";
+import { useJobPoll } from "~/app/components/admin/job-poll";
+import { Spinner } from "./spinner";
+import { linkClass, secondaryButtonClass } from "./ui";
+
+// A source's running job id lives in sessionStorage, so a reload or a tab switch follows it again.
+const CHANGED = "oddwire:discovery-changed";
+
+function subscribe(onChange: () => void) {
+  window.addEventListener(CHANGED, onChange);
+  return () => window.removeEventListener(CHANGED, onChange);
+}
+
+function setRunningJob(sourceId: number, jobId: string | null) {
+  writeStorage("session", discoveryJobKey(sourceId), jobId);
+  window.dispatchEvent(new Event(CHANGED));
+}
+
+/** 'Discover now' on a Web Scraping card: queues the source's discovery, shows its progress, then the outcome's toast. */
+export function DiscoverButton({ source }: { source: SourceView }) {
+  const fetcher = useFetcher<DiscoverAnswer>();
+  const revalidator = useRevalidator();
+  const jobId = useSyncExternalStore(
+    subscribe,
+    () => readStorage("session", discoveryJobKey(source.id)),
+    () => null,
+  );
+  const answer = fetcher.data;
+  useEffect(() => {
+    if (answer && "jobId" in answer) setRunningJob(source.id, answer.jobId);
+  }, [answer, source.id]);
+  useActionToast(answer && !("jobId" in answer) ? answer : undefined);
+
+  const job = useJobPoll(jobId, (finished, detail) => {
+    setRunningJob(source.id, null);
+    void revalidator.revalidate();
+    const message = discoveryToast(finished, source.id);
+    if (message.tone === "success") toast.success(message.title, { description: message.description });
+    else {
+      if (!finished) console.error("Discovery could not be followed:", detail);
+      toast.error(message.title, { description: message.description });
+    }
+  });
+
+  const running = fetcher.state !== "idle" || jobId !== null;
+  return (
+    <div className="flex flex-wrap items-center gap-x-3 gap-y-1">
+      <button
+        type="button"
+        disabled={running}
+        aria-busy={running}
+        onClick={() => fetcher.submit({ intent: "discover", sourceId: String(source.id) }, { method: "post" })}
+        className={`${secondaryButtonClass} border-ufo-deep text-ufo-deep hover:bg-ufo-deep hover:text-white disabled:cursor-not-allowed disabled:hover:bg-transparent disabled:hover:text-ufo-deep`}
+      >
+        {running ? <Spinner className="h-3.5 w-3.5" /> : null}
+        {running ? "Discovering..." : "Discover now"}
+        <span className="sr-only"> {source.name}</span>
+      </button>
+      <p aria-live="polite" className="text-sm text-ink/70">
+        {running ? discoveryProgressLine(job) : null}
+      </p>
+    </div>
+  );
+}
+
+/** The 'Queued now' entry of a Web Scraping card's health list, leading to those URLs in the URL Que. */
+export function QueuedNow({ sourceId, count }: { sourceId: number; count: number }) {
+  return (
+    <div>
+      <dt className="inline font-bold">Queued now: </dt>
+      <dd className="inline">
+        <Link to={`/admin/url-que?source=${sourceId}`} className={linkClass}>
+          {plural(count, "URL", "URLs")}
+          <span className="sr-only"> in the URL Que</span>
+        </Link>
+      </dd>
+    </div>
+  );
+}
+
+/** The counts of a Web Scraping source's last discovery, with its problems behind a disclosure. */
+export function DiscoveryLastRun({ run }: { run: DiscoveryStats }) {
+  return (
+    <div className="mt-1">
+      <p>
+        <span className="font-bold">Last run: </span>
+        {plural(run.found, "URL", "URLs")} found, {run.queued} newly queued, {run.skippedRobots} skipped by robots.txt, {run.skippedKnown} already known
+        {run.skippedFiltered > 0 ? `, ${run.skippedFiltered} filtered out` : ""}
+        {run.errors.length === 0 ? "; no errors." : "."}
+      </p>
+      {run.errors.length > 0 ? (
+        <details className="text-alarm-ink">
+          <summary className="cursor-pointer font-bold">{plural(run.errors.length, "error", "errors")}</summary>
+          <ul className="mt-1 list-disc space-y-0.5 pl-5 break-words">
+            {run.errors.map((error, i) => (
+              <li key={i}>{error}</li>
+            ))}
+          </ul>
+        </details>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,44 @@
+import { Form, useNavigation } from "react-router";
+import { SearchIcon } from "~/app/components/icons";
+import { plural } from "~/app/lib/format";
+import type { SourceView } from "~/domain/sources/sources";
+import { OpmlTools } from "./opml-tools";
+import { SourceCard } from "./source-card";
+import { inputClass } from "./ui";
+
+/** The Sources tab: search, OPML tools, the count line and the cards. */
+export function SourcesPanel({ sources, q, onEdit }: { sources: SourceView[]; q: string; onEdit: (source: SourceView) => void }) {
+  const navigation = useNavigation();
+  const searching = navigation.state === "loading" && navigation.location.pathname === "/admin/sources" && new URLSearchParams(navigation.location.search).get("q") !== (q || null);
+  return (
+    <>
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <Form method="get" role="search" className="flex w-full min-w-0 gap-2 lg:w-auto lg:max-w-md lg:flex-1">
+          <label htmlFor="source-search" className="sr-only">
+            Search sources
+          </label>
+          <div className="relative min-w-0 flex-1">
+            <SearchIcon className="pointer-events-none absolute top-1/2 left-3 h-4 w-4 -translate-y-1/2 text-ink/60" />
+            <input id="source-search" name="q" type="search" defaultValue={q} key={q} placeholder="Search sources..." className={`${inputClass} rounded-full pl-9`} />
+          </div>
+          <button type="submit" className="rounded-full border-2 border-ink bg-white px-4 py-2 font-bold hover:bg-acid">
+            Search
+          </button>
+        </Form>
+        <OpmlTools />
+      </div>
+      <p className="mt-4 text-sm text-ink/70" aria-live="polite">
+        {searching ? "Searching..." : `${plural(sources.length, "source", "sources")}${q ? ` matching "${q}"` : ""}`}
+      </p>
+      {sources.length === 0 ? (
+        <p className="mt-4 rounded-2xl border-2 border-dashed border-ink/40 p-10 text-center font-semibold">No sources found matching your criteria</p>
+      ) : (
+        <ul className={`mt-3 grid gap-4 xl:grid-cols-2 ${searching ? "opacity-60" : ""}`}>
+          {sources.map((source) => (
+            <SourceCard key={source.id} source={source} onEdit={() => onEdit(source)} />
+          ))}
+        </ul>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,143 @@
+import { useCallback, useState } from "react";
+import { Link, useFetcher, useNavigation, useRevalidator } from "react-router";
+import { toast } from "sonner";
+import { PageHeader } from "~/app/components/admin/page-header";
+import { Notice } from "~/app/components/states";
+import { useActionToast, type ActionResult } from "~/app/lib/action-toast";
+import type { UrlQueueItem } from "~/domain/crawl/url-queue";
+import { filtersKey, type StatusChoices, type UrlQueFilters } from "./filters";
+import { URL_QUE_TEXT } from "./texts";
+import { UrlQueFiltersBar } from "./url-que-filters";
+import { ConfirmDeleteDialog, ScrapeProgressBar, UrlQueToolbar, type QueueIntent } from "./url-que-toolbar";
+import { UrlQueueList } from "./url-queue-list";
+import { scrapeProgress, useScrapeJob } from "./use-scrape-job";
+
+/** What the URL Que's action answers: a toast, or for a scrape the job to follow. */
+export type UrlQueAnswer = ActionResult | { ok: true; jobId: string; requested: number };
+
+export const URL_QUE_PATH = "/admin/url-que";
+const linkClass = "font-semibold text-ufo-deep underline decoration-2 underline-offset-2 hover:text-ink";
+
+function EmptyQueue({ filtered }: { filtered: boolean }) {
+  if (filtered) {
+    return (
+      <Notice title="No URLs match these filters" heading="h2">
+        <p>
+          Try another source or status, or clear the search.{" "}
+          <Link to={URL_QUE_PATH} className={linkClass}>
+            Show every queued URL
+          </Link>
+        </p>
+      </Notice>
+    );
+  }
+  return (
+    <Notice title="No URLs in the queue" heading="h2">
+      <p>
+        Discovery on a Web Scraping source fills it: the article URLs found on the site wait here until they are scraped, rejected or deleted. Set one up
+        under{" "}
+        <Link to="/admin/sources" className={linkClass}>
+          Sources
+        </Link>
+        .
+      </p>
+    </Notice>
+  );
+}
+
+/** The URL Que (spec section 2): filters, the bulk actions on a selection, and the queue list. */
+export function UrlQueScreen({
+  items,
+  sources,
+  filters,
+  statuses,
+  limit,
+}: {
+  items: UrlQueueItem[];
+  sources: { id: number; name: string }[];
+  filters: UrlQueFilters;
+  statuses: StatusChoices;
+  limit: number;
+}) {
+  const [selected, setSelected] = useState<Set<number>>(new Set());
+  const [confirming, setConfirming] = useState<number | null>(null);
+  const fetcher = useFetcher<UrlQueAnswer>();
+  const revalidator = useRevalidator();
+  const navigation = useNavigation();
+  const scrape = useScrapeJob({ onFailed: () => setSelected(new Set()) });
+  useActionToast(fetcher.data && "toast" in fetcher.data ? fetcher.data : undefined);
+
+  // The selection belongs to one set of filters; a reload keeps only the rows still listed.
+  const key = filtersKey(filters);
+  const [seen, setSeen] = useState({ key, items });
+  if (seen.key !== key || seen.items !== items) {
+    setSeen({ key, items });
+    setSelected(seen.key !== key ? new Set() : new Set([...selected].filter((id) => items.some((item) => item.id === id))));
+  }
+
+  // A reject or delete that went through clears the selection. A scrape keeps it while its job runs,
+  // so the rows in flight stay marked; the job's end leaves the page or clears it.
+  const [answer, setAnswer] = useState(fetcher.data);
+  if (fetcher.data !== answer) {
+    setAnswer(fetcher.data);
+    if (fetcher.data && "jobId" in fetcher.data) scrape.follow(fetcher.data);
+    else if (fetcher.data?.ok) setSelected(new Set());
+  }
+
+  const loading =
+    (navigation.state === "loading" && navigation.location.pathname.replace(/\/$/, "") === URL_QUE_PATH) ||
+    revalidator.state === "loading" ||
+    fetcher.state === "loading";
+  const intent = (fetcher.formData?.get("intent") as QueueIntent | null) ?? null;
+  const running = scrape.run ? "scrape" : intent ?? (revalidator.state === "loading" ? "refresh" : null);
+  const busy = fetcher.state !== "idle" || scrape.run !== null || revalidator.state === "loading";
+
+  const select = (id: number, checked: boolean) =>
+    setSelected((prev) => {
+      const next = new Set(prev);
+      if (checked) next.add(id);
+      else next.delete(id);
+      return next;
+    });
+  const submit = (action: QueueIntent, ids: number[]) => fetcher.submit({ intent: action, ids: JSON.stringify(ids) }, { method: "post" });
+  const act = (action: QueueIntent) => {
+    if (selected.size === 0) {
+      toast.error(URL_QUE_TEXT.noSelection.title, { description: URL_QUE_TEXT.noSelection.description });
+      return;
+    }
+    if (action === "delete") setConfirming(selected.size);
+    else submit(action, [...selected]);
+  };
+  const cancelDelete = useCallback(() => setConfirming(null), []);
+  const filtered = filters.sourceId !== null || filters.status !== statuses.fallback || filters.q !== "";
+
+  return (
+    <>
+      <PageHeader title="URL Que" description="Article URLs found on Web Scraping sources, waiting to be scraped into Pending stories." />
+      <UrlQueFiltersBar filters={filters} statuses={statuses} sources={sources} />
+      <UrlQueToolbar
+        listed={items.length}
+        selected={selected.size}
+        limit={limit}
+        loading={loading}
+        busy={busy}
+        running={running}
+        onSelectAll={(checked) => setSelected(checked ? new Set(items.map((item) => item.id)) : new Set())}
+        onRefresh={() => void revalidator.revalidate()}
+        onAct={act}
+      />
+      {scrape.run ? <ScrapeProgressBar {...scrapeProgress(scrape.run)} /> : null}
+      {items.length === 0 ? <EmptyQueue filtered={filtered} /> : <UrlQueueList items={items} selected={selected} onSelect={select} busy={loading} />}
+      {confirming !== null ? (
+        <ConfirmDeleteDialog
+          count={confirming}
+          onCancel={cancelDelete}
+          onConfirm={() => {
+            setConfirming(null);
+            submit("delete", [...selected]);
+          }}
+        />
+      ) : null}
+    </>
+  );
+}

@@ -1,0 +1,185 @@
+import pino from "pino";
+import type { AppLoadContext } from "react-router";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { jobs } from "~/db/schema";
+import { makeSource, makeStory, makeUser } from "~/db/testing/factories";
+import { useTestDatabase } from "~/db/testing/test-database";
+import { REQUIRED_FIELDS_MESSAGE } from "~/domain/stories/messages";
+import { createJobRunner, type JobRunner } from "~/jobs/runner";
+import { action as sourcesAction } from "./sources";
+import { action as storiesAction } from "./stories";
+import { action as usersAction } from "./users";
+
+// The admin actions answer failures through the one error mapping: these run them as the router
+// does, with a signed-in admin, on a real database.
+
+// eslint-disable-next-line react-hooks/rules-of-hooks -- a Vitest fixture named like a hook, not a React hook
+const t = useTestDatabase();
+const SITE = "https://oddwire.test";
+
+async function signedInAdmin(options: { isAdmin?: boolean } = {}) {
+  const admin = await makeUser(t.db, { isAdmin: options.isAdmin ?? true, email: "boss@oddwire.test" });
+  const errors: unknown[] = [];
+  const log = () => {};
+  const context = {
+    repos: t.repos,
+    getSessionUser: async () => ({ id: admin.id, email: admin.email, name: admin.name, emailVerified: true }),
+    config: { siteUrl: SITE, contactEmail: "tips@oddwire.test", socialUrl: "" },
+    logger: { error: (...args: unknown[]) => void errors.push(args), warn: log, info: log, debug: log },
+    invalidatePublicPages: () => {},
+  } as unknown as AppLoadContext;
+  return { admin, context, errors };
+}
+
+const post = (path: string, fields: Record<string, string>) =>
+  new Request(`${SITE}${path}`, { method: "POST", headers: { origin: SITE }, body: new URLSearchParams(fields) });
+
+type Answer = { status: number; body: { ok?: boolean; error?: string | null; toast?: { title: string; description?: string }; fieldErrors?: Record<string, string> } };
+
+// An action answers either plain data (200) or data(...) with a status.
+async function answerOf(result: Promise<unknown>): Promise<Answer> {
+  const value = (await result) as { type?: string; data?: unknown; init?: { status?: number } };
+  if (value && value.type === "DataWithResponseInit") return { status: value.init?.status ?? 200, body: value.data as Answer["body"] };
+  return { status: 200, body: value as Answer["body"] };
+}
+
+const run = <A extends (args: never) => Promise<unknown>>(act: A, request: Request, context: AppLoadContext) =>
+  answerOf(act({ request, context, params: {} } as never));
+
+describe("story actions", () => {
+  test("an action on a story that no longer exists answers 404 with the reason", async () => {
+    const { context, errors } = await signedInAdmin();
+    const answer = await run(storiesAction, post("/admin/stories", { intent: "delete", storyId: "999999" }), context);
+    expect(answer).toMatchObject({ status: 404, body: { ok: false, toast: { title: "Error", description: "That story no longer exists" } } });
+    expect(errors).toEqual([]);
+  });
+
+  test("an invalid story form answers 400 with each field's problem, and is not logged as a failure", async () => {
+    const { context, errors } = await signedInAdmin();
+    const answer = await run(storiesAction, post("/admin/stories", { intent: "create", title: " ", categoryId: "", imageUrl: "javascript:alert(1)" }), context);
+    expect(answer.status).toBe(400);
+    expect(answer.body.toast?.description).toBe(REQUIRED_FIELDS_MESSAGE);
+    expect(answer.body.fieldErrors).toEqual({ title: REQUIRED_FIELDS_MESSAGE, categoryId: REQUIRED_FIELDS_MESSAGE, imageUrl: "must be an http(s) URL" });
+    expect(errors).toEqual([]);
+  });
+
+  test("an unreadable story id or bulk list answers 400, not a logged failure", async () => {
+    const { context, errors } = await signedInAdmin();
+    expect((await run(storiesAction, post("/admin/stories", { intent: "publish", storyId: "abc" }), context)).status).toBe(400);
+    expect((await run(storiesAction, post("/admin/stories", { intent: "bulk-reject", ids: "[1," }), context)).status).toBe(400);
+    expect(errors).toEqual([]);
+  });
+
+  test("a bulk publish publishes the pending stories and names the skipped ones", async () => {
+    const { context } = await signedInAdmin();
+    const pending = await makeStory(t.db, { status: "pending" });
+    const live = await makeStory(t.db, { status: "published" });
+    const answer = await run(storiesAction, post("/admin/stories", { intent: "bulk-publish", ids: JSON.stringify([pending.id, live.id]) }), context);
+    expect(answer).toMatchObject({
+      status: 200,
+      body: { ok: true, toast: { title: "Published 1 story", description: `Skipped 1: #${live.id}: Only a pending story can be published` } },
+    });
+  });
+});
+
+describe("user actions", () => {
+  test("removing the last admin's right is a conflict: 409", async () => {
+    const { admin, context } = await signedInAdmin();
+    const answer = await run(usersAction, post("/admin/users", { userId: admin.id, isAdmin: "false" }), context);
+    expect(answer).toEqual({ status: 409, body: { error: "The last admin cannot lose the admin right: grant it to someone else first" } });
+  });
+
+  test("a user who no longer exists is not found: 404, not a conflict", async () => {
+    const { context } = await signedInAdmin();
+    const answer = await run(usersAction, post("/admin/users", { userId: "no-such-user", isAdmin: "true" }), context);
+    expect(answer).toEqual({ status: 404, body: { error: "That user no longer exists" } });
+  });
+
+  test("a request that is not understood is invalid: 400", async () => {
+    const { context } = await signedInAdmin();
+    const answer = await run(usersAction, post("/admin/users", { isAdmin: "maybe" }), context);
+    expect(answer).toEqual({ status: 400, body: { error: "That request was not understood." } });
+  });
+});
+
+describe("source actions", () => {
+  test("a delete that fails in the database is logged and answered with the generic text, never the database's words", async () => {
+    const { context, errors } = await signedInAdmin();
+    const failing = {
+      ...context,
+      repos: {
+        ...t.repos,
+        sources: { ...t.repos.sources, deleteWithData: async () => ({ deleted: false, reason: "step-failed", step: "stories", error: new Error("deadlock detected on relation stories") }) },
+      },
+    } as unknown as AppLoadContext;
+    const answer = await run(sourcesAction, post("/admin/sources", { intent: "delete", sourceId: "7" }), failing);
+    expect(answer).toMatchObject({ status: 500, body: { ok: false, toast: { title: "Failed to delete source", description: "Error: Something went wrong. Please try again." } } });
+    expect(JSON.stringify(answer.body)).not.toContain("deadlock");
+    expect(errors).toHaveLength(1);
+  });
+
+  test("deleting a source that no longer exists answers 404 in the spec's words", async () => {
+    const { context } = await signedInAdmin();
+    const answer = await run(sourcesAction, post("/admin/sources", { intent: "delete", sourceId: "999" }), context);
+    expect(answer).toMatchObject({ status: 404, body: { toast: { title: "Failed to delete source", description: "Error: That source no longer exists" } } });
+  });
+
+  test("a refused source form answers 400 with the fields to fix", async () => {
+    const { context, errors } = await signedInAdmin();
+    const answer = await run(sourcesAction, post("/admin/sources", { intent: "create", name: "", sourceType: "rss", status: "active" }), context);
+    expect(answer.status).toBe(400);
+    expect(answer.body.toast).toMatchObject({ title: "Failed to create source", description: "Please fix the highlighted fields." });
+    expect(answer.body.fieldErrors).toMatchObject({ name: "Name is required", rssFeedUrl: "RSS Feed URL is required for RSS sources" });
+    expect(errors).toEqual([]);
+  });
+});
+
+describe("'Discover now' on a source", () => {
+  // A runner without handlers only queues jobs, as a web process does: a queued job is the outcome.
+  let runner: JobRunner;
+  beforeAll(async () => {
+    runner = await createJobRunner({ database: t.database, logger: pino({ level: "silent" }), pollSchedule: null });
+    await runner.start();
+  });
+  afterAll(async () => {
+    await runner.stop();
+  });
+  const withJobs = (context: AppLoadContext) => ({ ...context, jobs: runner }) as unknown as AppLoadContext;
+  const discover = (sourceId: number) => post("/admin/sources", { intent: "discover", sourceId: String(sourceId) });
+
+  test("queues a discovery of a Web Scraping source, requested by the admin, and answers its job", async () => {
+    const { admin, context, errors } = await signedInAdmin();
+    const scraper = await makeSource(t.db, { sourceType: "web_scraping", rssFeedUrl: null, status: "inactive" });
+    const answer = await run(sourcesAction, discover(scraper.id), withJobs(context));
+    expect(answer).toEqual({ status: 200, body: { ok: true, jobId: expect.any(String) } });
+    const jobId = (answer.body as { jobId: string }).jobId;
+    expect(await t.repos.jobs.findById(jobId)).toMatchObject({ kind: "crawl-discovery", status: "queued", input: { source_id: scraper.id }, requestedBy: admin.id });
+    expect(await runner.get(jobId)).toMatchObject({ status: "queued" });
+    expect(errors).toEqual([]);
+  });
+
+  test("an RSS source has no URLs to discover: 409 with the reason, and no job", async () => {
+    const { context, errors } = await signedInAdmin();
+    const feed = await makeSource(t.db, { name: "Odd Feed" });
+    const answer = await run(sourcesAction, discover(feed.id), withJobs(context));
+    expect(answer).toEqual({
+      status: 409,
+      body: { ok: false, toast: { title: "Discovery failed", description: 'Only a Web Scraping source has URLs to discover; "Odd Feed" is an RSS source.', tone: "error" } },
+    });
+    expect(await t.db.select().from(jobs)).toEqual([]);
+    expect(errors).toEqual([]);
+  });
+
+  test("a source that no longer exists is not found: 404", async () => {
+    const { context } = await signedInAdmin();
+    const answer = await run(sourcesAction, discover(424242), withJobs(context));
+    expect(answer).toMatchObject({ status: 404, body: { ok: false, toast: { title: "Discovery failed", description: "That source no longer exists" } } });
+  });
+
+  test("a signed-in user who is not an admin is refused: 403, and no job", async () => {
+    const { context } = await signedInAdmin({ isAdmin: false });
+    const scraper = await makeSource(t.db, { sourceType: "web_scraping", rssFeedUrl: null });
+    await expect(run(sourcesAction, discover(scraper.id), withJobs(context))).rejects.toMatchObject({ init: { status: 403 } });
+    expect(await t.db.select().from(jobs)).toEqual([]);
+  });
+});

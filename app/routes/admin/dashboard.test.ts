@@ -1,0 +1,309 @@
+import pino from "pino";
+import type { AppLoadContext } from "react-router";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { jobs } from "~/db/schema";
+import { makeStory, makeUser } from "~/db/testing/factories";
+import { useTestDatabase } from "~/db/testing/test-database";
+import { createJobRunner, type JobRunner } from "~/jobs/runner";
+import type { JobsApi } from "~/jobs/types";
+import { action, loader } from "./dashboard";
+
+// The dashboard's loader and its image actions as the router runs them, with a signed-in admin, on a
+// real database. A job runner without handlers only queues jobs, as a web process does: the queued
+// job and its input are the outcome (the enhancement itself is tested in domain/images).
+
+// eslint-disable-next-line react-hooks/rules-of-hooks -- a Vitest fixture named like a hook, not a React hook
+const t = useTestDatabase();
+const SITE = "https://oddwire.test";
+
+let runner: JobRunner;
+beforeAll(async () => {
+  runner = await createJobRunner({ database: t.database, logger: pino({ level: "silent" }), pollSchedule: null });
+  await runner.start();
+});
+afterAll(async () => {
+  await runner.stop();
+});
+
+async function signedInAdmin(options: { isAdmin?: boolean; jobs?: JobsApi; repos?: unknown } = {}) {
+  const admin = await makeUser(t.db, { isAdmin: options.isAdmin ?? true, email: "boss@oddwire.test" });
+  const errors: unknown[] = [];
+  const log = () => {};
+  const context = {
+    repos: options.repos ?? t.repos,
+    jobs: options.jobs ?? runner,
+    getSessionUser: async () => ({ id: admin.id, email: admin.email, name: admin.name, emailVerified: true }),
+    config: { siteUrl: SITE, contactEmail: "tips@oddwire.test", socialUrl: "" },
+    logger: { error: (...args: unknown[]) => void errors.push(args), warn: log, info: log, debug: log },
+    invalidatePublicPages: () => {},
+  } as unknown as AppLoadContext;
+  return { admin, context, errors };
+}
+
+type Body = {
+  ok?: boolean;
+  jobId?: string;
+  run?: string;
+  toast?: { title: string; description?: string; tone?: string };
+  fieldErrors?: Record<string, string>;
+};
+type Answer = { status: number; body: Body };
+
+async function answerOf(result: Promise<unknown>): Promise<Answer> {
+  const value = (await result) as { type?: string; data?: unknown; init?: { status?: number } };
+  if (value && value.type === "DataWithResponseInit") return { status: value.init?.status ?? 200, body: value.data as Body };
+  return { status: 200, body: value as Body };
+}
+
+const act = (context: AppLoadContext, fields: Record<string, string>) =>
+  answerOf(
+    action({
+      request: new Request(`${SITE}/admin`, { method: "POST", headers: { origin: SITE }, body: new URLSearchParams(fields) }),
+      context,
+      params: {},
+    } as never),
+  );
+const load = (context: AppLoadContext) => loader({ request: new Request(`${SITE}/admin`), context, params: {} } as never);
+const queuedJobs = () => t.db.select({ id: jobs.id, kind: jobs.kind, status: jobs.status, input: jobs.input, requestedBy: jobs.requestedBy }).from(jobs);
+const minutesAgo = (m: number) => new Date(Date.now() - m * 60_000);
+
+/** Stories needing image work (never enhanced), newest last; answers their ids. */
+async function storiesNeedingWork(n: number) {
+  const ids: number[] = [];
+  for (let i = 0; i < n; i++) ids.push((await makeStory(t.db, { imageUrl: `https://img.example/${i}.jpg` })).id);
+  return ids;
+}
+
+describe("the dashboard's image panel data", () => {
+  test("counts the stories needing work (never enhanced, or failed last time), with no run going", async () => {
+    const { context } = await signedInAdmin();
+    await makeStory(t.db, { imageEnhanced: false });
+    await makeStory(t.db, { imageEnhanced: true, imageProcessingStatus: "failed" });
+    await makeStory(t.db, { imageEnhanced: true, imageProcessingStatus: "completed" });
+    await makeStory(t.db, { imageEnhanced: true, imageProcessingStatus: "skipped" });
+
+    const data = await load(context);
+
+    expect(data.images).toEqual({ needingWork: 2, activeJob: null });
+    expect(data.stats.total).toBe(4);
+  });
+
+  test("a run going comes with the page, so its progress bar survives a reload", async () => {
+    const { context } = await signedInAdmin();
+    await storiesNeedingWork(3);
+    const started = await act(context, { intent: "enhance-bulk", batchSize: "13", mode: "all" });
+
+    const data = await load(context);
+
+    expect(data.images.activeJob).toMatchObject({ id: started.body.jobId, kind: "enhance-images", status: "queued", cancelRequested: false });
+  });
+});
+
+describe("Analyze Images", () => {
+  test("tells how many of the 20 newest stories have an image", async () => {
+    const { context, errors } = await signedInAdmin();
+    // The oldest story, with an image, is the 21st: outside the analysis.
+    await makeStory(t.db, { imageUrl: "https://img.example/old.jpg", createdAt: minutesAgo(100) });
+    for (let i = 0; i < 20; i++) await makeStory(t.db, { imageUrl: i < 14 ? `https://img.example/${i}.jpg` : i < 17 ? "  " : null, createdAt: minutesAgo(50 - i) });
+
+    const answer = await act(context, { intent: "analyze-images" });
+
+    expect(answer).toEqual({ status: 200, body: { ok: true, toast: { title: "Image Analysis Complete", description: "14 of 20 recent stories have images" } } });
+    expect(errors).toEqual([]);
+  });
+
+  test("a failure reading the stories is logged and told with the spec's words, never the database's", async () => {
+    const failing = {
+      ...t.repos,
+      images: {
+        ...t.repos.images,
+        latestImages: async () => {
+          throw new Error("connection terminated unexpectedly");
+        },
+      },
+    };
+    const { context, errors } = await signedInAdmin({ repos: failing });
+
+    const answer = await act(context, { intent: "analyze-images" });
+
+    expect(answer).toEqual({ status: 500, body: { ok: false, toast: { title: "Error", description: "Failed to analyze images", tone: "error" } } });
+    expect(errors).toHaveLength(1);
+  });
+});
+
+describe("a batch run", () => {
+  test("Enhance All queues one job pinned to the stories needing work, newest first, requested by the admin", async () => {
+    const { admin, context, errors } = await signedInAdmin();
+    const ids = await storiesNeedingWork(3);
+    await makeStory(t.db, { imageEnhanced: true, imageProcessingStatus: "completed" });
+
+    const answer = await act(context, { intent: "enhance-bulk", batchSize: "13", mode: "all" });
+
+    expect(answer).toEqual({ status: 200, body: { ok: true, jobId: expect.any(String), run: "all" } });
+    expect(await queuedJobs()).toEqual([
+      { id: answer.body.jobId, kind: "enhance-images", status: "queued", input: { storyIds: [...ids].reverse(), batchSize: 13 }, requestedBy: admin.id },
+    ]);
+    expect(errors).toEqual([]);
+  });
+
+  test("a quick batch of 10 takes the 10 newest of the stories needing work", async () => {
+    const { context } = await signedInAdmin();
+    const ids = await storiesNeedingWork(12);
+
+    const answer = await act(context, { intent: "enhance-bulk", batchSize: "10", mode: "quick" });
+
+    expect(answer.body).toMatchObject({ ok: true, run: "quick" });
+    const [job] = await queuedJobs();
+    expect(job?.input).toEqual({ storyIds: ids.slice(2).reverse(), batchSize: 10 });
+  });
+
+  test("with nothing needing work, no job is queued and the editor is told so", async () => {
+    const { context } = await signedInAdmin();
+    await makeStory(t.db, { imageEnhanced: true, imageProcessingStatus: "completed" });
+
+    const answer = await act(context, { intent: "enhance-bulk", batchSize: "10", mode: "quick" });
+
+    expect(answer).toEqual({ status: 200, body: { ok: true, toast: { title: "Nothing to enhance", description: "No story needs image enhancement right now." } } });
+    expect(await queuedJobs()).toEqual([]);
+  });
+
+  test("while a run goes, another request follows that run instead of starting a second", async () => {
+    const { context } = await signedInAdmin();
+    await storiesNeedingWork(2);
+    const first = await act(context, { intent: "enhance-bulk", batchSize: "12", mode: "all" });
+
+    const second = await act(context, { intent: "enhance-test", storyId: "1" });
+
+    expect(second).toEqual({
+      status: 200,
+      body: {
+        ok: true,
+        jobId: first.body.jobId,
+        run: "other",
+        toast: { title: "Already running", description: "Another image enhancement run is going: its progress is shown here." },
+      },
+    });
+    expect(await queuedJobs()).toHaveLength(1);
+  });
+
+  test.each([
+    ["Enhance All", "all", "Bulk Enhancement Failed"],
+    ["a quick batch", "quick", "Enhancement Failed"],
+  ])("an unusable batch size on %s is refused: 400 with the spec's title, not logged", async (_name, mode, title) => {
+    const { context, errors } = await signedInAdmin();
+    await storiesNeedingWork(1);
+
+    const answer = await act(context, { intent: "enhance-bulk", batchSize: "0", mode });
+
+    expect(answer).toMatchObject({ status: 400, body: { ok: false, toast: { title, description: "The batch size must be a whole number of at least 1.", tone: "error" } } });
+    expect(await queuedJobs()).toEqual([]);
+    expect(errors).toEqual([]);
+  });
+
+  test("a job that cannot be queued is logged and answered with the spec's default text", async () => {
+    const noRunner: JobsApi = {
+      enqueue: async () => {
+        throw new Error("this process runs no job runner");
+      },
+      get: async () => null,
+      latestUnfinished: async () => null,
+      cancel: async () => false,
+    };
+    const { context, errors } = await signedInAdmin({ jobs: noRunner });
+    await storiesNeedingWork(1);
+
+    const answer = await act(context, { intent: "enhance-bulk", batchSize: "11", mode: "all" });
+
+    expect(answer).toEqual({ status: 500, body: { ok: false, toast: { title: "Bulk Enhancement Failed", description: "Failed to enhance images", tone: "error" } } });
+    expect(errors).toHaveLength(1);
+  });
+});
+
+describe("the single-story test", () => {
+  test("queues one story with the editor's image URL, trimmed", async () => {
+    const { context } = await signedInAdmin();
+    const story = await makeStory(t.db, { imageEnhanced: true, imageProcessingStatus: "completed" });
+
+    const answer = await act(context, { intent: "enhance-test", storyId: ` ${story.id} `, customImageUrl: " https://img.example/large.jpg " });
+
+    expect(answer).toEqual({ status: 200, body: { ok: true, jobId: expect.any(String), run: "single" } });
+    const [job] = await queuedJobs();
+    expect(job?.input).toEqual({ singleStoryId: story.id, customImageUrl: "https://img.example/large.jpg" });
+  });
+
+  test("a blank story ID is refused with the spec's words (the page refuses it first), and nothing is queued", async () => {
+    const { context, errors } = await signedInAdmin();
+
+    const answer = await act(context, { intent: "enhance-test", storyId: "  ", customImageUrl: "" });
+
+    expect(answer).toEqual({
+      status: 400,
+      body: {
+        ok: false,
+        toast: { title: "Story ID Required", description: "Please enter a story ID to test", tone: "error" },
+        fieldErrors: { storyId: "Please enter a story ID to test" },
+      },
+    });
+    expect(await queuedJobs()).toEqual([]);
+    expect(errors).toEqual([]);
+  });
+
+  test("a story that does not exist is not found: 404 'Test Failed' with the reason", async () => {
+    const { context, errors } = await signedInAdmin();
+
+    const answer = await act(context, { intent: "enhance-test", storyId: "999999" });
+
+    expect(answer).toEqual({ status: 404, body: { ok: false, toast: { title: "Test Failed", description: "Story 999999 does not exist.", tone: "error" } } });
+    expect(errors).toEqual([]);
+  });
+
+  test("an image URL that is not http(s) is refused with the field's problem", async () => {
+    const { context } = await signedInAdmin();
+    const story = await makeStory(t.db);
+
+    const answer = await act(context, { intent: "enhance-test", storyId: String(story.id), customImageUrl: "javascript:alert(1)" });
+
+    expect(answer).toMatchObject({ status: 400, body: { ok: false, toast: { title: "Test Failed" }, fieldErrors: { customImageUrl: "Must start with http:// or https://" } } });
+    expect(await queuedJobs()).toEqual([]);
+  });
+});
+
+describe("Cancel", () => {
+  test("asks the run to stop; a run already over has nothing to cancel", async () => {
+    const { context } = await signedInAdmin();
+    await storiesNeedingWork(2);
+    const started = await act(context, { intent: "enhance-bulk", batchSize: "12", mode: "all" });
+    const jobId = started.body.jobId!;
+
+    const answer = await act(context, { intent: "cancel-images", jobId });
+
+    expect(answer).toEqual({ status: 200, body: { ok: true } });
+    // A run still queued is cancelled at once (a running one stops at its next check).
+    expect(await runner.get(jobId)).toMatchObject({ status: "cancelled", cancelRequested: true });
+    expect((await load(context)).images.activeJob).toBeNull();
+    expect(await act(context, { intent: "cancel-images", jobId })).toEqual({
+      status: 200,
+      body: { ok: true, toast: { title: "Nothing to cancel", description: "That run had already finished." } },
+    });
+  });
+
+  test("a request without a run is refused: 400", async () => {
+    const { context } = await signedInAdmin();
+    expect(await act(context, { intent: "cancel-images", jobId: " " })).toMatchObject({ status: 400, body: { ok: false, toast: { title: "Error", description: "No run to cancel." } } });
+  });
+});
+
+describe("who may ask", () => {
+  test("a signed-in user who is not an admin is refused: 403, and no job", async () => {
+    const { context } = await signedInAdmin({ isAdmin: false });
+    await storiesNeedingWork(1);
+    await expect(act(context, { intent: "enhance-bulk", batchSize: "11", mode: "all" })).rejects.toMatchObject({ init: { status: 403 } });
+    await expect(load(context)).rejects.toMatchObject({ init: { status: 403 } });
+    expect(await queuedJobs()).toEqual([]);
+  });
+
+  test("an unknown intent is refused: 400", async () => {
+    const { context } = await signedInAdmin();
+    expect(await act(context, { intent: "paint-images" })).toMatchObject({ status: 400, body: { ok: false, toast: { title: "Error", description: "Unknown action" } } });
+  });
+});

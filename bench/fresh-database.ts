@@ -1,0 +1,38 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { openDatabase, type Database } from "~/db/client";
+import { adminUrl, createDatabaseSql, dropDatabaseSql } from "~/db/testing/postgres-admin";
+
+/**
+ * An empty database for one benchmark run: PGlite in a temporary data dir, or a PostgreSQL database
+ * `name` created afresh on `pgUrl` (dropped first if a failed run left it). `cleanup` removes it.
+ */
+export async function openFreshDatabase(
+  kind: string,
+  options: { pgUrl: string; name: string; poolSize?: number },
+): Promise<{ database: Database; cleanup: () => Promise<void> }> {
+  if (kind === "pglite") {
+    const dir = mkdtempSync(path.join(os.tmpdir(), `${options.name}-`));
+    const database = await openDatabase({ dataDir: dir });
+    return {
+      database,
+      cleanup: async () => {
+        await database.close();
+        rmSync(dir, { recursive: true, force: true });
+      },
+    };
+  }
+  const admin = await openDatabase({ databaseUrl: options.pgUrl, poolSize: 1 });
+  await admin.exec(dropDatabaseSql(options.name));
+  await admin.exec(createDatabaseSql(options.name));
+  const database = await openDatabase({ databaseUrl: adminUrl(options.pgUrl, options.name), poolSize: options.poolSize ?? 10 });
+  return {
+    database,
+    cleanup: async () => {
+      await database.close();
+      await admin.exec(dropDatabaseSql(options.name));
+      await admin.close();
+    },
+  };
+}

@@ -1,0 +1,164 @@
+import type { CrawlSourceRow, QueueRow } from "~/db/repos/crawl.repo";
+import { DomainError } from "~/domain/errors";
+import { PAGE_ACCEPT } from "~/domain/ingestion/accept";
+import { systemClock } from "~/domain/ingestion/deps";
+import { describeError } from "~/domain/ingestion/describe-error";
+import { eachLimit } from "~/domain/ingestion/each-limit";
+import { applyKeywords } from "~/domain/ingestion/keywords";
+import { readArticlePage, type LoadedPage, type PageLoader } from "~/domain/ingestion/scrape-urls";
+import { candidateFromUrl, storeCandidates, type Candidate } from "~/domain/ingestion/store-candidates";
+import { decodeHtmlBytes } from "~/lib/decode-bytes";
+import { readCrawlConfig, type CrawlConfig } from "./config";
+import type { CrawlDeps } from "./deps";
+import { pauseAfter } from "./polite-fetch";
+import { robotsMemo } from "./robots-cache";
+
+/** The spec's text for a row left queued after a failed or rate-limited scrape (section 4). */
+export const LEFT_QUEUED_TEXT = "Scrape failed or rate limited. Left queued for retry.";
+/** Failed attempts after which a row is marked failed. */
+export const MAX_ATTEMPTS = 3;
+/** Rows per scrape run: the URL Que lists at most 1000. */
+export const MAX_SCRAPE_ROWS = 1000;
+const PAGES_AT_ONCE = 4;
+
+export type QueueScrapeItem = { id: number; url: string; success: boolean; outcome: string; error?: string; storyId?: number };
+
+/** rate_limited: failures where the site answered 429 or 503 (the URL Que's toast says so). */
+export type QueueScrapeResult = { succeeded: number; failed: number; rate_limited: number; total: number; results: QueueScrapeItem[] };
+
+export const RATE_LIMITED = "Rate limited";
+
+/**
+ * Scrapes queued URLs into pending stories of their sources: grouped by source (its config, its
+ * keywords), each page read politely (robots.txt, crawl delay, its User-Agent, headless Chromium for
+ * jsRendering sources), then the one store step. A success marks the row scraped and clears its
+ * error; a failure leaves it queued with the spec's text and the reason, and the third failure marks
+ * it failed with the last reason.
+ */
+export async function scrapeQueue(
+  deps: CrawlDeps,
+  input: { ids?: number[]; sourceId?: number; limit?: number },
+  options: { signal?: AbortSignal; onProgress?: (progress: { done: number; total: number }) => void | Promise<void> } = {},
+): Promise<QueueScrapeResult> {
+  const rows = await pickRows(deps, input);
+  const clock = deps.clock ?? systemClock;
+  const bySource = new Map<number | null, QueueRow[]>();
+  for (const row of rows) bySource.set(row.sourceId, [...(bySource.get(row.sourceId) ?? []), row]);
+
+  const results = new Map<number, QueueScrapeItem>();
+  let done = 0;
+  await options.onProgress?.({ done, total: rows.length });
+  for (const [sourceId, group] of bySource) {
+    options.signal?.throwIfAborted();
+    const source = sourceId === null ? null : await deps.repos.ingestion.findSource(sourceId);
+    const items = await scrapeGroup(deps, source, group, options.signal, async () => {
+      done += 1;
+      await options.onProgress?.({ done, total: rows.length });
+    });
+    for (const item of items) results.set(item.id, item);
+  }
+
+  // Rows are settled after their group is stored, so a crash in between leaves them queued, not lost.
+  const at = clock.now();
+  const ordered = rows.map((row) => results.get(row.id)!);
+  await deps.repos.crawl.markScraped(ordered.filter((r) => r.success).map((r) => r.id), at);
+  for (const item of ordered.filter((r) => !r.success)) {
+    const reason = item.error ?? "Unknown error";
+    await deps.repos.crawl.markAttemptFailed(item.id, {
+      error: `${LEFT_QUEUED_TEXT} Reason: ${reason}`,
+      finalError: `Failed ${MAX_ATTEMPTS} times. Last reason: ${reason}`,
+      maxAttempts: MAX_ATTEMPTS,
+      at,
+    });
+  }
+  const succeeded = ordered.filter((r) => r.success).length;
+  const rateLimited = ordered.filter((r) => !r.success && r.error?.startsWith(RATE_LIMITED)).length;
+  deps.logger.info({ succeeded, failed: ordered.length - succeeded, rateLimited }, "queue scrape finished");
+  return { succeeded, failed: ordered.length - succeeded, rate_limited: rateLimited, total: ordered.length, results: ordered };
+}
+
+async function pickRows(deps: CrawlDeps, input: { ids?: number[]; sourceId?: number; limit?: number }): Promise<QueueRow[]> {
+  if (input.ids) {
+    const ids = [...new Set(input.ids)];
+    if (ids.length === 0) throw new DomainError("NO_SELECTION", "Select at least one URL.");
+    if (ids.length > MAX_SCRAPE_ROWS) throw new DomainError("TOO_MANY_URLS", `At most ${MAX_SCRAPE_ROWS} URLs at a time.`);
+    const rows = await deps.repos.crawl.findByIds(ids);
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    return ids.flatMap((id) => byId.get(id) ?? []);
+  }
+  const limit = Math.min(Math.max(1, input.limit ?? 20), MAX_SCRAPE_ROWS);
+  return deps.repos.crawl.list({ status: "queued", sourceId: input.sourceId ?? null, limit });
+}
+
+async function scrapeGroup(
+  deps: CrawlDeps,
+  source: CrawlSourceRow | null,
+  rows: QueueRow[],
+  signal: AbortSignal | undefined,
+  onPageDone: () => Promise<void>,
+): Promise<QueueScrapeItem[]> {
+  const clock = deps.clock ?? systemClock;
+  let config: CrawlConfig;
+  try {
+    config = readCrawlConfig(source?.scrapingConfig, { userAgent: deps.userAgent });
+  } catch (error) {
+    const reason = describeError(error);
+    return rows.map((row) => ({ id: row.id, url: row.url, success: false, outcome: "failed", error: reason }));
+  }
+  const { robotsOf, delayFor } = robotsMemo(
+    { crawl: deps.repos.crawl, fetcher: deps.fetcher, logger: deps.logger, now: () => clock.now() },
+    config,
+    signal,
+  );
+  const load: PageLoader = async (url) => {
+    const robots = await robotsOf(url);
+    if (robots.state === "unreachable") throw new Error(robots.reason ?? "robots.txt unreachable");
+    if (!robots.rules.isAllowed(url, config.userAgent)) throw new Error("robots.txt does not allow this URL");
+    const delayMs = delayFor(robots);
+    if (config.jsRendering) {
+      const renderer = deps.renderer;
+      if (!renderer) throw new Error("jsRendering is on but no headless browser is available on this server");
+      return deps.fetcher.withOrigin(url, { userAgent: config.userAgent, delayMs, signal }, async (): Promise<LoadedPage> => {
+        const page = await renderer.render(url, { waitForSelector: config.waitForSelector ?? undefined, userAgent: config.userAgent, signal });
+        return { url: page.url, status: page.status, contentType: page.contentType, html: page.html };
+      });
+    }
+    const response = await deps.fetcher.fetch(url, { userAgent: config.userAgent, delayMs, accept: PAGE_ACCEPT, signal });
+    if (pauseAfter(response) !== null) throw new Error(`${RATE_LIMITED} (HTTP ${response.status})`);
+    return { url: response.url, status: response.status, contentType: response.contentType, html: decodeHtmlBytes(response.body, response.contentType) };
+  };
+
+  const sourceId = source?.id ?? null;
+  const candidates = rows.map((row): Candidate => candidateFromUrl(row.url));
+  await eachLimit(
+    candidates.filter((c) => c.outcome === undefined),
+    PAGES_AT_ONCE,
+    async (candidate) => {
+      await readArticlePage(deps, candidate, { minBody: config.minBodyThreshold, sourceId, load });
+      if (candidate.outcome === undefined && candidate.content && source) {
+        const keywords = applyKeywords(
+          { title: candidate.content.title, summary: candidate.content.summary },
+          { include: source.includeKeywords, exclude: source.excludeKeywords },
+        );
+        if (!keywords.keep) {
+          candidate.outcome = "filtered_out";
+          candidate.reason = keywords.reason;
+        }
+      }
+      await onPageDone();
+    },
+  );
+  await storeCandidates(deps, candidates, { sourceId });
+  return rows.map((row, index) => {
+    const candidate = candidates[index]!;
+    const success = candidate.outcome !== "failed";
+    return {
+      id: row.id,
+      url: row.url,
+      success,
+      outcome: candidate.outcome ?? "failed",
+      ...(candidate.outcome !== "inserted" && candidate.reason ? { error: candidate.reason } : {}),
+      ...(candidate.storyId ? { storyId: candidate.storyId } : {}),
+    };
+  });
+}

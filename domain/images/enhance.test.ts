@@ -1,0 +1,147 @@
+import { eq } from "drizzle-orm";
+import pino from "pino";
+import sharp from "sharp";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { stories } from "~/db/schema";
+import { makeStory } from "~/db/testing/factories";
+import { useTestDatabase } from "~/db/testing/test-database";
+import { isDomainError } from "~/domain/errors";
+import { testHttpClient } from "~/integrations/http/testing";
+import type { HttpClient } from "~/integrations/http/types";
+import { startTestServer, type TestServer } from "~/test/http-test-server";
+import { analyzeImages } from "./image-stats";
+import { enhanceStoryImages, planEnhancement } from "./enhance";
+
+const t = useTestDatabase();
+const logger = pino({ level: "silent" });
+let site: TestServer;
+let http: HttpClient;
+
+const jpeg = (width: number, height: number) =>
+  sharp({ create: { width, height, channels: 3, background: { r: 200, g: 80, b: 40 } } }).jpeg().toBuffer();
+const page = (head: string, body = "") =>
+  `<!doctype html><html><head><title>Story</title>${head}</head><body><article><h1>Story</h1><p>Text.</p>${body}</article></body></html>`;
+
+beforeAll(async () => {
+  site = await startTestServer();
+  http = testHttpClient();
+  const images: Record<string, Buffer> = {
+    "/img/big.jpg": await jpeg(1600, 900),
+    "/img/huge.jpg": await jpeg(2400, 1600),
+    "/img/thumb.jpg": await jpeg(150, 100),
+    "/img/medium.jpg": await jpeg(800, 450),
+    "/img/logo.jpg": await jpeg(120, 40),
+    "/img/banner.jpg": await jpeg(1800, 150),
+    "/img/wide-enough.jpg": await jpeg(1280, 720),
+    "/uploads/photo-300x200.jpg": await jpeg(300, 200),
+    "/uploads/photo.jpg": await jpeg(2000, 1333),
+  };
+  for (const [path, bytes] of Object.entries(images)) {
+    site.handle(path, (_req, res) => res.writeHead(200, { "content-type": "image/jpeg", "content-length": String(bytes.length) }).end(bytes));
+  }
+  const html = (path: string, body: string) => site.handle(path, (_req, res) => res.writeHead(200, { "content-type": "text/html" }).end(body));
+  html("/article/og", page(`<meta property="og:image" content="${site.url}/img/big.jpg">`));
+  html("/article/wordpress", page("", `<img src="${site.url}/uploads/photo-300x200.jpg" width="300" height="200">`));
+  html("/article/only-junk", page(`<meta property="og:image" content="${site.url}/img/logo.jpg">`, `<img src="${site.url}/img/banner.jpg">`));
+  html("/article/nothing", page(""));
+  html("/article/smaller", page(`<meta property="og:image" content="${site.url}/img/thumb.jpg">`));
+  site.handle("/article/gone", (_req, res) => res.writeHead(410).end());
+});
+afterAll(async () => {
+  await http.close();
+  await site.close();
+});
+
+const deps = () => ({ repos: t.repos, http, logger });
+const row = async (id: number) => (await t.db.select().from(stories).where(eq(stories.id, id)))[0]!;
+
+describe("enhancing a story's image", () => {
+  test("a small feed thumbnail gives way to the page's og:image, measured", async () => {
+    const story = await makeStory(t.db, { imageUrl: `${site.url}/img/thumb.jpg`, originalUrl: `${site.url}/article/og` });
+    const result = await enhanceStoryImages(deps(), { singleStoryId: story.id });
+    expect(result).toMatchObject({ processed: 1, enhanced: 1, failed: 0, skipped: 0 });
+    expect(result.details[0]).toMatchObject({ storyId: story.id, title: story.title, success: true, outcome: "enhanced", imageUrl: `${site.url}/img/big.jpg` });
+    expect(await row(story.id)).toMatchObject({ imageUrl: `${site.url}/img/big.jpg`, imageEnhanced: true, imageProcessingStatus: "completed", imageError: null });
+  });
+
+  test("a WordPress-resized image is replaced by its full-size original", async () => {
+    const story = await makeStory(t.db, { imageUrl: null, originalUrl: `${site.url}/article/wordpress` });
+    const result = await enhanceStoryImages(deps(), { singleStoryId: story.id });
+    expect(result.details[0]).toMatchObject({ outcome: "enhanced", imageUrl: `${site.url}/uploads/photo.jpg` });
+  });
+
+  test("an image at least 1200 px wide is high-resolution: skipped, and not looked at again", async () => {
+    const story = await makeStory(t.db, { imageUrl: `${site.url}/img/wide-enough.jpg`, originalUrl: `${site.url}/article/og` });
+    const result = await enhanceStoryImages(deps(), { singleStoryId: story.id });
+    expect(result).toMatchObject({ skipped: 1, enhanced: 0 });
+    expect(result.details[0]?.error).toMatch(/Already high-resolution \(1280x720\)/);
+    expect(await row(story.id)).toMatchObject({ imageUrl: `${site.url}/img/wide-enough.jpg`, imageEnhanced: true, imageProcessingStatus: "skipped" });
+    expect((await analyzeImages({ repos: t.repos })).needingWork).toBe(0);
+  });
+
+  test("logos, banners and pages without images fail with the reason, and the next bulk run tries again", async () => {
+    const junk = await makeStory(t.db, { imageUrl: null, originalUrl: `${site.url}/article/only-junk` });
+    const empty = await makeStory(t.db, { imageUrl: null, originalUrl: `${site.url}/article/nothing` });
+    const gone = await makeStory(t.db, { imageUrl: null, originalUrl: `${site.url}/article/gone` });
+    const result = await enhanceStoryImages(deps(), { storyIds: [junk.id, empty.id, gone.id] });
+    expect(result).toMatchObject({ processed: 3, failed: 3 });
+    const reasons = Object.fromEntries(result.details.map((d) => [d.storyId, d.error]));
+    expect(reasons[junk.id]).toMatch(/No usable image/);
+    expect(reasons[empty.id]).toMatch(/No image found/);
+    expect(reasons[gone.id]).toMatch(/HTTP 410/);
+    expect(await row(junk.id)).toMatchObject({ imageEnhanced: false, imageProcessingStatus: "failed" });
+    const plan = await planEnhancement({ repos: t.repos }, { batchSize: 10 });
+    expect("storyIds" in plan ? [...plan.storyIds].sort() : null).toEqual([junk.id, empty.id, gone.id].sort());
+  });
+
+  test("a current image larger than anything on the page stays: skipped", async () => {
+    const story = await makeStory(t.db, { imageUrl: `${site.url}/img/medium.jpg`, originalUrl: `${site.url}/article/smaller` });
+    const result = await enhanceStoryImages(deps(), { singleStoryId: story.id });
+    expect(result.details[0]).toMatchObject({ outcome: "skipped" });
+    expect((await row(story.id)).imageUrl).toBe(`${site.url}/img/medium.jpg`);
+  });
+
+  test("an editor's custom image URL is measured and stored; an unusable one fails the test", async () => {
+    const story = await makeStory(t.db, { imageUrl: null, originalUrl: `${site.url}/article/nothing` });
+    const good = await enhanceStoryImages(deps(), { singleStoryId: story.id, customImageUrl: `${site.url}/img/huge.jpg` });
+    expect(good.details[0]).toMatchObject({ outcome: "enhanced", imageUrl: `${site.url}/img/huge.jpg` });
+    const bad = await enhanceStoryImages(deps(), { singleStoryId: story.id, customImageUrl: `${site.url}/img/logo.jpg` });
+    expect(bad.details[0]).toMatchObject({ outcome: "failed", error: expect.stringMatching(/not usable/) });
+  });
+
+  test("a bulk batch takes the stories needing work, reports progress with its counts, and writes each as it goes", async () => {
+    const a = await makeStory(t.db, { imageUrl: `${site.url}/img/thumb.jpg`, originalUrl: `${site.url}/article/og` });
+    const b = await makeStory(t.db, { imageUrl: null, originalUrl: `${site.url}/article/nothing` });
+    await makeStory(t.db, { imageUrl: null, imageEnhanced: true, imageProcessingStatus: "completed" });
+    const seen: { done: number; total: number; counts: Record<string, number> }[] = [];
+    const result = await enhanceStoryImages(deps(), { batchSize: 10 }, { onProgress: (p) => void seen.push(p) });
+    expect(result).toMatchObject({ processed: 2, enhanced: 1, failed: 1 });
+    expect(result.details.map((d) => d.storyId).sort()).toEqual([a.id, b.id].sort());
+    expect(seen[0]).toEqual({ done: 0, total: 2, counts: { enhanced: 0, failed: 0, skipped: 0 } });
+    expect(seen.at(-1)).toEqual({ done: 2, total: 2, counts: { enhanced: 1, failed: 1, skipped: 0 } });
+  });
+
+  test("a resumed run skips the stories its first part already looked at", async () => {
+    const done = await makeStory(t.db, { imageUrl: null, originalUrl: `${site.url}/article/og` });
+    const left = await makeStory(t.db, { imageUrl: null, originalUrl: `${site.url}/article/og?edition=2` });
+    const firstStarted = new Date(Date.now() - 1000);
+    await t.db.update(stories).set({ imageCheckedAt: new Date() }).where(eq(stories.id, done.id));
+    const result = await enhanceStoryImages(deps(), { storyIds: [done.id, left.id], since: firstStarted });
+    expect(result.details.map((d) => d.storyId)).toEqual([left.id]);
+  });
+
+  test("a missing story and a blank ID are refused with the spec's words", async () => {
+    await expect(planEnhancement({ repos: t.repos }, { singleStoryId: "  " })).rejects.toSatisfy(
+      (error: unknown) => isDomainError(error) && error.message === "Please enter a story ID to test",
+    );
+    await expect(planEnhancement({ repos: t.repos }, { singleStoryId: 999_999 })).rejects.toSatisfy(
+      (error: unknown) => isDomainError(error) && error.code === "STORY_NOT_FOUND",
+    );
+  });
+
+  test("the image analysis counts the newest stories with an image", async () => {
+    await makeStory(t.db, { imageUrl: "https://img.example/a.jpg" });
+    await makeStory(t.db, { imageUrl: null });
+    expect(await analyzeImages({ repos: t.repos })).toEqual({ total: 2, withImages: 1, needingWork: 2 });
+  });
+});

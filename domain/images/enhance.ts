@@ -1,0 +1,191 @@
+import type { Logger } from "pino";
+import type { Repos } from "~/db/repos";
+import type { ImageStory } from "~/db/repos/images.repo";
+import { DomainError } from "~/domain/errors";
+import { PAGE_ACCEPT } from "~/domain/ingestion/accept";
+import { systemClock, type Clock } from "~/domain/ingestion/deps";
+import { describeError } from "~/domain/ingestion/describe-error";
+import { eachLimit } from "~/domain/ingestion/each-limit";
+import { collectImageCandidates } from "~/integrations/images/candidates";
+import { chooseBest, HIGH_RESOLUTION_WIDTH, judgeImage } from "~/integrations/images/choose";
+import { isImageProbeError, probeImage, type ProbedImage } from "~/integrations/images/probe";
+import type { HttpClient } from "~/integrations/http/types";
+import { decodeHtmlBytes } from "~/lib/decode-bytes";
+import { isHttpUrl } from "~/lib/http-url";
+
+/** Stories worked on at once; the guarded client keeps to 2 requests per host besides. */
+const STORIES_AT_ONCE = 4;
+/** Candidates measured per story: the page's best-placed ones come first. */
+const MAX_PROBES = 8;
+/** A bulk run covers at most this many stories. */
+export const MAX_BATCH = 5_000;
+
+export type ImageDeps = { repos: Pick<Repos, "images">; http: HttpClient; logger: Logger; clock?: Clock };
+
+/** One story's outcome, as the spec's details list shows it (title, success, error) and a little more. */
+export type EnhancementDetail = {
+  storyId: number;
+  title: string;
+  success: boolean;
+  outcome: "enhanced" | "skipped" | "failed";
+  error?: string;
+  imageUrl?: string;
+};
+
+/** The spec's enhance-story-images result. */
+export type EnhancementResult = { processed: number; enhanced: number; failed: number; skipped: number; details: EnhancementDetail[] };
+
+export type EnhancementInput =
+  | { batchSize: number }
+  | { storyIds: number[]; since?: Date | null }
+  | { singleStoryId: number; customImageUrl?: string | null };
+
+const probeFailure = (error: unknown) => (isImageProbeError(error) ? `${error.code}: ${error.message}` : describeError(error));
+
+/**
+ * Finds and stores the best image for each story: a bulk batch of those needing work (never
+ * enhanced, or failed last time), a fixed list (a resumed run skips those looked at since `since`),
+ * or one story, with an editor's image URL when given. Each story is written as it finishes, so an
+ * interrupted run loses nothing.
+ */
+export async function enhanceStoryImages(
+  deps: ImageDeps,
+  input: EnhancementInput,
+  options: { signal?: AbortSignal; onProgress?: (progress: { done: number; total: number; counts: Record<string, number> }) => void | Promise<void> } = {},
+): Promise<EnhancementResult> {
+  const clock = deps.clock ?? systemClock;
+  const { stories, custom } = await pickStories(deps, input);
+  const result: EnhancementResult = { processed: 0, enhanced: 0, failed: 0, skipped: 0, details: [] };
+  const report = () =>
+    options.onProgress?.({
+      done: result.processed,
+      total: stories.length,
+      counts: { enhanced: result.enhanced, failed: result.failed, skipped: result.skipped },
+    });
+  await report();
+  await eachLimit(stories, STORIES_AT_ONCE, async (story) => {
+    options.signal?.throwIfAborted();
+    await deps.repos.images.markProcessing(story.id);
+    const detail = await enhanceOne(deps, story, custom, options.signal);
+    await deps.repos.images.recordOutcome(
+      story.id,
+      detail.outcome === "enhanced"
+        ? { kind: "enhanced", imageUrl: detail.imageUrl! }
+        : { kind: detail.outcome, reason: detail.error ?? "Unknown reason" },
+      clock.now(),
+    );
+    result.processed += 1;
+    result[detail.outcome] += 1;
+    result.details.push(detail);
+    await report();
+  });
+  deps.logger.info({ processed: result.processed, enhanced: result.enhanced, failed: result.failed, skipped: result.skipped }, "image enhancement finished");
+  return result;
+}
+
+async function pickStories(deps: ImageDeps, input: EnhancementInput): Promise<{ stories: ImageStory[]; custom: string | null }> {
+  if ("singleStoryId" in input) {
+    const custom = input.customImageUrl?.trim() || null;
+    if (custom && !isHttpUrl(custom)) throw new DomainError("INVALID_INPUT", "The custom image URL must start with http:// or https://.");
+    const [story] = await deps.repos.images.findStories([input.singleStoryId]);
+    if (!story) throw new DomainError("STORY_NOT_FOUND", `Story ${input.singleStoryId} does not exist.`);
+    return { stories: [story], custom };
+  }
+  if ("storyIds" in input) {
+    const found = await deps.repos.images.findStories([...new Set(input.storyIds)]);
+    const since = input.since ?? null;
+    const order = new Map(input.storyIds.map((id, i) => [id, i]));
+    return {
+      stories: found
+        .filter((s) => !since || !s.imageCheckedAt || s.imageCheckedAt < since)
+        .sort((a, b) => (order.get(a.id) ?? 0) - (order.get(b.id) ?? 0)),
+      custom: null,
+    };
+  }
+  const size = Math.floor(input.batchSize);
+  if (!Number.isFinite(size) || size < 1) throw new DomainError("INVALID_INPUT", "The batch size must be a whole number of at least 1.");
+  const ids = await deps.repos.images.idsNeedingWork(Math.min(size, MAX_BATCH));
+  const found = await deps.repos.images.findStories(ids);
+  return { stories: found.sort((a, b) => b.id - a.id), custom: null };
+}
+
+async function enhanceOne(deps: ImageDeps, story: ImageStory, custom: string | null, signal?: AbortSignal): Promise<EnhancementDetail> {
+  const base = { storyId: story.id, title: story.title };
+  const failed = (error: string): EnhancementDetail => ({ ...base, success: false, outcome: "failed", error });
+  const skipped = (error: string): EnhancementDetail => ({ ...base, success: true, outcome: "skipped", error });
+  const enhanced = (image: ProbedImage): EnhancementDetail => ({ ...base, success: true, outcome: "enhanced", imageUrl: image.url });
+
+  if (custom) {
+    try {
+      const image = await probeImage(deps.http, custom, { signal });
+      const verdict = judgeImage(image);
+      return verdict.ok ? enhanced({ ...image, url: custom }) : failed(`The custom image is not usable: ${verdict.reason}`);
+    } catch (error) {
+      return failed(`The custom image could not be read: ${probeFailure(error)}`);
+    }
+  }
+
+  // The current image, measured: one at least 1200 px wide is already high-resolution.
+  let current: ProbedImage | null = null;
+  if (story.imageUrl && isHttpUrl(story.imageUrl)) {
+    try {
+      current = await probeImage(deps.http, story.imageUrl, { signal });
+      if (current.width >= HIGH_RESOLUTION_WIDTH) return skipped(`Already high-resolution (${current.width}x${current.height})`);
+    } catch (error) {
+      deps.logger.debug({ storyId: story.id, err: probeFailure(error) }, "current image unreadable");
+    }
+  }
+
+  if (!story.pageUrl || !isHttpUrl(story.pageUrl)) return current ? skipped("No original page to look for a larger image") : failed("No original page to find an image on");
+  let candidates: string[];
+  try {
+    const page = await deps.http.fetch(story.pageUrl, { headers: { accept: PAGE_ACCEPT }, signal });
+    if (page.status < 200 || page.status >= 300) return failed(`The original page answered HTTP ${page.status}`);
+    candidates = collectImageCandidates(decodeHtmlBytes(page.body, page.contentType), page.url).map((c) => c.url);
+  } catch (error) {
+    signal?.throwIfAborted();
+    return failed(`The original page could not be read: ${describeError(error)}`);
+  }
+
+  const urls = [...new Set(candidates)].filter((url) => url !== current?.url && url !== story.imageUrl).slice(0, MAX_PROBES);
+  const probed: ProbedImage[] = [];
+  await eachLimit(urls, 2, async (url) => {
+    try {
+      probed.push({ ...(await probeImage(deps.http, url, { signal })), url });
+    } catch (error) {
+      signal?.throwIfAborted();
+      deps.logger.debug({ storyId: story.id, url, err: probeFailure(error) }, "image candidate unreadable");
+    }
+  });
+  // Keep the page's order for ties: probes finish in any order.
+  probed.sort((a, b) => urls.indexOf(a.url) - urls.indexOf(b.url));
+  const best = chooseBest(probed);
+  if (best && (!current || best.width * best.height > current.width * current.height)) return enhanced(best);
+  if (current) return skipped(best ? "The current image is the largest found" : "No larger image found on the original page");
+  return failed(urls.length === 0 ? "No image found on the original page" : "No usable image on the original page (only icons, logos or tiny images)");
+}
+
+/**
+ * The job input for a run the editor asks for: a bulk batch is pinned to its stories now (so a run
+ * resumed after a restart finishes the same ones), one story is checked to exist.
+ */
+export async function planEnhancement(
+  deps: { repos: Pick<Repos, "images"> },
+  input: { batchSize: number } | { singleStoryId: string | number; customImageUrl?: string | null },
+): Promise<{ storyIds: number[]; batchSize: number } | { singleStoryId: number; customImageUrl: string | null }> {
+  if ("singleStoryId" in input) {
+    const text = String(input.singleStoryId).trim();
+    if (text === "") throw new DomainError("INVALID_INPUT", "Please enter a story ID to test", { fields: { storyId: "Please enter a story ID to test" } });
+    const id = Number(text);
+    if (!Number.isInteger(id) || id < 1) throw new DomainError("INVALID_INPUT", `"${text}" is not a story ID.`, { fields: { storyId: "A story ID is a whole number" } });
+    const custom = input.customImageUrl?.trim() || null;
+    if (custom && !isHttpUrl(custom)) throw new DomainError("INVALID_INPUT", "The custom image URL must start with http:// or https://.", { fields: { customImageUrl: "Must start with http:// or https://" } });
+    const [story] = await deps.repos.images.findStories([id]);
+    if (!story) throw new DomainError("STORY_NOT_FOUND", `Story ${id} does not exist.`);
+    return { singleStoryId: id, customImageUrl: custom };
+  }
+  const size = Math.floor(input.batchSize);
+  if (!Number.isFinite(size) || size < 1) throw new DomainError("INVALID_INPUT", "The batch size must be a whole number of at least 1.");
+  const batchSize = Math.min(size, MAX_BATCH);
+  return { storyIds: await deps.repos.images.idsNeedingWork(batchSize), batchSize };
+}

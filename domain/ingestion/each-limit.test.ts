@@ -1,0 +1,39 @@
+import { describe, expect, test } from "vitest";
+import { eachLimit } from "./each-limit";
+
+const tick = () => new Promise((resolve) => setTimeout(resolve, 5));
+
+describe("eachLimit", () => {
+  test("runs every item, never more than the limit at once", async () => {
+    let running = 0;
+    let most = 0;
+    const done: number[] = [];
+    await eachLimit([1, 2, 3, 4, 5, 6, 7], 3, async (n) => {
+      most = Math.max(most, ++running);
+      await tick();
+      done.push(n);
+      running--;
+    });
+    expect(done.sort()).toEqual([1, 2, 3, 4, 5, 6, 7]);
+    expect(most).toBe(3);
+  });
+
+  test("one item's failure neither stops the other items nor settles before they are done", async () => {
+    const done: number[] = [];
+    const outcome = await eachLimit([1, 2, 3, 4], 2, async (n) => {
+      if (n === 1) throw new Error("one failed");
+      await tick();
+      done.push(n);
+    }).catch((error: unknown) => error);
+    expect(done.sort()).toEqual([2, 3, 4]);
+    expect(outcome).toMatchObject({ message: "one failed" });
+  });
+
+  test("several failures reject together", async () => {
+    const outcome = await eachLimit([1, 2, 3], 3, async (n) => {
+      if (n > 1) throw new Error(`item ${n}`);
+    }).catch((error: unknown) => error);
+    expect(outcome).toBeInstanceOf(AggregateError);
+    expect((outcome as AggregateError).errors.map((e: Error) => e.message).sort()).toEqual(["item 2", "item 3"]);
+  });
+});

@@ -1,0 +1,56 @@
+import { describe, expect, test } from "vitest";
+import { rejectedStories, stories } from "~/db/schema";
+import { makeStory, makeUser } from "~/db/testing/factories";
+import { useTestDatabase } from "~/db/testing/test-database";
+import { bulkOutcomeMessage, bulkPublishStories, bulkRejectStories } from "./bulk-review";
+
+const t = useTestDatabase();
+const deps = () => ({ editorial: t.repos.editorial, clock: () => new Date("2026-11-22T10:00:00Z") });
+const statusOf = async (id: number) => (await t.repos.editorial.findById(id))?.status ?? "gone";
+
+describe("bulk review", () => {
+  test("publishing several stories publishes each pending one and skips the others with the reason", async () => {
+    const editor = await makeUser(t.db);
+    const a = await makeStory(t.db, { status: "pending" });
+    const b = await makeStory(t.db, { status: "pending" });
+    const live = await makeStory(t.db, { status: "published" });
+    const outcome = await bulkPublishStories(deps(), { actorUserId: editor.id, storyIds: [a.id, live.id, b.id, 999_999] });
+    expect(outcome).toEqual({
+      done: 2,
+      skipped: [
+        { storyId: live.id, reason: "Only a pending story can be published" },
+        { storyId: 999_999, reason: "That story no longer exists" },
+      ],
+    });
+    expect([await statusOf(a.id), await statusOf(b.id), await statusOf(live.id)]).toEqual(["published", "published", "published"]);
+    expect((await t.repos.audit.forEntity("story", String(a.id))).map((e) => e.action)).toEqual(["story.publish"]);
+  });
+
+  test("rejecting several stories moves each pending one to the rejected list; a story named twice counts once", async () => {
+    const editor = await makeUser(t.db);
+    const a = await makeStory(t.db, { status: "pending" });
+    const live = await makeStory(t.db, { status: "published" });
+    const outcome = await bulkRejectStories(deps(), { actorUserId: editor.id, storyIds: [a.id, a.id, live.id] });
+    expect(outcome).toEqual({ done: 1, skipped: [{ storyId: live.id, reason: "Only a pending story can be rejected" }] });
+    expect((await t.db.select().from(stories)).map((s) => s.id)).toEqual([live.id]);
+    expect(await t.db.select().from(rejectedStories)).toHaveLength(1);
+  });
+
+  test("a failure that is not a business rule stops the run and reaches the caller", async () => {
+    const editor = await makeUser(t.db);
+    const a = await makeStory(t.db, { status: "pending" });
+    const broken = { ...t.repos.editorial, setStatus: async () => Promise.reject(new Error("connection lost")) };
+    await expect(bulkPublishStories({ editorial: broken }, { actorUserId: editor.id, storyIds: [a.id] })).rejects.toThrow("connection lost");
+    expect(await statusOf(a.id)).toBe("pending");
+  });
+
+  test.each([
+    [{ done: 1, skipped: [] }, { title: "Published 1 story" }],
+    [
+      { done: 0, skipped: [{ storyId: 7, reason: "Only a pending story can be published" }] },
+      { title: "Published 0 stories", description: "Skipped 1: #7: Only a pending story can be published" },
+    ],
+  ])("the outcome %j reads %j", (outcome, message) => {
+    expect(bulkOutcomeMessage("Published", outcome)).toEqual(message);
+  });
+});

@@ -1,0 +1,177 @@
+import { createServer, type Server } from "node:http";
+import AxeBuilder from "@axe-core/playwright";
+import { expect, test, type Page } from "@playwright/test";
+import sharp from "sharp";
+import { IMAGES_BATCH, IMAGES_TEST_STORY, imagesSiteUrl } from "./fixtures";
+import { gotoHydrated, signInAsAdmin, toast } from "./helpers";
+
+test.use({ extraHTTPHeaders: { "x-forwarded-for": "192.0.2.150" } });
+// The runs change the stories' images: each journey expects the one before it.
+test.describe.configure({ mode: "serial" });
+
+// ---- The image site the stories point at (e2e/fixtures.ts): article pages with an og:image, and the images ----
+let site: Server;
+let siteUrl: string;
+
+const jpeg = (width: number, height: number, r: number) =>
+  sharp({ create: { width, height, channels: 3, background: { r, g: 120, b: 200 - r / 2 } } })
+    .jpeg({ quality: 80 })
+    .toBuffer();
+
+function articlePage(title: string, image: string) {
+  return (
+    `<!doctype html><html><head><title>${title}</title><meta property="og:title" content="${title}">` +
+    `<meta property="og:image" content="${siteUrl}${image}"></head>` +
+    `<body><article><h1>${title}</h1><p>Witnesses could hardly believe their eyes.</p></article></body></html>`
+  );
+}
+
+test.beforeAll(async ({ baseURL }) => {
+  siteUrl = imagesSiteUrl(baseURL!);
+  const [small, large, icon] = await Promise.all([jpeg(150, 100, 40), jpeg(1600, 900, 160), jpeg(32, 32, 220)]);
+  const pages = new Map<string, string>([[IMAGES_TEST_STORY.path, articlePage(IMAGES_TEST_STORY.title, IMAGES_TEST_STORY.largeImage)]]);
+  for (const story of IMAGES_BATCH) pages.set(story.path, articlePage(story.title, story.pageImage));
+  site = createServer((req, res) => {
+    const path = new URL(req.url ?? "/", siteUrl).pathname;
+    const page = pages.get(path);
+    if (page) {
+      // The batch's pages answer slowly, so the journey can watch the run (and reload during it).
+      setTimeout(() => res.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end(page), path.startsWith("/gallery/") ? 1_500 : 200);
+      return;
+    }
+    const image = path.endsWith("-large.jpg") ? large : path.endsWith("-small.jpg") ? small : path === "/images/tiny-icon.jpg" ? icon : null;
+    if (image) {
+      res.writeHead(200, { "content-type": "image/jpeg", "content-length": String(image.length) }).end(req.method === "HEAD" ? undefined : image);
+      return;
+    }
+    res.writeHead(404, { "content-type": "text/plain" }).end("not found");
+  });
+  const port = Number(new URL(siteUrl).port);
+  await new Promise<void>((resolve, reject) => {
+    site.once("error", reject);
+    site.listen(port, "127.0.0.1", resolve);
+  });
+});
+
+test.afterAll(async () => {
+  site?.closeAllConnections();
+  await new Promise((resolve) => (site ? site.close(resolve) : resolve(undefined)));
+});
+
+// ---- helpers ----
+const fileName = (path: string) => path.slice(path.lastIndexOf("/") + 1).replace(".", "\\.");
+const panelOf = (page: Page) => page.getByRole("region", { name: "Image Enhancement" });
+
+/** The count the panel shows of stories needing work. */
+async function needingWork(page: Page): Promise<number> {
+  const line = await panelOf(page).getByText(/(story needs|stories need) image enhancement/).innerText();
+  return Number(/(\d+)/.exec(line)![1]);
+}
+
+async function seriousViolations(page: Page) {
+  const results = await new AxeBuilder({ page }).exclude("[data-sonner-toaster]").withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
+  return results.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => ({ id: v.id, nodes: v.nodes.map((n) => n.target.join(" ")).slice(0, 5) }));
+}
+
+test("Analyze Images tells how many of the newest stories have images", async ({ page }) => {
+  await signInAsAdmin(page, "/admin");
+  await expect(page.getByRole("heading", { name: "Dashboard", level: 1 })).toBeVisible();
+  const panel = panelOf(page);
+  await expect(panel.getByRole("heading", { name: "Image Enhancement" })).toBeVisible();
+  expect(await needingWork(page)).toBeGreaterThanOrEqual(IMAGES_BATCH.length + 1);
+  expect(await seriousViolations(page)).toEqual([]);
+
+  await panel.getByRole("button", { name: "Analyze Images" }).click();
+  await expect(toast(page, "Image Analysis Complete")).toContainText(/\d+ of 20 recent stories have images/);
+});
+
+test("the single-story test refuses a blank ID with the spec's words, by mouse and by keyboard", async ({ page }) => {
+  await signInAsAdmin(page, "/admin");
+  const panel = panelOf(page);
+  const storyId = panel.getByLabel("Story ID");
+
+  await panel.getByRole("button", { name: "Test Story" }).click();
+  await expect(toast(page, "Story ID Required")).toContainText("Please enter a story ID to test");
+  await expect(storyId).toBeFocused();
+  await expect(storyId).toHaveAttribute("aria-invalid", "true");
+  await expect(panel.getByRole("progressbar")).toHaveCount(0);
+
+  // Spaces are blank too; Enter in the field submits the form. A second refusal replaces the first
+  // toast rather than stacking, and the toast goes after its 3 s.
+  await storyId.fill("   ");
+  await storyId.press("Enter");
+  await expect(toast(page, "Story ID Required")).toHaveCount(1);
+  await expect(toast(page, "Story ID Required")).toBeVisible();
+  await expect(panel.getByRole("progressbar")).toHaveCount(0);
+  await expect(toast(page, "Story ID Required")).toHaveCount(0, { timeout: 5_000 });
+});
+
+test("a single-story test finds the larger image on the story's page and stores it", async ({ page }) => {
+  await signInAsAdmin(page, `/admin/stories?status=pending&q=${encodeURIComponent("Hedgehog found asleep")}`);
+  const card = page.getByRole("main").getByRole("listitem").filter({ hasText: IMAGES_TEST_STORY.title });
+  // The file names are matched, so the check holds whether the list shows the picture as it is or through a resizing address.
+  await expect(card.getByRole("img")).toHaveAttribute("src", new RegExp(fileName(IMAGES_TEST_STORY.smallImage)));
+  await expect(card).toHaveAttribute("id", `story-${IMAGES_TEST_STORY.id}`);
+  const id = String(IMAGES_TEST_STORY.id);
+
+  await gotoHydrated(page, "/admin");
+  const panel = panelOf(page);
+  const before = await needingWork(page);
+  await panel.getByLabel("Story ID").fill(id);
+  await panel.getByRole("button", { name: "Test Story" }).click();
+  const done = toast(page, "Test Complete");
+  await expect(done).toContainText("Processed 1: 1 enhanced, 0 skipped, 0 failed", { timeout: 20_000 });
+  await expect(done).toContainText(`New image: ${siteUrl}${IMAGES_TEST_STORY.largeImage}`);
+  // The page's data is read again: one story fewer needs work, and the run's outcome is listed.
+  await expect.poll(() => needingWork(page)).toBe(before - 1);
+  await expect(panel.getByRole("link", { name: `New image for ${IMAGES_TEST_STORY.title}` })).toHaveAttribute("href", `${siteUrl}${IMAGES_TEST_STORY.largeImage}`);
+
+  await gotoHydrated(page, `/admin/stories?status=pending&q=${encodeURIComponent("Hedgehog found asleep")}`);
+  await expect(card.getByRole("img")).toHaveAttribute("src", new RegExp(fileName(IMAGES_TEST_STORY.largeImage)));
+});
+
+test("a batch of 10 asks first, shows its progress (through a reload), and ends with its numbers", async ({ page }) => {
+  test.setTimeout(60_000);
+  await signInAsAdmin(page, "/admin");
+  const panel = panelOf(page);
+  const enhance10 = panel.getByRole("button", { name: "Enhance 10", exact: true });
+
+  // The confirmation states the count, the estimate and the spec's warning; Escape cancels it.
+  await enhance10.focus();
+  await page.keyboard.press("Enter");
+  const dialog = page.getByRole("dialog", { name: "Enhance images of 10 stories?" });
+  await expect(dialog).toContainText("Estimated time: about 2 minutes.");
+  await expect(dialog).toContainText("This may take 10-15 minutes.");
+  await expect(dialog.getByRole("button", { name: "Cancel" })).toBeFocused();
+  await page.keyboard.press("Escape");
+  await expect(dialog).toHaveCount(0);
+  await expect(enhance10).toBeFocused();
+  await expect(panel.getByRole("progressbar")).toHaveCount(0);
+
+  await page.keyboard.press("Enter");
+  await dialog.getByRole("button", { name: "Start" }).click();
+  const bar = panel.getByRole("progressbar", { name: "Image enhancement progress" });
+  await expect(bar).toBeVisible();
+  await expect(panel.getByText(/^Enhancing images: \d+ of 10 stories$/)).toBeVisible({ timeout: 10_000 });
+  await expect(panel.getByRole("list", { name: "Counts so far" })).toContainText(/\d+ enhanced\s*\d+ failed\s*\d+ skipped/);
+  await expect(panel.getByRole("button", { name: "Cancel" })).toBeEnabled();
+  // One run at a time: the buttons that start runs wait.
+  await expect(enhance10).toBeDisabled();
+  await expect(panel.getByRole("button", { name: /^Enhance All/ })).toBeDisabled();
+  await expect(panel.getByRole("button", { name: "Test Story" })).toBeDisabled();
+
+  // A reload picks the run up again from the page's data.
+  await page.reload();
+  await expect(panel.getByRole("progressbar", { name: "Image enhancement progress" })).toBeVisible();
+
+  // The batch is the fixture's ten: one already high-resolution, one with only an icon on its page.
+  const done = toast(page, "Enhancement Complete");
+  await expect(done).toContainText("Processed 10: 8 enhanced, 1 skipped, 1 failed", { timeout: 40_000 });
+  await expect(bar).toHaveCount(0);
+  await expect(enhance10).toBeEnabled();
+  await expect(panel.getByText("Processed 10: 8 enhanced, 1 skipped, 1 failed", { exact: true })).toBeVisible();
+  const outcomes = panel.getByRole("list", { name: "Stories of the last run" }).getByRole("listitem");
+  await expect(outcomes).toHaveCount(10);
+  await expect(outcomes.filter({ hasText: IMAGES_BATCH[0]!.title })).toContainText("Already high-resolution (1600x900)");
+  await expect(outcomes.filter({ hasText: IMAGES_BATCH[1]!.title })).toContainText("failed");
+});

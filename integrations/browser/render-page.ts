@@ -1,0 +1,373 @@
+import { existsSync } from "node:fs";
+import { chromium, errors, type Browser, type BrowserContext, type Request, type Route } from "playwright-core";
+import { errorMessage } from "~/lib/error-message";
+import { isHttpProtocol } from "~/lib/http-url";
+import { isFetchError, type FetchError } from "~/integrations/http/fetch-error";
+import { createHostLimiter } from "~/integrations/http/host-limiter";
+import type { FetchResponse, HttpClient } from "~/integrations/http/types";
+import { CHROMIUM_ARGS, DEFAULT_CHROMIUM_PATH } from "./chromium";
+
+export type RenderedPage = {
+  /** Where the HTML came from: the final URL after redirects. */
+  url: string;
+  status: number;
+  /** The DOM serialised after the page's scripts ran. */
+  html: string;
+  contentType: string | null;
+};
+
+export type RenderOptions = {
+  /** A CSS selector the page must show before its HTML is taken (the article's container, say). */
+  waitForSelector?: string;
+  /** User-Agent for every request of this page, instead of the client's own. */
+  userAgent?: string;
+  /** Time for the page: fetching it, loading it and waiting for the selector. */
+  timeoutMs?: number;
+  signal?: AbortSignal;
+};
+
+export type PageRenderer = {
+  render(url: string, options?: RenderOptions): Promise<RenderedPage>;
+  /** Closes the browser; safe to call more than once. */
+  close(): Promise<void>;
+};
+
+export type PageRendererOptions = {
+  /** The only way out: every request of every page is fetched by this client. */
+  http: HttpClient;
+  /** Chromium's binary; CHROMIUM_PATH, else /usr/bin/chromium. */
+  executablePath?: string;
+  /** Pages rendered at once; further renders wait for a free one. */
+  maxPages?: number;
+  defaultTimeoutMs?: number;
+};
+
+export type RenderErrorCode = "BROWSER_UNAVAILABLE" | "TIMEOUT" | "SELECTOR_NOT_FOUND" | "NAVIGATION_FAILED" | "BLOCKED";
+
+// Recognised by a registry-wide brand rather than instanceof, as FetchError is: the web build may
+// hold its own copy of this module.
+const BRAND = Symbol.for("oddwire.RenderError");
+const RETRYABLE: ReadonlySet<RenderErrorCode> = new Set(["BROWSER_UNAVAILABLE", "TIMEOUT", "NAVIGATION_FAILED"]);
+
+/** Why a page could not be rendered: a code, the page's URL, and whether trying later may help. */
+export class RenderError extends Error {
+  override name = "RenderError";
+  readonly code: RenderErrorCode;
+  readonly url: string;
+  readonly retryable: boolean;
+  readonly [BRAND] = true;
+
+  constructor(code: RenderErrorCode, url: string, message: string, options: { cause?: unknown; retryable?: boolean } = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.code = code;
+    this.url = url;
+    this.retryable = options.retryable ?? RETRYABLE.has(code);
+  }
+}
+
+/** Narrows an unknown thrown value to a RenderError. */
+export function isRenderError(error: unknown): error is RenderError {
+  return typeof error === "object" && error !== null && (error as { [BRAND]?: unknown })[BRAND] === true;
+}
+
+export const DEFAULT_MAX_PAGES = 2;
+export const DEFAULT_RENDER_TIMEOUT_MS = 20_000;
+
+export { DEFAULT_CHROMIUM_PATH };
+
+/** The Chromium binary used when none is given. */
+export function chromiumPath(): string {
+  return process.env.CHROMIUM_PATH || DEFAULT_CHROMIUM_PATH;
+}
+
+// Every request is fulfilled by the guarded client before it reaches Chromium's network stack. As a
+// second line, all traffic (loopback included: Playwright adds <-loopback>) goes to a proxy on the
+// discard port where nothing listens, so whatever escapes interception fails instead of going out.
+const DEAD_PROXY = "http://127.0.0.1:9";
+const LAUNCH_TIMEOUT_MS = 30_000;
+/** After "load" with no selector to wait for: a short, bounded wait for late scripts and fetches. */
+const SETTLE_MS = 2_000;
+/** Requests one page may make through the client: a page cannot turn the crawler into a flood. */
+const MAX_REQUESTS_PER_PAGE = 200;
+/** Not needed for the text, and the bulk of a page's bytes. */
+const SKIPPED_RESOURCE_TYPES = new Set(["image", "media", "font"]);
+/** Request headers of the page worth passing on; the client sets User-Agent and Accept-Encoding. */
+const FORWARDED_REQUEST_HEADERS = ["accept", "accept-language", "cookie", "origin", "referer"];
+/** Response headers that describe the connection or the encoding; the client's body is already decoded. */
+const DROPPED_RESPONSE_HEADERS = new Set([
+  "content-encoding",
+  "content-length",
+  "transfer-encoding",
+  "connection",
+  "keep-alive",
+  "proxy-connection",
+  "trailer",
+  "upgrade",
+]);
+/** What Chromium itself asks for when it navigates. */
+const NAVIGATION_ACCEPT = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8";
+const HTML_TYPE = /^\s*(text\/html|application\/xhtml\+xml)\s*(;|$)/i;
+const POLICY_CODES = new Set(["BLOCKED_ADDRESS", "UNSUPPORTED_SCHEME", "INVALID_URL"]);
+/** The pages slot key in the shared limiter. */
+const PAGES = "pages";
+
+const withoutHash = (url: string) => url.split("#", 1)[0]!;
+const firstLine = (text: string) => text.split("\n", 1)[0]!.trim();
+
+/** How a refused or failed sub-request shows in the page. */
+function abortReason(error: unknown): string {
+  if (!isFetchError(error)) return "failed";
+  if (POLICY_CODES.has(error.code)) return "blockedbyclient";
+  if (error.code === "TIMEOUT") return "timedout";
+  if (error.code === "DNS_FAILURE") return "namenotresolved";
+  return "failed";
+}
+
+/** The page's own document failed to arrive: what that means for the render. */
+function documentError(error: FetchError, url: string): RenderError {
+  if (POLICY_CODES.has(error.code)) return new RenderError("BLOCKED", url, `refused: ${error.message}`, { cause: error });
+  if (error.code === "TIMEOUT") return new RenderError("TIMEOUT", url, `the page did not arrive in time: ${error.message}`, { cause: error });
+  return new RenderError("NAVIGATION_FAILED", url, `the page could not be fetched: ${error.message}`, { cause: error, retryable: error.retryable });
+}
+
+// The client joins repeated headers with ", "; cookies are told apart again where a new name=
+// follows (an Expires date's comma is followed by a day number), and Playwright takes them one a line.
+const COOKIE_BOUNDARY = /,\s*(?=[!#$%&'*+\-.^_`|~0-9A-Za-z]+=)/;
+
+/** The client's response as the page receives it. */
+function fulfilment(response: FetchResponse) {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(response.headers)) {
+    if (DROPPED_RESPONSE_HEADERS.has(name)) continue;
+    headers[name] = name === "set-cookie" ? value.split(COOKIE_BOUNDARY).join("\n") : value;
+  }
+  return { status: response.status, headers, body: response.body };
+}
+
+async function forwardedHeaders(request: Request): Promise<Record<string, string>> {
+  const all = await request.allHeaders();
+  const headers: Record<string, string> = {};
+  for (const name of FORWARDED_REQUEST_HEADERS) {
+    const value = all[name];
+    if (value !== undefined) headers[name] = value;
+  }
+  return headers;
+}
+
+async function launch(executablePath: string): Promise<Browser> {
+  if (!existsSync(executablePath)) {
+    throw new RenderError(
+      "BROWSER_UNAVAILABLE",
+      "",
+      `no Chromium at ${executablePath}: install Chromium (apt-get install chromium) or set CHROMIUM_PATH to its binary`,
+    );
+  }
+  try {
+    return await chromium.launch({
+      executablePath,
+      args: CHROMIUM_ARGS,
+      proxy: { server: DEAD_PROXY },
+      timeout: LAUNCH_TIMEOUT_MS,
+      // The server's own shutdown closes the browser (Playwright still kills it if the process exits first).
+      handleSIGINT: false,
+      handleSIGTERM: false,
+      handleSIGHUP: false,
+    });
+  } catch (error) {
+    throw new RenderError(
+      "BROWSER_UNAVAILABLE",
+      "",
+      `Chromium at ${executablePath} could not be started (CHROMIUM_PATH names the binary): ${firstLine(errorMessage(error))}`,
+      { cause: error },
+    );
+  }
+}
+
+/**
+ * Renders JavaScript-built pages in one shared headless Chromium, launched on first use and again
+ * if it dies. The page never reaches the network: every request is fetched by the guarded client
+ * and handed to the page, or aborted when the client refuses it. Each render has a fresh context
+ * (no cookies cross sites), closed afterwards whatever happened.
+ */
+export function createPageRenderer(options: PageRendererOptions): PageRenderer {
+  const { http } = options;
+  const executablePath = options.executablePath ?? chromiumPath();
+  const defaultTimeoutMs = options.defaultTimeoutMs ?? DEFAULT_RENDER_TIMEOUT_MS;
+  const slots = createHostLimiter(Math.max(1, options.maxPages ?? DEFAULT_MAX_PAGES));
+  let launching: Promise<Browser> | undefined;
+  let launched: Browser | undefined;
+  let closing: Promise<void> | undefined;
+
+  /** A browser found dead is dropped, so the next render launches another. */
+  const discard = (dead: Browser) => {
+    if (launched !== dead) return;
+    launched = undefined;
+    launching = undefined;
+  };
+
+  function browser(url: string): Promise<Browser> {
+    if (closing) return Promise.reject(new RenderError("BROWSER_UNAVAILABLE", url, "the page renderer is closed"));
+    if (!launching) {
+      const attempt: Promise<Browser> = launch(executablePath).then((started) => {
+        launched = started;
+        started.on("disconnected", () => discard(started));
+        return started;
+      });
+      // A failed launch is reported to the renders waiting on it; the next render tries again.
+      attempt.catch(() => {
+        if (launching === attempt) launching = undefined;
+      });
+      launching = attempt;
+    }
+    return launching.catch((error: unknown) => {
+      throw isRenderError(error) ? new RenderError(error.code, url, error.message, { cause: error.cause }) : error;
+    });
+  }
+
+  /** A fresh context; a browser found dead on the way is replaced once. */
+  async function openContext(url: string, userAgent: string | undefined): Promise<BrowserContext> {
+    for (let attempt = 0; ; attempt += 1) {
+      const started = await browser(url);
+      try {
+        return await started.newContext({ serviceWorkers: "block", acceptDownloads: false, ...(userAgent ? { userAgent } : {}) });
+      } catch (error) {
+        if (attempt > 0 || closing || started.isConnected()) throw error;
+        discard(started);
+      }
+    }
+  }
+
+  /** Sends each request of the page through the client, or aborts it. */
+  async function routeThroughClient(
+    context: BrowserContext,
+    landing: { response: FetchResponse | undefined; key: string },
+    userAgent: string | undefined,
+    signal: AbortSignal,
+  ) {
+    let requests = 0;
+    await context.routeWebSocket(
+      () => true,
+      (socket) => void socket.close().catch(() => undefined),
+    );
+    await context.route("**/*", async (route: Route) => {
+      try {
+        const request = route.request();
+        // The document already fetched is handed over once, to the navigation that asks for it.
+        if (landing.response && request.isNavigationRequest() && withoutHash(request.url()) === landing.key) {
+          const response = landing.response;
+          landing.response = undefined;
+          return await route.fulfill(fulfilment(response));
+        }
+        const method = request.method();
+        if (SKIPPED_RESOURCE_TYPES.has(request.resourceType()) || (method !== "GET" && method !== "HEAD")) {
+          return await route.abort("blockedbyclient");
+        }
+        if (++requests > MAX_REQUESTS_PER_PAGE) return await route.abort("blockedbyclient");
+        let response: FetchResponse;
+        try {
+          const headers = await forwardedHeaders(request);
+          response = await http.fetch(request.url(), { method, headers, userAgent, signal });
+        } catch (error) {
+          return await route.abort(abortReason(error));
+        }
+        await route.fulfill(fulfilment(response));
+      } catch {
+        // The context closed while this request was in flight: nothing is left to answer.
+      }
+    });
+  }
+
+  async function render(input: string, renderOptions: RenderOptions = {}): Promise<RenderedPage> {
+    const { waitForSelector, userAgent, signal: callerSignal } = renderOptions;
+    let target: URL;
+    try {
+      target = new URL(input);
+    } catch (error) {
+      throw new RenderError("BLOCKED", input, `not a valid URL: ${input}`, { cause: error });
+    }
+    if (!isHttpProtocol(target)) throw new RenderError("BLOCKED", input, `only http and https pages are rendered, not ${target.protocol}`);
+    const url = target.href;
+    const timeoutMs = renderOptions.timeoutMs ?? defaultTimeoutMs;
+
+    const release = await slots.acquire(PAGES, callerSignal);
+    const budget = new AbortController();
+    const signal = callerSignal ? AbortSignal.any([callerSignal, budget.signal]) : budget.signal;
+    let context: BrowserContext | undefined;
+    // Closing the context ends whatever Playwright is waiting for; the client's fetches end with the signal.
+    const onAbort = () => void context?.close().catch(() => undefined);
+    let timer: NodeJS.Timeout | undefined;
+    let stage: "fetch" | "load" | "selector" = "fetch";
+    try {
+      // Launching is not the page's time: the clock starts once a browser is up.
+      await browser(url);
+      const endsAt = performance.now() + timeoutMs;
+      const left = () => Math.max(1, Math.round(endsAt - performance.now()));
+      timer = setTimeout(() => budget.abort(new RenderError("TIMEOUT", url, `the page was not ready within ${timeoutMs} ms`)), timeoutMs);
+      signal.addEventListener("abort", onAbort, { once: true });
+
+      // The page's own document is fetched first, outside the browser: the client follows the
+      // redirects, and the browser then opens the final URL, so relative links resolve as they should.
+      let fetched: FetchResponse;
+      try {
+        fetched = await http.fetch(url, { headers: { accept: NAVIGATION_ACCEPT }, userAgent, signal });
+      } catch (error) {
+        throw isFetchError(error) ? documentError(error, url) : error;
+      }
+      if (fetched.contentType && !HTML_TYPE.test(fetched.contentType)) {
+        throw new RenderError("NAVIGATION_FAILED", url, `not an HTML page (${fetched.contentType})`, { retryable: false });
+      }
+
+      context = await openContext(url, userAgent);
+      signal.throwIfAborted();
+      await routeThroughClient(context, { response: fetched, key: withoutHash(fetched.url) }, userAgent, signal);
+      const page = await context.newPage();
+      stage = "load";
+      await page.goto(fetched.url, { waitUntil: "domcontentloaded", timeout: left() });
+      if (waitForSelector) {
+        stage = "selector";
+        await page.waitForSelector(waitForSelector, { state: "attached", timeout: left() });
+      } else {
+        await page.waitForLoadState("load", { timeout: left() });
+        await page.waitForLoadState("networkidle", { timeout: Math.min(SETTLE_MS, left()) }).catch((error: unknown) => {
+          // A page still busy after the settling time is taken as it stands.
+          if (!(error instanceof errors.TimeoutError)) throw error;
+        });
+      }
+      const html = await page.content();
+      const shown = page.url();
+      return { url: shown.startsWith("http") ? shown : fetched.url, status: fetched.status, html, contentType: fetched.contentType };
+    } catch (error) {
+      if (callerSignal?.aborted) throw callerSignal.reason;
+      const timedOut =
+        budget.signal.aborted || error instanceof errors.TimeoutError || (isRenderError(error) && error.code === "TIMEOUT");
+      if (timedOut && stage === "selector") {
+        throw new RenderError("SELECTOR_NOT_FOUND", url, `nothing matched the selector ${waitForSelector} within ${timeoutMs} ms`, {
+          cause: error,
+          retryable: false,
+        });
+      }
+      if (isRenderError(error)) throw error;
+      if (timedOut) throw new RenderError("TIMEOUT", url, `the page was not ready within ${timeoutMs} ms`, { cause: error });
+      throw new RenderError("NAVIGATION_FAILED", url, `the page could not be rendered: ${firstLine(errorMessage(error))}`, { cause: error });
+    } finally {
+      clearTimeout(timer);
+      signal.removeEventListener("abort", onAbort);
+      await context?.close().catch(() => undefined);
+      release();
+    }
+  }
+
+  return {
+    render,
+    close() {
+      closing ??= (async () => {
+        const attempt = launching;
+        launching = undefined;
+        launched = undefined;
+        const started = await attempt?.catch(() => undefined);
+        await started?.close().catch(() => undefined);
+      })();
+      return closing;
+    },
+  };
+}

@@ -1,0 +1,28 @@
+import type { CrawlDeps } from "~/domain/crawl/deps";
+import { runDiscoveryCycle } from "~/domain/crawl/discover";
+import { scrapeQueue } from "~/domain/crawl/scrape-queue";
+import type { JobHandlers } from "./runner";
+
+/** The crawl jobs: 'Discover now' (one source or all), the minute poll of due sources, and the queue scrape. */
+export function crawlHandlers(deps: CrawlDeps): Pick<JobHandlers, "crawl-discovery" | "crawl-poll" | "scrape-queue"> {
+  return {
+    "crawl-discovery": async (input, { reportProgress, signal }) => {
+      const sourceId = typeof input.source_id === "number" ? input.source_id : undefined;
+      const result = await runDiscoveryCycle(deps, { scope: "all", sourceIds: sourceId ? [sourceId] : undefined, signal, onProgress: reportProgress });
+      // A named source that could not be claimed is being discovered by another run right now.
+      if (sourceId && result.sources_processed === 0) {
+        throw new Error("This source is being discovered by another run right now; try again when it has finished.");
+      }
+      return result;
+    },
+    "crawl-poll": ({ signal }) => runDiscoveryCycle(deps, { scope: "due", signal }),
+    "scrape-queue": async (input, { reportProgress, signal }) => {
+      const result = await scrapeQueue(
+        deps,
+        { ids: input.ids, sourceId: input.source_id, limit: input.limit },
+        { signal, onProgress: reportProgress },
+      );
+      return { ...result };
+    },
+  };
+}

@@ -1,0 +1,131 @@
+import { eq, inArray } from "drizzle-orm";
+import pino from "pino";
+import sharp from "sharp";
+import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
+import { jobs as jobsTable, stories } from "~/db/schema";
+import { makeStory } from "~/db/testing/factories";
+import { useTestDatabase } from "~/db/testing/test-database";
+import { testHttpClient } from "~/integrations/http/testing";
+import type { HttpClient } from "~/integrations/http/types";
+import { startTestServer, type TestServer } from "~/test/http-test-server";
+import { imageHandlers } from "./images.job";
+import { createJobRunner, type JobHandlers, type JobRunner } from "./runner";
+import type { JobView } from "./types";
+
+const t = useTestDatabase();
+const logger = pino({ level: "silent" });
+let site: TestServer;
+let http: HttpClient;
+const runners: JobRunner[] = [];
+let delayMs = 0;
+
+beforeAll(async () => {
+  site = await startTestServer();
+  http = testHttpClient();
+  const photo = await sharp({ create: { width: 1600, height: 900, channels: 3, background: "#3a6" } }).jpeg().toBuffer();
+  site.handle("/photo.jpg", (_req, res) => res.writeHead(200, { "content-type": "image/jpeg" }).end(photo));
+  // Every article page answers slowly when a test asks for it, so a run can be watched and stopped.
+  site.handle("/article", (_req, res) =>
+    setTimeout(() => res.writeHead(200, { "content-type": "text/html" }).end(`<meta property="og:image" content="${site.url}/photo.jpg"><p>Text</p>`), delayMs),
+  );
+});
+afterAll(async () => {
+  await http.close();
+  await site.close();
+});
+afterEach(async () => {
+  delayMs = 0;
+  await Promise.all(runners.splice(0).map((r) => r.stop()));
+});
+
+const quiet = async () => ({});
+async function startRunner() {
+  const handlers: JobHandlers = {
+    "rss-ingestion": quiet,
+    "rss-poll": async () => null,
+    "crawl-discovery": quiet,
+    "crawl-poll": async () => null,
+    "scrape-queue": quiet,
+    ...imageHandlers({ repos: t.repos, http, logger }),
+  };
+  const runner = await createJobRunner({ database: t.database, logger, handlers, pollSchedule: null, pollingIntervalSeconds: 0.5, stopGraceMs: 100 });
+  runners.push(runner);
+  await runner.start();
+  return runner;
+}
+
+async function until(runner: JobRunner, jobId: string, done: (job: JobView) => boolean): Promise<JobView> {
+  for (let i = 0; i < 200; i++) {
+    const job = await runner.get(jobId);
+    if (job && done(job)) return job;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`job ${jobId} never reached the expected state`);
+}
+const ended = (job: JobView) => ["succeeded", "failed", "cancelled"].includes(job.status);
+
+async function storiesToEnhance(n: number) {
+  const made = [];
+  for (let i = 0; i < n; i++) made.push(await makeStory(t.db, { imageUrl: null, originalUrl: `${site.url}/article?n=${i}` }));
+  return made.map((s) => s.id);
+}
+
+describe("image enhancement as a job", () => {
+  test("a bulk run reports processed of total with its counts, and ends with the spec's result", async () => {
+    const ids = await storiesToEnhance(3);
+    const runner = await startRunner();
+    const { jobId } = await runner.enqueue("enhance-images", { storyIds: ids, batchSize: 3 });
+    const job = await until(runner, jobId, ended);
+    expect(job.status).toBe("succeeded");
+    expect(job).toMatchObject({ progress: 3, total: 3, counts: { enhanced: 3, failed: 0, skipped: 0 } });
+    expect(job.result).toMatchObject({ processed: 3, enhanced: 3, failed: 0, skipped: 0 });
+    expect((job.result as { details: unknown[] }).details).toHaveLength(3);
+  });
+
+  test("cancel stops a running job between stories: it ends cancelled, and what it did stays done", async () => {
+    delayMs = 400;
+    const ids = await storiesToEnhance(12);
+    const runner = await startRunner();
+    const { jobId } = await runner.enqueue("enhance-images", { storyIds: ids, batchSize: 12 });
+    await until(runner, jobId, (job) => job.status === "running");
+    expect(await runner.cancel(jobId)).toBe(true);
+    const job = await until(runner, jobId, ended);
+    expect(job.status).toBe("cancelled");
+    expect(job.cancelRequested).toBe(true);
+    const rows = await t.db.select().from(stories).where(inArray(stories.id, ids));
+    expect(rows.filter((r) => r.imageEnhanced).length).toBeLessThan(12);
+    expect(await runner.cancel(jobId)).toBe(false);
+  });
+
+  test("a run cut off by a restart goes on in a new job after it, finishing only what was left", async () => {
+    delayMs = 300;
+    const ids = await storiesToEnhance(10);
+    const first = await startRunner();
+    const { jobId } = await first.enqueue("enhance-images", { storyIds: ids, batchSize: 10 });
+    await until(first, jobId, (job) => job.progress >= 1);
+    await first.stop();
+    runners.splice(runners.indexOf(first), 1);
+    const interrupted = await first.get(jobId);
+    expect(interrupted?.status).toBe("failed");
+    const doneBefore = (await t.db.select().from(stories).where(inArray(stories.id, ids))).filter((r) => r.imageEnhanced).length;
+    expect(doneBefore).toBeGreaterThan(0);
+    expect(doneBefore).toBeLessThan(10);
+
+    delayMs = 0;
+    const second = await startRunner();
+    const resumed = await until(second, jobId, () => true).then(async () => {
+      for (let i = 0; i < 200; i++) {
+        const [row] = await t.db.select().from(jobsTable).where(eq(jobsTable.kind, "enhance-images")).orderBy(jobsTable.createdAt).offset(1).limit(1);
+        if (row) return row;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      throw new Error("no resumed job");
+    });
+    expect(resumed.input).toMatchObject({ resumed_from: jobId });
+    const finished = await until(second, resumed.id, ended);
+    expect(finished.status).toBe("succeeded");
+    expect((finished.result as { processed: number }).processed).toBe(10 - doneBefore);
+    const rows = await t.db.select().from(stories).where(inArray(stories.id, ids));
+    expect(rows.every((r) => r.imageEnhanced)).toBe(true);
+  });
+});

@@ -1,0 +1,24 @@
+import { enhanceStoryImages, type EnhancementInput, type ImageDeps } from "~/domain/images/enhance";
+import type { JobHandlers } from "./runner";
+
+/**
+ * Image enhancement as a job: a bulk batch is pinned to its stories when it starts, so a run resumed
+ * after a restart (same input, resumed_from set) finishes those, skipping the ones already looked at.
+ */
+export function imageHandlers(deps: ImageDeps & { repos: ImageDeps["repos"] & { jobs: { findById(id: string): Promise<{ startedAt: Date | null; createdAt: Date } | null> } } }): Pick<JobHandlers, "enhance-images"> {
+  return {
+    "enhance-images": async (input, { reportProgress, signal }) => {
+      let work: EnhancementInput;
+      if (typeof input.singleStoryId === "number") work = { singleStoryId: input.singleStoryId, customImageUrl: input.customImageUrl ?? null };
+      else if (Array.isArray(input.storyIds)) {
+        const first = input.resumed_from ? await deps.repos.jobs.findById(input.resumed_from) : null;
+        work = { storyIds: input.storyIds, since: first ? (first.startedAt ?? first.createdAt) : null };
+      } else work = { batchSize: Number(input.batchSize ?? 0) };
+      const result = await enhanceStoryImages(deps, work, {
+        signal,
+        onProgress: ({ done, total, counts }) => reportProgress({ done, total, counts }),
+      });
+      return { ...result };
+    },
+  };
+}

@@ -1,0 +1,247 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import type { Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { eq } from "drizzle-orm";
+import express from "express";
+import sharp from "sharp";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from "vitest";
+import { stories } from "~/db/schema";
+import { makeStory } from "~/db/testing/factories";
+import { useTestDatabase } from "~/db/testing/test-database";
+import { testHttpClient } from "~/integrations/http/testing";
+import type { HttpClient } from "~/integrations/http/types";
+import { createImageStore } from "~/integrations/images/image-store";
+import { LOGO_SVG, photoJpeg } from "~/integrations/images/testing";
+import { imageUrlHash, storyImagePath } from "~/lib/story-image";
+import { serveFixtures, type FixtureServer } from "~/test/fixture-server";
+import { chooseFormat, createImageRoute, siteImageReader } from "./image-route";
+
+const PUBLIC_DIR = path.resolve("public");
+
+const t = useTestDatabase();
+const MAX_ORIGINAL_BYTES = 1_000_000;
+const AVIF_FIRST = "image/avif,image/webp,image/apng,image/svg+xml,image/*,*/*;q=0.8";
+
+let site: FixtureServer;
+let http: HttpClient;
+let server: Server;
+let base: string;
+let dir: string;
+let clock = 1_000_000;
+
+beforeAll(async () => {
+  const photo = await photoJpeg(2000, 1333);
+  site = await serveFixtures({
+    routes: {
+      "/photo.jpg": { body: photo, headers: { "content-type": "image/jpeg" } },
+      "/other.jpg": { body: await photoJpeg(1000, 700, 3), headers: { "content-type": "image/jpeg" } },
+      "/page.html": { body: "<!doctype html><p>Not a picture</p>", headers: { "content-type": "text/html" } },
+      // A real picture, padded past the store's 1 MB cap for originals.
+      "/huge.jpg": { body: Buffer.concat([photo, Buffer.alloc(MAX_ORIGINAL_BYTES)]), headers: { "content-type": "image/jpeg" } },
+    },
+  });
+  http = testHttpClient();
+});
+afterAll(async () => {
+  await http.close();
+  await site.close();
+});
+
+beforeEach(async () => {
+  dir = mkdtempSync(path.join(os.tmpdir(), "oddwire-image-route-"));
+  const store = createImageStore({
+    dir,
+    maxBytes: 100 * 1024 * 1024,
+    http,
+    logoSvg: LOGO_SVG,
+    maxOriginalBytes: MAX_ORIGINAL_BYTES,
+    now: () => clock,
+    readSiteImage: siteImageReader(PUBLIC_DIR),
+  });
+  const app = express();
+  app.use(createImageRoute({ store, findImage: (id) => t.repos.publicStories.imageOf(id), now: () => clock }));
+  // What the site would answer after the route: the page 404.
+  app.use((_req, res) => void res.status(404).send("the site's 404 page"));
+  server = await new Promise<Server>((resolve) => {
+    const s = app.listen(0, "127.0.0.1", () => resolve(s));
+  });
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterEach(async () => {
+  server.closeAllConnections();
+  await new Promise((resolve) => server.close(resolve));
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const get = (pathname: string, headers: Record<string, string> = {}) => fetch(`${base}${pathname}`, { headers, redirect: "manual" });
+const pictureOf = async (response: Response) => sharp(Buffer.from(await response.arrayBuffer())).metadata();
+
+async function storyWithImage(imageUrl: string | null, status: "published" | "pending" = "published") {
+  const story = await makeStory(t.db, { imageUrl, status });
+  return { story, path: (width: 320 | 480 | 800 | 1200 = 800, jpeg = false) => storyImagePath({ id: story.id, imageUrl: imageUrl ?? "" }, width, { jpeg }) };
+}
+
+describe("a published story's picture", () => {
+  test.each([
+    [AVIF_FIRST, "image/avif", "heif"],
+    ["image/webp,*/*", "image/webp", "webp"],
+    ["image/*,*/*;q=0.8", "image/jpeg", "jpeg"],
+    ["", "image/jpeg", "jpeg"],
+  ])("is served in the format the Accept header %j allows (%s)", async (accept, type, format) => {
+    const { path: imagePath } = await storyWithImage(`${site.url}/photo.jpg`);
+    const response = await get(imagePath(480), accept ? { accept } : {});
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toBe(type);
+    expect(response.headers.get("vary")).toBe("Accept");
+    expect(await pictureOf(response)).toMatchObject({ format, width: 480, height: 270 });
+  });
+
+  test.each([
+    [320, 180],
+    [480, 270],
+    [800, 450],
+    [1200, 675],
+  ] as const)("is %i x %i at that width", async (width, height) => {
+    const { path: imagePath } = await storyWithImage(`${site.url}/photo.jpg`);
+    expect(await pictureOf(await get(imagePath(width), { accept: "image/webp" }))).toMatchObject({ width, height });
+  });
+
+  test("is cached for a year as immutable, with an ETag answered by 304", async () => {
+    const { path: imagePath } = await storyWithImage(`${site.url}/photo.jpg`);
+    const first = await get(imagePath(800), { accept: "image/webp" });
+    expect(first.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
+    expect(first.headers.get("x-content-type-options")).toBe("nosniff");
+    const etag = first.headers.get("etag");
+    expect(etag).toMatch(/^"[\w-]+"$/);
+    const again = await get(imagePath(800), { accept: "image/webp", "if-none-match": etag! });
+    expect(again.status).toBe(304);
+    expect((await again.arrayBuffer()).byteLength).toBe(0);
+  });
+
+  test("has a JPEG address for social networks and feed readers, whatever they accept", async () => {
+    const { path: imagePath } = await storyWithImage(`${site.url}/photo.jpg`);
+    const response = await get(imagePath(1200, true), { accept: AVIF_FIRST });
+    expect(response.headers.get("content-type")).toBe("image/jpeg");
+    expect(response.headers.get("vary")).toBeNull();
+    expect(await pictureOf(response)).toMatchObject({ format: "jpeg", width: 1200, height: 675 });
+  });
+
+  test("answers HEAD with the headers only", async () => {
+    const { path: imagePath } = await storyWithImage(`${site.url}/photo.jpg`);
+    const response = await fetch(`${base}${imagePath(320)}`, { method: "HEAD", headers: { accept: "image/webp" } });
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toBe("image/webp");
+    expect((await response.arrayBuffer()).byteLength).toBe(0);
+  });
+});
+
+describe("a picture that cannot be had is the product logo, cached briefly", () => {
+  test.each([
+    ["a missing original", "/missing.jpg"],
+    ["not an image", "/page.html"],
+    ["an oversized original", "/huge.jpg"],
+  ])("%s", async (_label, pathname) => {
+    const { path: imagePath } = await storyWithImage(`${site.url}${pathname}`);
+    const response = await get(imagePath(800), { accept: "image/webp" });
+    expect(response.status).toBe(200);
+    expect(response.headers.get("cache-control")).toBe("public, max-age=300");
+    const bytes = Buffer.from(await response.arrayBuffer());
+    expect(await sharp(bytes).metadata()).toMatchObject({ format: "webp", width: 800, height: 450 });
+    // The logo's placeholder, byte for byte.
+    const store = createImageStore({ dir, maxBytes: 1 << 20, http, logoSvg: LOGO_SVG });
+    expect(bytes.equals((await store.placeholder({ width: 800, height: 450, format: "webp" })).bytes)).toBe(true);
+  });
+});
+
+describe("the route is not an open proxy", () => {
+  test.each([
+    ["a URL in the query", () => `/img?url=${encodeURIComponent(`${site.url}/photo.jpg`)}`],
+    ["a URL in the path", () => `/img/${encodeURIComponent(`${site.url}/photo.jpg`)}/00000000/800`],
+    ["a story id that is not a number", () => "/img/abc/00000000/800"],
+    ["a story id past the database's integers", () => "/img/99999999999/00000000/800"],
+    ["a width not in the set", () => "/img/1/00000000/801"],
+    ["a width written with a leading zero", () => "/img/1/00000000/0800"],
+    ["a hash that is not 8 hex digits", () => "/img/1/zzzz/800"],
+    ["another format than JPEG by name", () => "/img/1/00000000/800.png"],
+  ])("refuses %s", async (_label, url) => {
+    await storyWithImage(`${site.url}/photo.jpg`);
+    const before = site.requests.length;
+    const response = await get(url());
+    expect(response.status).toBe(404);
+    expect(site.requests.length).toBe(before);
+  });
+
+  test("serves nothing of a story that is not published, one that does not exist, or one without a picture", async () => {
+    const pending = await storyWithImage(`${site.url}/other.jpg`, "pending");
+    const none = await storyWithImage(null);
+    const before = site.requests.length;
+    expect((await get(pending.path(800))).status).toBe(404);
+    expect((await get(`/img/${none.story.id}/${imageUrlHash("x")}/800`)).status).toBe(404);
+    expect((await get(`/img/987654/${imageUrlHash(`${site.url}/other.jpg`)}/800`)).status).toBe(404);
+    expect(site.requests.length).toBe(before);
+  });
+
+  test("sends a request whose hash is not the story's picture to the picture it has now", async () => {
+    const { story, path: imagePath } = await storyWithImage(`${site.url}/photo.jpg`);
+    const response = await get(`/img/${story.id}/${imageUrlHash(`${site.url}/other.jpg`)}/480`);
+    expect(response.status).toBe(302);
+    expect(response.headers.get("location")).toBe(imagePath(480));
+    expect(response.headers.get("cache-control")).toBe("public, max-age=60");
+  });
+
+  test("moves the address when the picture changes, and never serves the old picture under the new one", async () => {
+    const { story, path: oldPath } = await storyWithImage(`${site.url}/photo.jpg`);
+    expect((await get(oldPath(320))).status).toBe(200);
+    const newUrl = `${site.url}/other.jpg`;
+    await t.db.update(stories).set({ imageUrl: newUrl }).where(eq(stories.id, story.id));
+    clock += 10_000;
+    const stale = await get(oldPath(320));
+    expect(stale.status).toBe(302);
+    const newPath = storyImagePath({ id: story.id, imageUrl: newUrl }, 320);
+    expect(stale.headers.get("location")).toBe(newPath);
+    const fresh = await get(newPath, { accept: "image/webp" });
+    expect(await pictureOf(fresh)).toMatchObject({ width: 320, height: 180 });
+  });
+
+});
+
+describe("choosing a format", () => {
+  test.each([
+    [AVIF_FIRST, "avif"],
+    ["image/webp,image/apng,image/*,*/*;q=0.8", "webp"],
+    ["image/avif;q=0,image/webp", "webp"],
+    ["IMAGE/AVIF", "avif"],
+    ["image/*", "jpeg"],
+    ["*/*", "jpeg"],
+    [undefined, "jpeg"],
+  ])("%j gets %s", (accept, format) => {
+    expect(chooseFormat(accept)).toBe(format);
+  });
+});
+
+describe("a picture among the site's own files", () => {
+  test("is drawn from the file into the same sized variants, by Accept", async () => {
+    const { path: imagePath } = await storyWithImage("/demo/cat.svg");
+    const response = await get(imagePath(800), { accept: "image/webp,*/*" });
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toBe("image/webp");
+    expect(response.headers.get("cache-control")).toContain("immutable");
+    expect(await pictureOf(response)).toMatchObject({ format: "webp", width: 800, height: 450 });
+    const share = await get(imagePath(1200, true));
+    expect(await pictureOf(share)).toMatchObject({ format: "jpeg", width: 1200, height: 675 });
+  });
+
+  test("never reads outside the site's public files or anything that is not a picture", async () => {
+    const reader = siteImageReader(PUBLIC_DIR);
+    expect(await reader("/demo/cat.svg")).not.toBeNull();
+    expect(await reader("/../package.json")).toBeNull();
+    expect(await reader("/%2e%2e/package.json")).toBeNull();
+    expect(await reader("/demo/../../db/schema.ts")).toBeNull();
+    expect(await reader("/missing.png")).toBeNull();
+    const { path: imagePath } = await storyWithImage("/../../package.json");
+    const response = await get(imagePath(320), { accept: "image/webp,*/*" });
+    expect(response.headers.get("cache-control")).not.toContain("immutable");
+  });
+});

@@ -1,0 +1,36 @@
+import type { Repos } from "~/db/repos";
+import { createPoliteFetcher } from "~/domain/crawl/polite-fetch";
+import type { ParsedFeed, ParseFeedInput } from "~/domain/ingestion/feed/parse-feed";
+import type { PageRenderer } from "~/integrations/browser/render-page";
+import { userAgentFor } from "~/integrations/http/guarded-client";
+import type { HttpClient } from "~/integrations/http/types";
+import { crawlHandlers } from "~/jobs/crawl.job";
+import { imageHandlers } from "~/jobs/images.job";
+import { ingestionHandlers } from "~/jobs/ingestion.job";
+import type { JobHandlers } from "~/jobs/runner";
+import type { Config } from "./config";
+import type { Logger } from "./logger";
+
+/** The work a worker process does: RSS ingestion, URL discovery, queue scraping and image enhancement. */
+export function workerHandlers(input: {
+  config: Pick<Config, "siteUrl">;
+  repos: Repos;
+  http: HttpClient;
+  logger: Logger;
+  parseFeed: (input: ParseFeedInput) => Promise<ParsedFeed>;
+  renderer: PageRenderer | null;
+}): JobHandlers {
+  const { repos, http, logger } = input;
+  return {
+    ...ingestionHandlers({ repos, http, logger, parseFeed: input.parseFeed }),
+    ...crawlHandlers({
+      repos,
+      http,
+      logger,
+      fetcher: createPoliteFetcher({ crawl: repos.crawl, http, logger }),
+      userAgent: userAgentFor(input.config.siteUrl),
+      renderer: input.renderer,
+    }),
+    ...imageHandlers({ repos, http, logger }),
+  };
+}
