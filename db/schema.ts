@@ -283,6 +283,19 @@ export const socialMediaPosts = pgTable(
     errorSubcode: integer("error_subcode"),
     fbtraceId: text("fbtrace_id"),
     requestedBy: text("requested_by").references(() => users.id, { onDelete: "set null" }),
+    /** When a scheduled post is due; null for a post made at once. */
+    scheduledFor: timestamptz("scheduled_for"),
+    /** Graph API publish calls made for this post so far. */
+    attempts: integer("attempts").notNull().default(0),
+    /**
+     * Set when a publish call is sent, cleared when its answer settles the row: a pending row that has
+     * it was cut off or timed out after sending, and is looked for on the Page before any new call.
+     */
+    attemptStartedAt: timestamptz("attempt_started_at"),
+    /** When a post held back by a rate limit or a passing failure is tried again. */
+    nextAttemptAt: timestamptz("next_attempt_at"),
+    /** The background job that will make (or is making) the next attempt. */
+    jobId: text("job_id"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

@@ -8,11 +8,13 @@ export const DOMAIN_ERROR_KINDS = {
   SOURCE_NOT_FOUND: "not-found",
   CATEGORY_NOT_FOUND: "not-found",
   USER_NOT_FOUND: "not-found",
+  POST_NOT_FOUND: "not-found",
   // The request is well-formed but clashes with the current state.
   NOT_A_CRAWL_SOURCE: "conflict",
   ALREADY_POSTED: "conflict",
   POST_IN_FLIGHT: "conflict",
   WRONG_STATUS: "conflict",
+  FACEBOOK_NOT_CONNECTED: "conflict",
   DUPLICATE_URL: "conflict",
   USER_EXISTS: "conflict",
   LAST_ADMIN: "conflict",

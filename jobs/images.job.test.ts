@@ -46,6 +46,7 @@ async function startRunner() {
     "crawl-discovery": quiet,
     "crawl-poll": async () => null,
     "scrape-queue": quiet,
+    "facebook-post": quiet,
     ...imageHandlers({ repos: t.repos, http, logger }),
   };
   const runner = await createJobRunner({ database: t.database, logger, handlers, pollSchedule: null, pollingIntervalSeconds: 0.5, stopGraceMs: 100 });

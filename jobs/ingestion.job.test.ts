@@ -39,6 +39,7 @@ async function startWorker() {
       ...ingestionHandlers({ repos: t.repos, http, logger }),
       ...crawlHandlers({ repos: t.repos, http, logger, fetcher: createPoliteFetcher({ crawl: t.repos.crawl, http, logger }), userAgent: "Oddwire/test", renderer: null }),
       "enhance-images": async () => ({}),
+      "facebook-post": async () => ({}),
     },
     pollSchedule: null,
     pollingIntervalSeconds: 0.5,

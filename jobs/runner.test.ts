@@ -37,6 +37,7 @@ const noWork: JobHandlers = {
   "scrape-queue": async () => ({}),
   "crawl-poll": async () => null,
   "enhance-images": async () => ({}),
+  "facebook-post": async () => ({}),
 };
 
 async function startRunner(options: Partial<JobRunnerOptions> = {}): Promise<JobRunner> {

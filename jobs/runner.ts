@@ -28,6 +28,8 @@ export type JobHandlers = {
     input: { batchSize?: number; storyIds?: number[]; singleStoryId?: number; customImageUrl?: string; resumed_from?: string },
     ctx: JobContext,
   ) => Promise<Record<string, unknown>>;
+  /** One attempt at a pending Facebook post (now, at its scheduled time, or a retry after back-off). */
+  "facebook-post": (input: { post_id: number; resumed_from?: string }, ctx: JobContext) => Promise<Record<string, unknown>>;
 };
 
 /** A job stopped because someone asked it to; it ends as cancelled, not failed. */
@@ -65,9 +67,12 @@ export type JobRunner = JobsApi & {
 export const QUEUE_SCHEMA = "pgboss";
 const POLL_QUEUES = ["rss-poll", "crawl-poll"] as const;
 type PollQueue = (typeof POLL_QUEUES)[number];
-const KINDS: readonly JobKind[] = ["rss-ingestion", "crawl-discovery", "scrape-queue", "enhance-images"];
-/** Kinds whose interrupted jobs (a worker killed or restarted) are queued again to finish their work. */
-const RESUMABLE: readonly JobKind[] = ["enhance-images"];
+const KINDS: readonly JobKind[] = ["rss-ingestion", "crawl-discovery", "scrape-queue", "enhance-images", "facebook-post"];
+/**
+ * Kinds whose interrupted jobs (a worker killed or restarted) are queued again to finish their work.
+ * A Facebook post cut off mid-call is looked for on the Page before it is tried again.
+ */
+const RESUMABLE: readonly JobKind[] = ["enhance-images", "facebook-post"];
 /** A job interrupted longer ago than this is not resumed any more. */
 const RESUME_WINDOW_MS = 24 * 60 * 60_000;
 const INTERRUPTED = "The job was interrupted before it finished (the worker stopped or the job timed out).";
@@ -83,6 +88,8 @@ const QUEUES: PgBoss.Queue[] = [
   { name: "crawl-discovery", policy: "standard", retryLimit: 0, expireInSeconds: 2 * 60 * 60 },
   { name: "scrape-queue", policy: "standard", retryLimit: 0, expireInSeconds: 2 * 60 * 60 },
   { name: "enhance-images", policy: "standard", retryLimit: 0, expireInSeconds: 4 * 60 * 60 },
+  // A scheduled post waits up to 30 days for its time (domain/social MAX_SCHEDULE_DAYS): kept a little longer.
+  { name: "facebook-post", policy: "standard", retryLimit: 0, expireInSeconds: 10 * 60, retentionMinutes: 32 * 24 * 60 },
   // stately: at most one poll waiting and one running, so slow cycles never pile up.
   ...POLL_QUEUES.map((name): PgBoss.Queue => ({ name, policy: "stately", retryLimit: 0, expireInSeconds: 60 * 60, retentionMinutes: 10 })),
 ];
@@ -146,19 +153,19 @@ export async function createJobRunner(options: JobRunnerOptions): Promise<JobRun
     }
   }
 
-  async function send(kind: JobKind, input: Record<string, unknown>, requestedBy: string | null) {
+  async function send(kind: JobKind, input: Record<string, unknown>, requestedBy: string | null, startAfter: Date | null = null) {
     const jobId = randomUUID();
     await repo.insertQueued({ id: jobId, kind, input, requestedBy });
     try {
-      const sent = await boss.send(kind, input, { id: jobId });
+      const sent = await boss.send(kind, input, { id: jobId, ...(startAfter ? { startAfter } : {}) });
       if (!sent) throw new Error("the queue did not accept the job");
     } catch (error) {
       await repo.markFailed([jobId], `Could not queue the job: ${errorMessage(error)}`, new Date());
       throw error;
     }
-    logger.info({ jobId, kind, requestedBy }, "job queued");
+    logger.info({ jobId, kind, requestedBy, startAfter: startAfter?.toISOString() }, "job queued");
     const workerId = workerIds.get(kind);
-    if (workerId) boss.notifyWorker(workerId);
+    if (workerId && !startAfter) boss.notifyWorker(workerId);
     return { jobId };
   }
 
@@ -287,7 +294,7 @@ export async function createJobRunner(options: JobRunnerOptions): Promise<JobRun
     async enqueue(kind, input, enqueueOptions) {
       requireStarted();
       if (!KINDS.includes(kind)) throw new Error(`unknown job kind: ${String(kind)}`);
-      return send(kind, input, enqueueOptions?.requestedBy ?? null);
+      return send(kind, input, enqueueOptions?.requestedBy ?? null, enqueueOptions?.startAfter ?? null);
     },
 
     async get(jobId) {

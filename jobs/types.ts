@@ -1,5 +1,5 @@
 /** Background work the web layer can start and watch. */
-export type JobKind = "rss-ingestion" | "crawl-discovery" | "scrape-queue" | "enhance-images";
+export type JobKind = "rss-ingestion" | "crawl-discovery" | "scrape-queue" | "enhance-images" | "facebook-post";
 
 export type JobStatus = "queued" | "running" | "succeeded" | "failed" | "cancelled";
 
@@ -26,7 +26,8 @@ export type JobView = {
 export type ReportProgress = (progress: { done: number; total: number; message?: string; counts?: Record<string, number> }) => Promise<void> | void;
 
 export type JobsApi = {
-  enqueue(kind: JobKind, input: Record<string, unknown>, options?: { requestedBy?: string | null }): Promise<{ jobId: string }>;
+  /** Queues a job; with `startAfter` it waits until then (a scheduled post), surviving restarts. */
+  enqueue(kind: JobKind, input: Record<string, unknown>, options?: { requestedBy?: string | null; startAfter?: Date | null }): Promise<{ jobId: string }>;
   get(jobId: string): Promise<JobView | null>;
   /** The newest job of a kind that has not finished, or null (a page following work after a reload). */
   latestUnfinished(kind: JobKind): Promise<JobView | null>;

@@ -1,5 +1,6 @@
 import type { Repos } from "~/db/repos";
 import type { ParsedFeed, ParseFeedInput } from "~/domain/ingestion/feed/parse-feed";
+import type { GraphClient } from "~/integrations/facebook/graph-client";
 import type { HttpClient } from "~/integrations/http/types";
 import type { JobsApi } from "~/jobs/types";
 import type { Config } from "./config";
@@ -24,6 +25,8 @@ export type AppContext = {
   parseFeed: (input: ParseFeedInput) => Promise<ParsedFeed>;
   /** Starts and reports on background work (RSS ingestion). */
   jobs: JobsApi;
+  /** The Facebook Page the site posts to: null when FACEBOOK_PAGE_ID and FACEBOOK_PAGE_TOKEN are not set. */
+  facebook: GraphClient | null;
   /** Drops this process's cached public pages after an editorial change. */
   invalidatePublicPages: () => void;
 };

@@ -12,6 +12,8 @@ import { createJobRunner, type JobRunner } from "~/jobs/runner";
 import { openConfiguredDatabase } from "./database";
 import { demoAdminBanner, demoAdminPassword } from "./demo-admin";
 import { createFeedParserPool } from "./feed-parser-pool";
+import { createFacebookGraph } from "./facebook";
+import { schedulePostWith } from "~/jobs/social.job";
 import { describeConfig, type Config } from "./config";
 import { createLogger, type Logger } from "./logger";
 import { loadServerBuild, startWebServer, type WebServer } from "./web";
@@ -39,6 +41,7 @@ export async function serve(options: { config: Config; demo?: boolean; dev?: boo
   const feedParser = createFeedParserPool({ logger });
   // Launched on the first jsRendering page only.
   const renderer = createPageRenderer({ http, executablePath: config.chromiumPath });
+  const facebook = createFacebookGraph(config, logger);
   let web: WebServer | undefined;
   let jobs: JobRunner | undefined;
   let stopping = false;
@@ -56,6 +59,7 @@ export async function serve(options: { config: Config; demo?: boolean; dev?: boo
       // Running jobs finish or are recorded as interrupted before the database goes away.
       await jobs?.stop();
       await renderer.close();
+      await facebook?.close();
       await http.close();
       await feedParser.close();
       await closeDev?.();
@@ -75,17 +79,23 @@ export async function serve(options: { config: Config; demo?: boolean; dev?: boo
       logger.warn("ROLE=web on the embedded database: queued jobs wait for a worker, and no other process can open this database");
     }
     // A web-only process still queues jobs and reads their progress; workers also run them.
-    jobs = await createJobRunner({
-      database,
-      logger,
-      handlers: working ? workerHandlers({ config, repos: createRepos(database.db), http, logger, parseFeed: feedParser.parse, renderer }) : undefined,
+    // A post's retry is queued by the post's own job: the handlers reach the runner once it exists.
+    let runner: JobRunner | undefined;
+    const schedulePost = schedulePostWith(() => {
+      if (!runner) throw new Error("the job runner is not started");
+      return runner;
     });
+    const handlers = working
+      ? workerHandlers({ config, repos: createRepos(database.db), http, logger, parseFeed: feedParser.parse, renderer, facebook, schedulePost })
+      : undefined;
+    jobs = runner = await createJobRunner({ database, logger, handlers });
     await jobs.start();
-    if (serving && build) web = await startWebServer({ config, database, logger, build, before, http, jobs, parseFeed: feedParser.parse });
+    if (serving && build) web = await startWebServer({ config, database, logger, build, before, http, jobs, parseFeed: feedParser.parse, facebook });
   } catch (error) {
     await web?.close();
     await jobs?.stop();
     await renderer.close();
+    await facebook?.close();
     await http.close();
     await feedParser.close();
     await database.close();

@@ -5,13 +5,16 @@ import type { PageRenderer } from "~/integrations/browser/render-page";
 import { userAgentFor } from "~/integrations/http/guarded-client";
 import type { HttpClient } from "~/integrations/http/types";
 import { crawlHandlers } from "~/jobs/crawl.job";
+import type { SchedulePost } from "~/domain/social/post-story";
+import type { GraphClient } from "~/integrations/facebook/graph-client";
 import { imageHandlers } from "~/jobs/images.job";
 import { ingestionHandlers } from "~/jobs/ingestion.job";
 import type { JobHandlers } from "~/jobs/runner";
+import { socialHandlers } from "~/jobs/social.job";
 import type { Config } from "./config";
 import type { Logger } from "./logger";
 
-/** The work a worker process does: RSS ingestion, URL discovery, queue scraping and image enhancement. */
+/** The work a worker process does: RSS ingestion, URL discovery, queue scraping, image enhancement and Facebook posts. */
 export function workerHandlers(input: {
   config: Pick<Config, "siteUrl">;
   repos: Repos;
@@ -19,6 +22,10 @@ export function workerHandlers(input: {
   logger: Logger;
   parseFeed: (input: ParseFeedInput) => Promise<ParsedFeed>;
   renderer: PageRenderer | null;
+  /** The Page's Graph API client, null when not configured (a post then fails with how to connect). */
+  facebook: GraphClient | null;
+  /** Queues a Facebook post's next attempt (the job runner, bound once it exists). */
+  schedulePost: SchedulePost;
 }): JobHandlers {
   const { repos, http, logger } = input;
   return {
@@ -32,5 +39,6 @@ export function workerHandlers(input: {
       renderer: input.renderer,
     }),
     ...imageHandlers({ repos, http, logger }),
+    ...socialHandlers({ repos, graph: input.facebook, schedule: input.schedulePost, logger }),
   };
 }

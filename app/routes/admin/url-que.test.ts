@@ -199,6 +199,7 @@ describe("Scrape Selected", () => {
       "crawl-discovery": quiet,
       "crawl-poll": async () => null,
       "enhance-images": quiet,
+      "facebook-post": quiet,
       "scrape-queue": async (input) => {
         seen.push(input);
         return { succeeded: input.ids?.length ?? 0, failed: 0, rate_limited: 0, total: input.ids?.length ?? 0, results: [] };

@@ -1,0 +1,34 @@
+import { attemptPost, type AttemptPostDeps, type SchedulePost } from "~/domain/social/post-story";
+import type { JobHandlers } from "./runner";
+import type { JobsApi } from "./types";
+
+/** Queues a post's attempt as a facebook-post job, at its time when it has one. */
+export function schedulePostWith(jobs: () => Pick<JobsApi, "enqueue">, requestedBy: string | null = null): SchedulePost {
+  return (postRowId, at) => jobs().enqueue("facebook-post", { post_id: postRowId }, { requestedBy, startAfter: at });
+}
+
+/**
+ * Facebook posting as a job: one attempt at a pending post. A job resumed after a restart (its
+ * attempt cut off mid-call) finds the attempt marked as sent and looks for it on the Page first.
+ */
+export function socialHandlers(deps: AttemptPostDeps): Pick<JobHandlers, "facebook-post"> {
+  return {
+    "facebook-post": async (input) => {
+      const postRowId = Number(input.post_id);
+      if (!Number.isInteger(postRowId) || postRowId < 1) throw new Error(`facebook-post needs a post id, got ${String(input.post_id)}`);
+      const result = await attemptPost(deps, postRowId);
+      const row = result.row;
+      return {
+        outcome: result.outcome,
+        post_row_id: postRowId,
+        story_id: row?.storyId ?? null,
+        status: row?.status ?? null,
+        post_id: row?.postId ?? null,
+        permalink_url: row?.permalinkUrl ?? null,
+        error_message: row?.errorMessage ?? null,
+        retry_at: result.outcome === "retrying" ? result.retryAt.toISOString() : null,
+        ...(result.outcome === "skipped" ? { reason: result.reason } : {}),
+      };
+    },
+  };
+}
