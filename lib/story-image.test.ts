@@ -1,5 +1,18 @@
 import { describe, expect, test } from "vitest";
-import { IMAGE_WIDTHS, imageHeight, imageOrigin, imageUrlHash, isImageWidth, storyImagePath, storyImageSources, storyShareImage } from "./story-image";
+import {
+  IMAGE_WIDTHS,
+  imageHeight,
+  imageOrigin,
+  imageUrlHash,
+  isImageWidth,
+  shareCardHash,
+  siteHost,
+  storyCardPath,
+  storyImagePath,
+  storyImageSources,
+  storyShareImage,
+  storySocialImage,
+} from "./story-image";
 
 const PHOTO = "https://cdn.example/photos/goat.jpg?w=2000";
 const SIZES = "(min-width: 800px) 760px, 100vw";
@@ -91,5 +104,51 @@ describe("a story's shared image", () => {
       height: 675,
     });
     expect(storyShareImage({ id: 3, imageUrl: null }, "https://oddwire.test")).toBeNull();
+  });
+});
+
+describe("a story's share card", () => {
+  const story = { id: 3, title: "Goat elected mayor", category: "Animals", imageUrl: null };
+
+  test("is what a story without a picture shares, at 1200x630", () => {
+    const hash = shareCardHash({ title: "Goat elected mayor", category: "Animals", site: "oddwire.test" });
+    expect(hash).toMatch(/^[0-9a-f]{8}$/);
+    expect(storySocialImage(story, "https://oddwire.test/")).toEqual({
+      url: `https://oddwire.test/img/3/card-${hash}.png`,
+      width: 1200,
+      height: 630,
+      card: true,
+    });
+    expect(storySocialImage({ ...story, imageUrl: "javascript:alert(1)" }, "https://oddwire.test").card).toBe(true);
+  });
+
+  test("is not shared by a story with a picture, which shares its 1200 px JPEG", () => {
+    expect(storySocialImage({ ...story, imageUrl: PHOTO }, "https://oddwire.test")).toEqual({
+      url: `https://oddwire.test/img/3/${imageUrlHash(PHOTO)}/1200.jpg`,
+      width: 1200,
+      height: 675,
+      card: false,
+    });
+  });
+
+  test.each([
+    ["title", { title: "Goat re-elected mayor" }],
+    ["category", { category: "Politics" }],
+  ])("moves to a new address when its %s changes", (_label, change) => {
+    expect(storyCardPath({ ...story, ...change }, "https://oddwire.test")).not.toBe(storyCardPath(story, "https://oddwire.test"));
+  });
+
+  test("moves to a new address when the site's name on it changes", () => {
+    expect(storyCardPath(story, "https://oddwire.test")).not.toBe(storyCardPath(story, "https://weird.example"));
+    expect(storyCardPath(story, "https://www.oddwire.test")).toBe(storyCardPath(story, "https://oddwire.test/"));
+  });
+
+  test.each([
+    ["https://oddwire.test", "oddwire.test"],
+    ["https://www.oddwire.test/", "oddwire.test"],
+    ["http://localhost:3000", "localhost:3000"],
+    ["", ""],
+  ])("names the site %j as %j", (siteUrl, host) => {
+    expect(siteHost(siteUrl)).toBe(host);
   });
 });

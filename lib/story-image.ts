@@ -3,6 +3,7 @@
 //
 //   /img/{storyId}/{hash of the image URL}/{width}       AVIF, WebP or JPEG, chosen by the Accept header
 //   /img/{storyId}/{hash of the image URL}/{width}.jpg   always JPEG (Open Graph, RSS enclosures)
+//   /img/{storyId}/card-{hash of the card's text}.png     the share card of a story without a picture
 //
 // The hash names the image URL the story had when the page was made, so the address can be cached
 // for ever: a changed image URL is a new address. Images on the site itself (a path such as
@@ -38,9 +39,13 @@ export function isImageWidth(width: number): width is ImageWidth {
  * image a published story has now, whatever the hash.
  */
 export function imageUrlHash(imageUrl: string): string {
+  return fingerprint(imageUrl);
+}
+
+function fingerprint(text: string): string {
   let hash = 0x811c9dc5;
-  for (let i = 0; i < imageUrl.length; i++) {
-    hash ^= imageUrl.charCodeAt(i);
+  for (let i = 0; i < text.length; i++) {
+    hash ^= text.charCodeAt(i);
     hash = Math.imul(hash, 0x01000193);
   }
   return (hash >>> 0).toString(16).padStart(8, "0");
@@ -122,4 +127,53 @@ export function storyShareImage(story: StoryWithImage, siteUrl: string): { url: 
     width: SHARE_IMAGE_WIDTH,
     height: imageHeight(SHARE_IMAGE_WIDTH),
   };
+}
+
+/** The size of a share card: what Facebook, X and LinkedIn show large (1.91:1). */
+export const SHARE_CARD_SIZE = { width: 1200, height: 630 } as const;
+
+/**
+ * Bumped when the card's design changes, so that every card gets a new address rather than an old
+ * picture being kept for ever under an immutable one.
+ */
+const SHARE_CARD_DESIGN = "1";
+
+/** Every text a share card draws: an edit to any of them is a new card at a new address. */
+export type ShareCardText = { title: string; category: string; site: string };
+
+/** The site's name as a card shows it: the host of its URL, without "www.". */
+export function siteHost(siteUrl: string): string {
+  try {
+    return new URL(siteUrl).host.replace(/^www\./, "");
+  } catch {
+    return "";
+  }
+}
+
+/** The fingerprint of a card's text (and design) in its address: 8 hex digits, as for image URLs. */
+export function shareCardHash(text: ShareCardText): string {
+  return fingerprint([SHARE_CARD_DESIGN, text.title, text.category, text.site].join("\n"));
+}
+
+/** The path of a story's share card; `siteUrl` names the site the card shows. */
+export function storyCardPath(story: { id: number; title: string; category: string }, siteUrl: string): string {
+  return `/img/${story.id}/card-${shareCardHash({ title: story.title, category: story.category, site: siteHost(siteUrl) })}.png`;
+}
+
+/**
+ * What a story page shares (og:image, twitter:image, JSON-LD): its picture's 1200 px JPEG, or, for a
+ * story without a usable picture, its share card.
+ *
+ * "Usable" is "has an image URL the site can serve": no width is kept for a story's picture
+ * (enhancement measures candidates but stores only the URL), so one under 600 px cannot be told here
+ * and is shared as its variant, which the image route scales up to 1200 px.
+ */
+export function storySocialImage(
+  story: StoryWithImage & { title: string; category: string },
+  siteUrl: string,
+): { url: string; width: number; height: number; card: boolean } {
+  const picture = storyShareImage(story, siteUrl);
+  if (picture) return { url: picture.url, width: SHARE_IMAGE_WIDTH, height: imageHeight(SHARE_IMAGE_WIDTH), card: false };
+  const site = siteUrl.replace(/\/+$/, "");
+  return { url: `${site}${storyCardPath(story, siteUrl)}`, ...SHARE_CARD_SIZE, card: true };
 }

@@ -8,17 +8,23 @@ import express from "express";
 import sharp from "sharp";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from "vitest";
 import { stories } from "~/db/schema";
-import { makeStory } from "~/db/testing/factories";
+import { makeCategory, makeStory } from "~/db/testing/factories";
 import { useTestDatabase } from "~/db/testing/test-database";
 import { testHttpClient } from "~/integrations/http/testing";
 import type { HttpClient } from "~/integrations/http/types";
+import { imageSize } from "image-size";
+import { getStoryCard } from "~/domain/public/public-site";
 import { createImageStore } from "~/integrations/images/image-store";
 import { LOGO_SVG, photoJpeg } from "~/integrations/images/testing";
-import { imageUrlHash, storyImagePath } from "~/lib/story-image";
+import { createShareCards } from "~/integrations/share-card/share-card";
+import { imageUrlHash, storyCardPath, storyImagePath } from "~/lib/story-image";
 import { serveFixtures, type FixtureServer } from "~/test/fixture-server";
 import { chooseFormat, createImageRoute, siteImageReader } from "./image-route";
 
 const PUBLIC_DIR = path.resolve("public");
+const SITE_URL = "https://oddwire.test";
+// One renderer for the file: a card is the same picture whichever test asks for it.
+const cards = createShareCards({ logoSvg: LOGO_SVG });
 
 const t = useTestDatabase();
 const MAX_ORIGINAL_BYTES = 1_000_000;
@@ -61,7 +67,16 @@ beforeEach(async () => {
     readSiteImage: siteImageReader(PUBLIC_DIR),
   });
   const app = express();
-  app.use(createImageRoute({ store, findImage: (id) => t.repos.publicStories.imageOf(id), now: () => clock }));
+  app.use(
+    createImageRoute({
+      store,
+      findImage: (id) => t.repos.publicStories.imageOf(id),
+      cards,
+      findCard: (id) => getStoryCard(t.repos, id),
+      siteUrl: SITE_URL,
+      now: () => clock,
+    }),
+  );
   // What the site would answer after the route: the page 404.
   app.use((_req, res) => void res.status(404).send("the site's 404 page"));
   server = await new Promise<Server>((resolve) => {
@@ -205,6 +220,78 @@ describe("the route is not an open proxy", () => {
     expect(await pictureOf(fresh)).toMatchObject({ width: 320, height: 180 });
   });
 
+});
+
+describe("a story's share card", () => {
+  async function storyWithCard(overrides: { title?: string; status?: "published" | "pending"; imageUrl?: string | null } = {}) {
+    const category = await makeCategory(t.db, { name: "Animals" });
+    const story = await makeStory(t.db, { title: "Goat elected mayor", imageUrl: null, status: "published", categoryId: category.id, ...overrides });
+    return { story, path: storyCardPath({ id: story.id, title: story.title, category: "Animals" }, SITE_URL) };
+  }
+
+  test("is a 1200x630 PNG, cached for a year as immutable, with an ETag answered by 304", async () => {
+    const { path: cardPath } = await storyWithCard();
+    expect(cardPath).toMatch(/^\/img\/\d+\/card-[0-9a-f]{8}\.png$/);
+    const response = await get(cardPath);
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toBe("image/png");
+    expect(response.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
+    expect(response.headers.get("x-content-type-options")).toBe("nosniff");
+    expect(imageSize(Buffer.from(await response.arrayBuffer()))).toMatchObject({ type: "png", width: 1200, height: 630 });
+    const etag = response.headers.get("etag");
+    expect(etag).toMatch(/^"[\w-]+"$/);
+    const again = await get(cardPath, { "if-none-match": etag! });
+    expect(again.status).toBe(304);
+    expect((await again.arrayBuffer()).byteLength).toBe(0);
+  });
+
+  test("answers HEAD with the headers only", async () => {
+    const { path: cardPath } = await storyWithCard();
+    const response = await fetch(`${base}${cardPath}`, { method: "HEAD" });
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toBe("image/png");
+    expect((await response.arrayBuffer()).byteLength).toBe(0);
+  });
+
+  test("draws the story's current title: an edited title is a new address, and the old one redirects to it", async () => {
+    const { story, path: oldPath } = await storyWithCard();
+    const before = Buffer.from(await (await get(oldPath)).arrayBuffer());
+    await t.db.update(stories).set({ title: "Goat re-elected mayor" }).where(eq(stories.id, story.id));
+    clock += 10_000;
+    const newPath = storyCardPath({ id: story.id, title: "Goat re-elected mayor", category: "Animals" }, SITE_URL);
+    expect(newPath).not.toBe(oldPath);
+    const stale = await get(oldPath);
+    expect(stale.status).toBe(302);
+    expect(stale.headers.get("location")).toBe(newPath);
+    expect(stale.headers.get("cache-control")).toBe("public, max-age=60");
+    const fresh = await get(newPath);
+    expect(fresh.status).toBe(200);
+    expect(Buffer.from(await fresh.arrayBuffer()).equals(before)).toBe(false);
+  });
+
+  test("serves nothing of a story that is not published or does not exist", async () => {
+    const { path: pendingPath } = await storyWithCard({ status: "pending" });
+    expect((await get(pendingPath)).status).toBe(404);
+    expect((await get(pendingPath.replace(/^\/img\/\d+\//, "/img/987654/"))).status).toBe(404);
+  });
+
+  test.each([
+    ["a hash that is not 8 hex digits", (id: number) => `/img/${id}/card-zzzz.png`],
+    ["another format", (id: number) => `/img/${id}/card-00000000.jpg`],
+    ["another name", (id: number) => `/img/${id}/poster-00000000.png`],
+    ["a story id that is not a number", () => "/img/abc/card-00000000.png"],
+  ])("refuses %s", async (_label, url) => {
+    const { story } = await storyWithCard();
+    expect((await get(url(story.id))).status).toBe(404);
+  });
+
+  test("takes no text from the request: a title in the query draws nothing", async () => {
+    const { path: cardPath } = await storyWithCard();
+    const own = Buffer.from(await (await get(cardPath)).arrayBuffer());
+    const asked = await get(`${cardPath}?title=${encodeURIComponent("Something else")}&category=Hacked`);
+    expect(asked.status).toBe(200);
+    expect(Buffer.from(await asked.arrayBuffer()).equals(own)).toBe(true);
+  });
 });
 
 describe("choosing a format", () => {

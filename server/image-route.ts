@@ -4,16 +4,20 @@ import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { SITE_IMAGE_PREFIX, type ImageStore } from "~/integrations/images/image-store";
 import type { VariantFormat } from "~/integrations/images/resize";
-import { imageHeight, imageOrigin, imageUrlHash, isImageWidth, storyImagePath } from "~/lib/story-image";
+import type { ShareCards } from "~/integrations/share-card/share-card";
+import { imageHeight, imageOrigin, imageUrlHash, isImageWidth, shareCardHash, siteHost, storyCardPath, storyImagePath } from "~/lib/story-image";
 
 // The public image route (lib/story-image.ts names its addresses):
 //
 //   GET /img/{storyId}/{hash}/{width}       AVIF, WebP or JPEG by Accept, Vary: Accept
 //   GET /img/{storyId}/{hash}/{width}.jpg   JPEG
+//   GET /img/{storyId}/card-{hash}.png      the story's share card (PNG, 1200x630)
 //
 // It is no proxy: it takes no URL, only a published story's id, and serves that story's current
 // picture. The hash must be the one of the picture's URL, which makes the answer immutable; a story
 // whose picture changed since is redirected to its new address. Anything else is not found.
+// A share card takes no text either: it draws the story's current title and category, and its hash
+// is theirs, so an edited title is a new card and the old address redirects, as for a picture.
 
 /** How long a story's image URL is trusted before it is read again: an edit shows within seconds. */
 export const LOOKUP_TTL_MS = 5_000;
@@ -43,6 +47,12 @@ export type ImageRouteOptions = {
   store: ImageStore;
   /** A published story's image URL (null when it has none); null when no such story is published. */
   findImage: (storyId: number) => Promise<{ imageUrl: string | null } | null>;
+  /** Renders (and keeps) share cards. */
+  cards: ShareCards;
+  /** A published story's title and category as its page shows them; null when no such story is published. */
+  findCard: (storyId: number) => Promise<{ title: string; category: string } | null>;
+  /** The site's address: its host is printed on every card. */
+  siteUrl: string;
   lookupTtlMs?: number;
   /** Milliseconds, for the lookup's lifetime (injectable for tests). */
   now?: () => number;
@@ -78,6 +88,13 @@ export function createImageRoute(options: ImageRouteOptions): Router {
     // Concurrent requests for one story's images share one query.
     fetchMethod: async (id) => (await options.findImage(id)) ?? { imageUrl: null },
   });
+  const cardLookups = new LRUCache<number, { title: string; category: string } | { title: null }>({
+    max: 10_000,
+    ttl: options.lookupTtlMs ?? LOOKUP_TTL_MS,
+    ...(options.now ? { perf: { now: options.now } } : {}),
+    fetchMethod: async (id) => (await options.findCard(id)) ?? { title: null },
+  });
+  const site = siteHost(options.siteUrl);
 
   const router = Router();
   router.get("/img/:id/:hash/:file", async (req, res) => {
@@ -107,6 +124,22 @@ export function createImageRoute(options: ImageRouteOptions): Router {
     if (matches(req.get("if-none-match"), image.etag)) return void res.status(304).end();
     // send() answers HEAD without the body.
     res.send(image.bytes);
+  });
+  router.get("/img/:id/:file", async (req, res) => {
+    const id = /^[1-9]\d{0,9}$/.test(req.params.id) ? Number(req.params.id) : NaN;
+    const hash = /^card-([0-9a-f]{8})\.png$/.exec(req.params.file)?.[1];
+    if (!(id <= MAX_ID) || !hash) return notFound(res);
+
+    const found = await cardLookups.fetch(id);
+    if (!found || found.title === null) return notFound(res);
+    const text = { title: found.title, category: found.category, site };
+    const current = shareCardHash(text);
+    if (current !== hash) return moved(res, storyCardPath({ id, ...found }, options.siteUrl));
+
+    const card = await options.cards.card({ storyId: id, hash: current, text });
+    res.set({ "Content-Type": card.contentType, "Cache-Control": IMMUTABLE, ETag: card.etag, "X-Content-Type-Options": "nosniff" });
+    if (matches(req.get("if-none-match"), card.etag)) return void res.status(304).end();
+    res.send(card.bytes);
   });
   return router;
 }

@@ -13,8 +13,10 @@ import { toNodeHandler } from "better-auth/node";
 import { createGuardedClient, userAgentFor } from "~/integrations/http/guarded-client";
 import type { HttpClient } from "~/integrations/http/types";
 import { createImageStore, type ImageStore } from "~/integrations/images/image-store";
+import { createShareCards } from "~/integrations/share-card/share-card";
 import type { JobsApi } from "~/jobs/types";
 import { parseFeed } from "~/domain/ingestion/feed/parse-feed";
+import { getStoryCard } from "~/domain/public/public-site";
 import { publicConfig, type AppContext } from "./app-context";
 import { CLIENT_IP_HEADER, createAuth } from "./auth";
 import { createImageRoute, siteImageReader } from "./image-route";
@@ -25,7 +27,7 @@ import type { Logger } from "./logger";
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const BUILD_DIR = path.join(ROOT, "build");
-/** The product logo: the placeholder for a story picture that cannot be had (spec section 3). */
+/** The product logo: the placeholder for a story picture that cannot be had (spec section 3), and on share cards. */
 const PUBLIC_DIR = path.join(ROOT, "public");
 const LOGO_FILE = path.join(PUBLIC_DIR, "logo.svg");
 
@@ -77,13 +79,14 @@ export function createWebApp(options: {
     logger,
   });
   const repos = createRepos(database.db);
+  const logoSvg = readFileSync(LOGO_FILE);
   const images =
     options.images ??
     createImageStore({
       dir: config.imageDir,
       maxBytes: config.imageCacheMb * 1024 * 1024,
       http,
-      logoSvg: readFileSync(LOGO_FILE),
+      logoSvg,
       readSiteImage: siteImageReader(PUBLIC_DIR),
       onFailure: ({ url, storyId, code, message }) => logger.warn({ storyId, url, code, err: message }, "story image unavailable; serving the logo"),
     });
@@ -123,7 +126,15 @@ export function createWebApp(options: {
     return authHandler(req, res);
   });
   // Pictures are compressed already; they skip the compression middleware and the page cache.
-  app.use(createImageRoute({ store: images, findImage: (id) => repos.publicStories.imageOf(id) }));
+  app.use(
+    createImageRoute({
+      store: images,
+      findImage: (id) => repos.publicStories.imageOf(id),
+      cards: createShareCards({ logoSvg }),
+      findCard: (id) => getStoryCard(repos, id),
+      siteUrl: config.siteUrl,
+    }),
+  );
   app.use(compression());
   for (const middleware of options.before ?? []) app.use(middleware);
   app.use("/assets", express.static(path.join(BUILD_DIR, "client", "assets"), { immutable: true, maxAge: "1y" }));

@@ -6,7 +6,7 @@ import { SourceLink, StoryGrid } from "~/app/components/story-card";
 import { LOGO_URL, StoryImage } from "~/app/components/story-image";
 import { formatDate } from "~/app/lib/format";
 import { siteUrlFrom } from "~/app/lib/meta";
-import { storyShareImage } from "~/lib/story-image";
+import { storySocialImage } from "~/lib/story-image";
 import type { Route } from "./+types/story";
 
 // The story's picture fills the 48rem column (less its border), or the screen's width.
@@ -17,9 +17,9 @@ export function meta({ data: page, matches }: Route.MetaArgs): Route.MetaDescrip
   const siteUrl = siteUrlFrom(matches);
   const { story } = page;
   const url = `${siteUrl}/story/${story.slug}`;
-  // Social networks and search engines get the 1200 px JPEG variant; without a picture, the logo.
-  const shared = storyShareImage(story, siteUrl);
-  const image = shared?.url ?? `${siteUrl}${LOGO_URL}`;
+  // Social networks and search engines get the 1200 px JPEG variant; without a picture, the story's share card.
+  const shared = storySocialImage(story, siteUrl);
+  const image = shared.url;
   const description = story.summary ?? story.title;
   const jsonLd = {
     "@context": "https://schema.org",
@@ -44,12 +44,8 @@ export function meta({ data: page, matches }: Route.MetaArgs): Route.MetaDescrip
     { property: "og:title", content: story.title },
     { property: "og:description", content: description },
     { property: "og:image", content: image },
-    ...(shared?.width && shared.height
-      ? [
-          { property: "og:image:width", content: String(shared.width) },
-          { property: "og:image:height", content: String(shared.height) },
-        ]
-      : []),
+    { property: "og:image:width", content: String(shared.width) },
+    { property: "og:image:height", content: String(shared.height) },
     { property: "og:image:alt", content: story.title },
     ...(story.publishDate ? [{ property: "article:published_time", content: story.publishDate }] : []),
     { name: "twitter:card", content: "summary_large_image" },

@@ -99,6 +99,17 @@ export function publicStoriesRepo(db: Db) {
       return row ?? null;
     },
 
+    /** A published story's title and category name by id (what its share card draws); null for a story that is not published. */
+    async cardOf(id: number): Promise<{ title: string; categoryName: string | null } | null> {
+      const [row] = await db
+        .select({ title: stories.title, categoryName: categories.name })
+        .from(stories)
+        .leftJoin(categories, eq(categories.id, stories.categoryId))
+        .where(and(published, eq(stories.id, id)))
+        .limit(1);
+      return row ?? null;
+    },
+
     /** Other published stories of a category, newest first. */
     async related(categoryId: number, excludeId: number, limit: number): Promise<StoryWithRelations[]> {
       const rows = await selectStories()

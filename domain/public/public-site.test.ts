@@ -4,6 +4,7 @@ import { useTestDatabase } from "~/db/testing/test-database";
 import {
   getCategoryPage,
   getHome,
+  getStoryCard,
   getStoryPage,
   PAGE_SIZE,
   parsePage,
@@ -202,5 +203,18 @@ describe("search at scale", () => {
     expect(capped.stories).toHaveLength(2);
     const exact = await t.repos.publicStories.search("yak", { limit: 2, offset: 0, countCap: 5 });
     expect(exact).toMatchObject({ total: 5, totalIsCapped: false });
+  });
+});
+
+describe("a story's share card", () => {
+  test("draws a published story's title and category, 'Uncategorized' without one, and nothing of a pending story", async () => {
+    const category = await makeCategory(t.db, { name: "Animals" });
+    const goat = await makeStory(t.db, { title: "Goat elected mayor", categoryId: category.id });
+    const loose = await makeStory(t.db, { title: "Loose", categoryId: null });
+    const pending = await makeStory(t.db, { title: "Pending", categoryId: category.id, status: "pending" });
+    expect(await getStoryCard(t.repos, goat.id)).toEqual({ title: "Goat elected mayor", category: "Animals" });
+    expect(await getStoryCard(t.repos, loose.id)).toEqual({ title: "Loose", category: "Uncategorized" });
+    expect(await getStoryCard(t.repos, pending.id)).toBeNull();
+    expect(await getStoryCard(t.repos, 987654)).toBeNull();
   });
 });

@@ -1,6 +1,6 @@
 import type { CategoriesRepo } from "~/db/repos/categories.repo";
 import type { PublicStoriesRepo } from "~/db/repos/public-stories.repo";
-import { toPublicStory, type PublicStory } from "~/domain/stories/public-story";
+import { publicCategoryName, toPublicStory, type PublicStory } from "~/domain/stories/public-story";
 
 export const PAGE_SIZE = 24;
 export const RELATED_LIMIT = 6;
@@ -70,6 +70,12 @@ export async function getStoryPage(
   if (!story) return null;
   const related = story.categoryId === null ? [] : await deps.publicStories.related(story.categoryId, story.id, RELATED_LIMIT);
   return { story: toPublicStory(story), content: story.content, related: related.map(toPublicStory) };
+}
+
+/** What a published story's share card draws (its title and category as its page shows them); null for unknown or unpublished ids. */
+export async function getStoryCard(deps: Pick<PublicDeps, "publicStories">, id: number): Promise<{ title: string; category: string } | null> {
+  const story = await deps.publicStories.cardOf(id);
+  return story ? { title: story.title, category: publicCategoryName(story.categoryName) } : null;
 }
 
 /**

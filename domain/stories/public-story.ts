@@ -40,12 +40,17 @@ export function toPublicStory(story: StoryForPublic): PublicStory {
     // Only http(s) links leave the site: anything else (javascript:, data:) is treated as missing.
     sourceUrl: httpUrlOrNull(story.originalUrl) ?? httpUrlOrNull(story.sourceUrl) ?? "#",
     sourceName: story.sourceName,
-    category: blankToNull(story.categoryName) ?? "Uncategorized",
+    category: publicCategoryName(story.categoryName),
     categorySlug: story.categorySlug,
     slug: story.slug,
     publishDate: story.publishDate ? story.publishDate.toISOString() : null,
     isFeatured: story.isFeatured ?? false,
   };
+}
+
+/** The category a story shows: its category's name, "Uncategorized" without one. */
+export function publicCategoryName(categoryName: string | null): string {
+  return blankToNull(categoryName) ?? "Uncategorized";
 }
 
 function blankToNull(value: string | null): string | null {
