@@ -18,6 +18,9 @@ import { ADMIN, CATEGORIES, CONTACT_EMAIL, EDITOR, FEATURED, PENDING, PROMOTABLE
 import { SOURCES_PAGE } from "./fixtures";
 import { QUEUE_ARTICLES, QUEUE_FAILED_ERROR, QUEUE_RETRY_ERROR, QUEUE_ROWS, QUEUE_SOURCES, queueSitePages } from "./fixtures";
 import { IMAGES_BATCH, IMAGES_FIRST_ID, IMAGES_TEST_STORY, imagesSiteUrl } from "./fixtures";
+import { SOCIAL_GRAPH_FILE, SOCIAL_NOT_CONNECTED_ENV, SOCIAL_PAGE_NAME } from "./fixtures";
+import { startFakeGraph, type FakeAnswer, type FakeEndpoint } from "~/integrations/facebook/testing/fake-graph";
+import { createServer } from "node:http";
 
 // The worker's journeys read this server's outbox, and on PostgreSQL run the CLI against its database: both are named by the config.
 const dataDir = process.env.E2E_DATA_DIR ?? mkdtempSync(path.join(os.tmpdir(), "oddwire-e2e-"));
@@ -35,6 +38,29 @@ if (serverUrl) {
   env.DATABASE_URL = adminUrl(serverUrl, databaseName);
   env.AUTH_SECRET = randomBytes(32).toString("hex");
 }
+
+// ---- Social Media (admin-social.spec.ts): the Page is a fake Graph API; the journey steers its next answers over a control server ----
+if (!process.env[SOCIAL_NOT_CONNECTED_ENV]) {
+  const graph = await startFakeGraph({ pageName: SOCIAL_PAGE_NAME });
+  env.FACEBOOK_GRAPH_URL = graph.url;
+  env.FACEBOOK_PAGE_ID = graph.pageId;
+  env.FACEBOOK_PAGE_TOKEN = graph.pageToken;
+  const control = createServer((req, res) => {
+    let body = "";
+    req.on("data", (chunk: Buffer) => (body += chunk.toString()));
+    req.on("end", () => {
+      const { endpoint, answer } = JSON.parse(body || "{}") as { endpoint?: FakeEndpoint; answer?: FakeAnswer };
+      if (req.url === "/answer-once" && endpoint && answer) graph.answerOnce(endpoint, answer);
+      else if (req.url === "/clear") graph.clearAnswers();
+      res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ posts: graph.posts.length }));
+    });
+  });
+  await new Promise<void>((resolve) => control.listen(0, "127.0.0.1", resolve));
+  const address = control.address();
+  writeFileSync(path.join(dataDir, SOCIAL_GRAPH_FILE), JSON.stringify({ control: `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}` }));
+  for (const signal of ["SIGTERM", "SIGINT"] as const) process.once(signal, () => void graph.close().then(() => control.close()));
+}
+// ---- end of the Social Media block ----
 
 // Sources page tools: the app fetches the journeys' fixture site on 127.0.0.1 (see the block below).
 env.FETCH_ALLOW_HOSTS = "127.0.0.1";

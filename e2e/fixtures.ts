@@ -203,3 +203,9 @@ export const IMAGES_BATCH = [
   currentImage: i === 0 ? `/images/gallery-${i + 1}-large.jpg` : i % 2 === 0 ? `/images/gallery-${i + 1}-small.jpg` : null,
   pageImage: i === 1 ? "/images/tiny-icon.jpg" : `/images/gallery-${i + 1}-large.jpg`,
 }));
+
+// ---- Social Media (admin-social.spec.ts): a fake Graph API the server posts to, steered through a control server ----
+export const SOCIAL_GRAPH_FILE = "facebook-graph.json";
+export const SOCIAL_PAGE_NAME = "Oddwire Fixture Page";
+/** The fixture server starts without a Page connection when this is set (the not-connected journey). */
+export const SOCIAL_NOT_CONNECTED_ENV = "E2E_FACEBOOK_OFF";

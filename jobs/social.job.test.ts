@@ -35,7 +35,7 @@ afterEach(async () => {
 const quiet = async () => ({});
 /** A worker with the posting handler; its retries are queued on itself. */
 async function startRunner(): Promise<JobRunner> {
-  let self: JobRunner | undefined;
+  const self: { runner?: JobRunner } = {};
   const handlers: JobHandlers = {
     "rss-ingestion": quiet,
     "rss-poll": async () => null,
@@ -43,24 +43,24 @@ async function startRunner(): Promise<JobRunner> {
     "crawl-poll": async () => null,
     "scrape-queue": quiet,
     "enhance-images": quiet,
-    ...socialHandlers({ repos: t.repos, graph, schedule: schedulePostWith(() => self!), logger }),
+    ...socialHandlers({ repos: t.repos, graph, schedule: schedulePostWith(() => self.runner!), logger }),
   };
   const runner = await createJobRunner({ database: t.database, logger, handlers, pollSchedule: null, pollingIntervalSeconds: 0.5, stopGraceMs: 100 });
-  self = runner;
+  self.runner = runner;
   runners.push(runner);
   await runner.start();
   return runner;
 }
 
-async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, what: string): Promise<T> {
+async function until<T, S extends T = T>(read: () => Promise<T>, done: ((value: T) => value is S) | ((value: T) => boolean), what: string): Promise<S> {
   for (let i = 0; i < 300; i++) {
     const value = await read();
-    if (done(value)) return value;
+    if (done(value)) return value as S;
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   throw new Error(`never reached: ${what}`);
 }
-const ended = (job: JobView | null) => job !== null && ["succeeded", "failed", "cancelled"].includes(job.status);
+const ended = (job: JobView | null): job is JobView => job !== null && ["succeeded", "failed", "cancelled"].includes(job.status);
 const rowOf = async (id: number) => (await t.db.select().from(socialMediaPosts).where(eq(socialMediaPosts.id, id)))[0];
 const request = (runner: JobRunner, storyId: number, at: Date | null = null) =>
   requestPost({ repos: t.repos, siteUrl: "https://oddwire.test", connected: true, schedule: schedulePostWith(() => runner) }, { storyId, at, actorUserId: null });

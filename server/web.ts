@@ -15,6 +15,7 @@ import type { HttpClient } from "~/integrations/http/types";
 import { createImageStore, type ImageStore } from "~/integrations/images/image-store";
 import { createShareCards } from "~/integrations/share-card/share-card";
 import type { JobsApi } from "~/jobs/types";
+import type { GraphClient } from "~/integrations/facebook/graph-client";
 import { parseFeed } from "~/domain/ingestion/feed/parse-feed";
 import { getStoryCard } from "~/domain/public/public-site";
 import { publicConfig, type AppContext } from "./app-context";
@@ -67,6 +68,8 @@ export function createWebApp(options: {
   parseFeed?: AppContext["parseFeed"];
   /** The store behind /img; one is made from the config when none is given. */
   images?: ImageStore;
+  /** The Facebook Page's Graph API client (serve passes the one its worker shares); none when not configured. */
+  facebook?: GraphClient | null;
 }) {
   const { config, database, logger } = options;
   const http = options.http ?? createGuardedClient({ userAgent: userAgentFor(config.siteUrl), allowHosts: config.fetchAllowHosts });
@@ -101,6 +104,7 @@ export function createWebApp(options: {
     http,
     jobs: options.jobs ?? noJobRunner,
     parseFeed: options.parseFeed ?? (async (input) => parseFeed(input)),
+    facebook: options.facebook ?? null,
     invalidatePublicPages: () => publicCache.clear(),
   };
 
