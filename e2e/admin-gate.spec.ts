@@ -156,7 +156,7 @@ test("an admin makes another user an admin on the Users page, and that user gets
   await expect(userPage.getByRole("heading", { name: "Dashboard" })).toBeVisible();
 });
 
-test("Social Media answers inside the back office with a coming-soon state", async ({ browser }) => {
+test("Social Media answers inside the back office, highlighted in the navigation", async ({ browser }) => {
   const page = await (await browser.newContext({ extraHTTPHeaders: { "x-forwarded-for": "192.0.2.73" } })).newPage();
   await page.goto("/admin");
   await signInThroughForm(page, ADMIN);
@@ -165,7 +165,7 @@ test("Social Media answers inside the back office with a coming-soon state", asy
   await nav.getByRole("link", { name: "Social Media" }).click();
   await expect(page).toHaveURL("/admin/social");
   await expect(page.getByRole("heading", { level: 1, name: "Social Media" })).toBeVisible();
-  await expect(page.getByRole("heading", { level: 2, name: "Coming soon" })).toBeVisible();
+  await expect(page.getByRole("heading", { level: 2, name: "Stories Ready to Post" })).toBeVisible();
   await expect(nav.getByRole("link", { name: "Social Media" })).toHaveAttribute("aria-current", "page");
   await expect(page.getByRole("button", { name: "Sign Out" })).toBeVisible();
 });

@@ -18,7 +18,7 @@ import { ADMIN, CATEGORIES, CONTACT_EMAIL, EDITOR, FEATURED, PENDING, PROMOTABLE
 import { SOURCES_PAGE } from "./fixtures";
 import { QUEUE_ARTICLES, QUEUE_FAILED_ERROR, QUEUE_RETRY_ERROR, QUEUE_ROWS, QUEUE_SOURCES, queueSitePages } from "./fixtures";
 import { IMAGES_BATCH, IMAGES_FIRST_ID, IMAGES_TEST_STORY, imagesSiteUrl } from "./fixtures";
-import { SOCIAL_GRAPH_FILE, SOCIAL_NOT_CONNECTED_ENV, SOCIAL_PAGE_NAME } from "./fixtures";
+import { SOCIAL_GRAPH_FILE, SOCIAL_NOT_CONNECTED_ENV, SOCIAL_PAGE_NAME, SOCIAL_STORIES } from "./fixtures";
 import { startFakeGraph, type FakeAnswer, type FakeEndpoint } from "~/integrations/facebook/testing/fake-graph";
 import { createServer } from "node:http";
 
@@ -101,6 +101,17 @@ for (const story of [...REVIEW, ...BULK]) {
   await makeStory(database.db, { title: story.title, slug: story.slug, originalUrl: story.url, status: "pending" });
 }
 await makeRejectedStory(database.db, { title: REJECTED_TITLE });
+for (const [i, story] of SOCIAL_STORIES.entries()) {
+  await makeStory(database.db, {
+    ...story,
+    originalUrl: `https://oddplanet.example/social/${story.slug}`,
+    categoryId: categoryIds.desk,
+    sourceId: source.id,
+    status: "published",
+    publishDate: new Date(Date.now() - (96 + i) * 3_600_000),
+    imageUrl: null,
+  });
+}
 const repos = createRepos(database.db);
 await createUser(repos, { ...ADMIN, admin: true });
 await createUser(repos, { ...EDITOR, admin: false });

@@ -209,3 +209,10 @@ export const SOCIAL_GRAPH_FILE = "facebook-graph.json";
 export const SOCIAL_PAGE_NAME = "Oddwire Fixture Page";
 /** The fixture server starts without a Page connection when this is set (the not-connected journey). */
 export const SOCIAL_NOT_CONNECTED_ENV = "E2E_FACEBOOK_OFF";
+/** Published stories only the Social Media journey posts (in the back office's own category, days old). */
+export const SOCIAL_STORIES = [
+  { title: "SOCIAL: Lighthouse keeper teaches seagulls to knock", slug: "social-seagulls", summary: "The birds now tap twice on the window before stealing his chips, which he calls progress." },
+  { title: "SOCIAL: Village fountain starts dispensing lemonade", slug: "social-lemonade", summary: "Engineers blame a mix-up at the bottling plant next door; residents have stopped complaining." },
+  { title: "SOCIAL: Snail finishes marathon after four years", slug: "social-snail", summary: "Race officials kept the finish line open out of respect." },
+  { title: "SOCIAL: Accordion found inside a hollow oak", slug: "social-accordion", summary: "Nobody knows how it got there, and it is still in tune." },
+];
