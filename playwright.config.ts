@@ -47,6 +47,9 @@ export default defineConfig({
   timeout: 30_000,
   workers,
   forbidOnly: process.env.CI === "true",
+  // One retry under CI: the Sources journey that reloads onto a job that no longer exists has failed
+  // twice in full runs on a loaded machine and never alone; a retried pass is still reported as flaky.
+  retries: process.env.CI === "true" ? 1 : 0,
   reporter: [["list"]],
   use: {
     baseURL: (mine ?? slots[0]!).url,
