@@ -26,6 +26,7 @@ import { demoAdminPassword } from "./demo-admin";
 import { createFeedParserPool } from "./feed-parser-pool";
 import { createLogger } from "./logger";
 import { CRAWL_COMMANDS, CRAWL_HELP, runCrawlCommand } from "./cli-crawl";
+import { FACEBOOK_COMMANDS, FACEBOOK_HELP, runFacebookCommand } from "./cli-facebook";
 import { IMAGE_COMMANDS, IMAGE_HELP, runImageCommand } from "./cli-images";
 import type { CliTools } from "./cli-tools";
 import { openConfiguredDatabase } from "./database";
@@ -56,6 +57,7 @@ Commands:
                                                    (--canonical prefers each new item's rel=canonical)
 ${CRAWL_HELP}
 ${IMAGE_HELP}
+${FACEBOOK_HELP}
 
 Every command that reports prints JSON on stdout; errors are JSON on stderr with a non-zero exit.
 The database is PGlite in DATA_DIR (default ./data), or PostgreSQL when DATABASE_URL is set.`;
@@ -225,6 +227,7 @@ export async function main(argv: string[], io: Io = defaultIo()): Promise<number
           const tools: CliTools = { out: io.out, err: io.err, usage: (message) => new UsageError(message), withDatabase, withHttp, readTarget };
           if ((CRAWL_COMMANDS as readonly string[]).includes(command)) return await runCrawlCommand(command as (typeof CRAWL_COMMANDS)[number], rest, tools);
           if ((IMAGE_COMMANDS as readonly string[]).includes(command)) return await runImageCommand(command as (typeof IMAGE_COMMANDS)[number], rest, tools);
+          if ((FACEBOOK_COMMANDS as readonly string[]).includes(command)) return await runFacebookCommand(command as (typeof FACEBOOK_COMMANDS)[number], rest, tools);
         }
         throw new UsageError(`Unknown command "${command}". Run "oddwire --help" for the list.`);
     }
