@@ -9,7 +9,8 @@ import { SOCIAL_GRAPH_FILE, SOCIAL_NOT_CONNECTED_ENV, SOCIAL_PAGE_NAME, SOCIAL_S
 
 test.use({ extraHTTPHeaders: { "x-forwarded-for": "192.0.2.140" } });
 // The journeys post the seeded stories one after another: each expects what the one before left.
-test.describe.configure({ mode: "serial" });
+// No retries: a retry would start again from the first journey, whose story is already posted.
+test.describe.configure({ mode: "serial", retries: 0 });
 
 /** Steers the fake Graph API behind this worker's server (e2e/fixture-server.ts). */
 async function steerGraph(page: Page, route: "/answer-once" | "/clear", body: unknown = {}) {

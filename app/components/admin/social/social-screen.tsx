@@ -1,4 +1,4 @@
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import { useFetcher, useNavigation, useRevalidator } from "react-router";
 import { toast } from "sonner";
 import { useJobPoll } from "~/app/components/admin/job-poll";
@@ -48,24 +48,30 @@ export function SocialScreen({
   const navigation = useNavigation();
   useActionToast(fetcher.data && "toast" in fetcher.data ? fetcher.data : undefined);
 
-  // One look at each answer: a post to follow, a scheduled post, or a story loaded for a repost.
+  // One look at each answer: a post to follow, a scheduled post, or a story loaded for a repost. The
+  // state follows during render; the toasts and the reload are effects, so a render run twice shows one toast.
   const [answer, setAnswer] = useState(fetcher.data);
   if (fetcher.data !== answer) {
     setAnswer(fetcher.data);
     const data = fetcher.data;
     if (data && "intent" in data && data.ok && data.intent === "post" && "postRowId" in data) {
-      if (data.scheduledFor) {
-        toast.success("Post scheduled", { description: `It will be posted at ${whenText(data.scheduledFor)}.` });
-        setChosen(null);
-        void revalidator.revalidate();
-      } else setPostJob(data.jobId);
+      if (data.scheduledFor) setChosen(null);
+      else setPostJob(data.jobId);
     }
-    if (data && "story" in data) {
-      setChosen((prev) => ({ story: data.story, repost: true, n: (prev?.n ?? 0) + 1 }));
-      const loaded = SOCIAL_TEXT.reposting(data.story.title);
+    if (data && "story" in data) setChosen((prev) => ({ story: data.story, repost: true, n: (prev?.n ?? 0) + 1 }));
+  }
+  useEffect(() => {
+    if (answer && "postRowId" in answer && answer.scheduledFor) {
+      toast.success("Post scheduled", { description: `It will be posted at ${whenText(answer.scheduledFor)}.` });
+      void revalidator.revalidate();
+    }
+    if (answer && "story" in answer) {
+      const loaded = SOCIAL_TEXT.reposting(answer.story.title);
       toast.success(loaded.title, { description: loaded.description });
     }
-  }
+    // The revalidator changes identity on every render; the answer alone decides.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [answer]);
 
   useJobPoll(postJob, (job) => {
     setPostJob(null);
