@@ -12,6 +12,7 @@ import { crawlHandlers } from "./crawl.job";
 import { ingestionHandlers } from "./ingestion.job";
 import { createJobRunner, type JobRunner } from "./runner";
 import type { JobView } from "./types";
+import { idleHandlers } from "./testing";
 
 const t = useTestDatabase();
 const logger = pino({ level: "silent" });
@@ -43,10 +44,9 @@ async function startWorker() {
     database: t.database,
     logger,
     handlers: {
+      ...idleHandlers,
       ...ingestionHandlers({ repos: t.repos, http, logger }),
       ...crawlHandlers({ repos: t.repos, http, logger, fetcher: createPoliteFetcher({ crawl: t.repos.crawl, http, logger }), userAgent: "Oddwire/test", renderer: null }),
-      "enhance-images": async () => ({}),
-      "facebook-post": async () => ({}),
     },
     pollSchedule: null,
     pollingIntervalSeconds: 0.5,

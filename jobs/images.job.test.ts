@@ -11,6 +11,7 @@ import { startTestServer, type TestServer } from "~/test/http-test-server";
 import { imageHandlers } from "./images.job";
 import { createJobRunner, type JobHandlers, type JobRunner } from "./runner";
 import type { JobView } from "./types";
+import { idleHandlers } from "./testing";
 
 const t = useTestDatabase();
 const logger = pino({ level: "silent" });
@@ -38,15 +39,9 @@ afterEach(async () => {
   await Promise.all(runners.splice(0).map((r) => r.stop()));
 });
 
-const quiet = async () => ({});
 async function startRunner() {
   const handlers: JobHandlers = {
-    "rss-ingestion": quiet,
-    "rss-poll": async () => null,
-    "crawl-discovery": quiet,
-    "crawl-poll": async () => null,
-    "scrape-queue": quiet,
-    "facebook-post": quiet,
+    ...idleHandlers,
     ...imageHandlers({ repos: t.repos, http, logger }),
   };
   const runner = await createJobRunner({ database: t.database, logger, handlers, pollSchedule: null, pollingIntervalSeconds: 0.5, stopGraceMs: 100 });

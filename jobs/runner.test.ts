@@ -6,6 +6,7 @@ import { makeJob, makeUser } from "~/db/testing/factories";
 import { useTestDatabase } from "~/db/testing/test-database";
 import { createJobRunner, QUEUE_SCHEMA, type JobHandlers, type JobRunner, type JobRunnerOptions } from "./runner";
 import type { JobView } from "./types";
+import { idleHandlers } from "./testing";
 
 const t = useTestDatabase();
 const onPostgres = inject("testDatabase").kind === "postgres";
@@ -30,15 +31,6 @@ afterEach(async () => {
   expect(queueErrors).toEqual([]);
 });
 
-const noWork: JobHandlers = {
-  "rss-ingestion": async () => ({}),
-  "rss-poll": async () => null,
-  "crawl-discovery": async () => ({}),
-  "scrape-queue": async () => ({}),
-  "crawl-poll": async () => null,
-  "enhance-images": async () => ({}),
-  "facebook-post": async () => ({}),
-};
 
 async function startRunner(options: Partial<JobRunnerOptions> = {}): Promise<JobRunner> {
   const runner = await createJobRunner({
@@ -88,7 +80,7 @@ describe("the job runner", () => {
     const inputs: unknown[] = [];
     const runner = await startRunner({
       handlers: {
-        ...noWork,
+        ...idleHandlers,
         "rss-ingestion": async (input, { reportProgress }) => {
           inputs.push(input);
           for (let done = 1; done <= 3; done++) await reportProgress({ done, total: 3, message: `source ${done} of 3` });
@@ -120,7 +112,7 @@ describe("the job runner", () => {
     let calls = 0;
     const runner = await startRunner({
       handlers: {
-        ...noWork,
+        ...idleHandlers,
         "rss-ingestion": async () => {
           calls++;
           throw new Error("the feed server is on fire");
@@ -142,7 +134,7 @@ describe("the job runner", () => {
     const release = deferred();
     const runner = await startRunner({
       handlers: {
-        ...noWork,
+        ...idleHandlers,
         "rss-ingestion": async (_input, { reportProgress }) => {
           await reportProgress({ done: 2, total: 5, message: "fetching feeds" });
           await release.promise;
@@ -166,7 +158,7 @@ describe("the job runner", () => {
     expect(await web.get(jobId)).toMatchObject({ status: "queued", startedAt: null });
 
     const worker = await startRunner({
-      handlers: { ...noWork, "rss-ingestion": async (input) => ({ echoed: input }) },
+      handlers: { ...idleHandlers, "rss-ingestion": async (input) => ({ echoed: input }) },
     });
     expect(await waitUntilFinished(worker, jobId)).toMatchObject({
       status: "succeeded",
@@ -179,7 +171,7 @@ describe("the job runner", () => {
     const release = deferred();
     const runner = await startRunner({
       handlers: {
-        ...noWork,
+        ...idleHandlers,
         "rss-ingestion": async () => {
           started.resolve();
           await release.promise;
@@ -204,7 +196,7 @@ describe("the job runner", () => {
     const started = deferred();
     const runner = await startRunner({
       handlers: {
-        ...noWork,
+        ...idleHandlers,
         "rss-ingestion": (_input, { signal }) =>
           new Promise((_resolve, reject) => {
             started.resolve();
@@ -225,7 +217,7 @@ describe("the job runner", () => {
     const polls: string[] = [];
     const runner = await startRunner({
       handlers: {
-        ...noWork,
+        ...idleHandlers,
         "rss-poll": async ({ jobId }) => {
           polls.push(jobId);
           return null;
@@ -244,7 +236,7 @@ describe("the job runner", () => {
     await startRunner({
       pollSchedule: "* * * * *",
       handlers: {
-        ...noWork,
+        ...idleHandlers,
         "rss-poll": async () => {
           polls++;
           return null;
@@ -260,14 +252,14 @@ describe("the job runner", () => {
     const orphan = await makeJob(t.db, { kind: "rss-ingestion", status: "running", createdAt: longAgo, startedAt: longAgo });
     const fresh = await makeJob(t.db, { kind: "rss-ingestion", status: "queued" });
 
-    const runner = await startRunner({ handlers: noWork });
+    const runner = await startRunner({ handlers: idleHandlers });
 
     expect(await runner.get(orphan.id)).toMatchObject({ status: "failed", error: expect.stringMatching(/interrupted/) });
     expect(await runner.get(fresh.id)).toMatchObject({ status: "queued" });
   });
 
   test("queueing a job before the runner starts is refused", async () => {
-    const runner = await createJobRunner({ database: t.database, logger, handlers: noWork });
+    const runner = await createJobRunner({ database: t.database, logger, handlers: idleHandlers });
     await expect(runner.enqueue("rss-ingestion", {})).rejects.toThrow(/not started/);
   });
 
@@ -281,7 +273,7 @@ describe.runIf(onPostgres)("several workers on PostgreSQL", () => {
   test("two runners over one database run each of many jobs exactly once", async () => {
     const runs = new Map<string, string[]>();
     const handlersFor = (name: string): JobHandlers => ({
-      ...noWork,
+      ...idleHandlers,
       "rss-ingestion": async (_input, { jobId }) => {
         runs.set(jobId, [...(runs.get(jobId) ?? []), name]);
         await new Promise((resolve) => setTimeout(resolve, 20));

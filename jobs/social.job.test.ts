@@ -10,6 +10,7 @@ import { graphErrors, startFakeGraph, type FakeGraph } from "~/integrations/face
 import { createJobRunner, QUEUE_SCHEMA, type JobHandlers, type JobRunner } from "./runner";
 import { schedulePostWith, socialHandlers } from "./social.job";
 import type { JobView } from "./types";
+import { idleHandlers } from "./testing";
 
 const t = useTestDatabase();
 const logger = pino({ level: "silent" });
@@ -32,17 +33,11 @@ afterEach(async () => {
   fake.posts.length = 0;
 });
 
-const quiet = async () => ({});
 /** A worker with the posting handler; its retries are queued on itself. */
 async function startRunner(): Promise<JobRunner> {
   const self: { runner?: JobRunner } = {};
   const handlers: JobHandlers = {
-    "rss-ingestion": quiet,
-    "rss-poll": async () => null,
-    "crawl-discovery": quiet,
-    "crawl-poll": async () => null,
-    "scrape-queue": quiet,
-    "enhance-images": quiet,
+    ...idleHandlers,
     ...socialHandlers({ repos: t.repos, graph, schedule: schedulePostWith(() => self.runner!), logger }),
   };
   const runner = await createJobRunner({ database: t.database, logger, handlers, pollSchedule: null, pollingIntervalSeconds: 0.5, stopGraceMs: 100 });

@@ -10,6 +10,7 @@ import { createJobRunner, type JobHandlers, type JobRunner } from "~/jobs/runner
 import type { JobsApi, JobView } from "~/jobs/types";
 import { normalizeUrl } from "~/lib/normalize-url";
 import { action, loader } from "./url-que";
+import { idleHandlers } from "~/jobs/testing";
 
 // The URL Que's loader and action as the router runs them, with a signed-in admin, on a real database.
 
@@ -192,14 +193,8 @@ describe("Scrape Selected", () => {
 
   test("queues one scrape-queue job with the selected URLs and answers its id", async () => {
     const seen: unknown[] = [];
-    const quiet = async () => ({});
     const handlers: JobHandlers = {
-      "rss-ingestion": quiet,
-      "rss-poll": async () => null,
-      "crawl-discovery": quiet,
-      "crawl-poll": async () => null,
-      "enhance-images": quiet,
-      "facebook-post": quiet,
+      ...idleHandlers,
       "scrape-queue": async (input) => {
         seen.push(input);
         return { succeeded: input.ids?.length ?? 0, failed: 0, rate_limited: 0, total: input.ids?.length ?? 0, results: [] };
