@@ -1,4 +1,4 @@
-import { useId, useState } from "react";
+import { useEffect, useId, useRef, useState } from "react";
 import { Dialog } from "~/app/components/admin/dialog";
 import { Spinner } from "~/app/components/admin/sources/spinner";
 import { inputClass, panelClass, primaryButtonClass, secondaryButtonClass } from "~/app/components/admin/sources/ui";
@@ -64,6 +64,11 @@ export function Composer({
   const [mode, setMode] = useState<"now" | "later">("now");
   const [later, setLater] = useState("");
   const [confirming, setConfirming] = useState(false);
+  const section = useRef<HTMLElement>(null);
+  // On a narrow screen the composer sits below the list: a chosen story brings it into view.
+  useEffect(() => {
+    if (story && window.matchMedia("(max-width: 1023px)").matches) section.current?.scrollIntoView({ block: "start" });
+  }, [story]);
 
   if (!story) {
     return (
@@ -81,7 +86,7 @@ export function Composer({
   const send = () => onPost({ message, at, repost });
 
   return (
-    <section aria-labelledby="composer-title" className={panelClass}>
+    <section ref={section} aria-labelledby="composer-title" className={`${panelClass} scroll-mt-4`}>
       <h2 id="composer-title" className="font-display text-xl font-extrabold">
         {SOCIAL_TEXT.composerTitle}
       </h2>
@@ -125,8 +130,8 @@ export function Composer({
               Schedule
             </label>
             {mode === "later" ? (
-              <label htmlFor={whenId} className="flex items-center gap-2">
-                <span>Post at (UTC)</span>
+              <label htmlFor={whenId} className="flex flex-wrap items-center gap-2">
+                <span className="whitespace-nowrap">Post at (UTC)</span>
                 <input id={whenId} type="datetime-local" value={later} onChange={(event) => setLater(event.target.value)} className={`${inputClass} w-auto py-1`} required />
               </label>
             ) : null}
