@@ -12,7 +12,7 @@ import { SOCIAL_TEXT } from "./texts";
 export type PostRequest = { message: string; at: string | null; repost: boolean };
 
 /** A `datetime-local` value read as UTC (the back office shows every time in UTC). */
-export function utcFromLocalInput(value: string): string | null {
+function utcFromLocalInput(value: string): string | null {
   if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2})?$/.test(value)) return null;
   const at = new Date(`${value}${value.length === 16 ? ":00" : ""}Z`);
   return Number.isNaN(at.getTime()) ? null : at.toISOString();

@@ -54,7 +54,7 @@ export function SocialScreen({
   if (fetcher.data !== answer) {
     setAnswer(fetcher.data);
     const data = fetcher.data;
-    if (data && "intent" in data && data.ok && data.intent === "post" && "postRowId" in data) {
+    if (data && "postRowId" in data) {
       if (data.scheduledFor) setChosen(null);
       else setPostJob(data.jobId);
     }
