@@ -256,6 +256,32 @@ describe("an attempt at a post", () => {
     expect(feedCalls()).toBe(0);
   });
 
+  test("a repost whose answer is lost is not settled by the story's earlier post: it is looked for, then sent", async () => {
+    const story = await makeStory(t.db, { slug: "again" });
+    const first = await postNow(story.id);
+    expect(first.outcome).toBe("posted");
+    const earlierId = first.row!.postId;
+
+    const repost = await requestPost(requestDeps(), { storyId: story.id, actorUserId: null, repost: true });
+    fake.answerOnce("feed", { kind: "hang" });
+    expect((await attemptPost(attemptDeps(), repost.id)).outcome).toBe("retrying");
+    const second = await attemptPost(attemptDeps(), repost.id);
+    expect(second.outcome).toBe("posted");
+    expect(second.row!.postId).not.toBe(earlierId);
+    expect(feedCalls()).toBe(3);
+  });
+
+  test("a post of the story's link made long before the request, outside the site, is not taken for it", async () => {
+    const story = await makeStory(t.db, { slug: "shared-by-hand" });
+    fake.addPost({ message: "Shared by hand", link: `${SITE}/story/shared-by-hand`, createdTime: "2026-01-02T03:04:05+0000" });
+    const row = await requestPost(requestDeps(), { storyId: story.id, actorUserId: null });
+    await t.db.update(socialMediaPosts).set({ attempts: 1, attemptStartedAt: new Date() }).where(eq(socialMediaPosts.id, row.id));
+    const result = await attemptPost(attemptDeps(), row.id);
+    expect(result.outcome).toBe("posted");
+    expect(result.row!.postId).not.toBe(fake.posts[0]!.id);
+    expect(feedCalls()).toBe(1);
+  });
+
   test("when the last attempt's outcome stays unknown, the post fails with a plain reason", async () => {
     const story = await makeStory(t.db);
     const row = await requestPost(requestDeps(), { storyId: story.id, actorUserId: null });

@@ -150,8 +150,11 @@ export async function attemptPost(deps: AttemptPostDeps, postRowId: number): Pro
   const graph = deps.graph;
   const link = current.link ?? "";
 
+  // The story's earlier posts, and anything older than this request, are not this post: a repost
+  // whose answer was lost must not be settled by the post it repeats.
+  const known = { excludePostIds: await earlierPostIds(deps, current), createdAfter: new Date(current.createdAt.getTime() - CLOCK_SKEW_MS) };
   if (current.attemptStartedAt) {
-    const found = await graph.findRecentPostWithLink(link).catch((lookup: unknown) => {
+    const found = await graph.findRecentPostWithLink(link, known).catch((lookup: unknown) => {
       log.warn({ err: errorMessage(lookup) }, "could not look for the post on the Page");
       return undefined;
     });
@@ -185,7 +188,7 @@ export async function attemptPost(deps: AttemptPostDeps, postRowId: number): Pro
     }
     const fields = { kind: error.kind, code: error.code, subcode: error.subcode, fbtraceId: error.fbtraceId, attempt: row.attempts };
     if (error.kind === "uncertain") {
-      const found = await graph.findRecentPostWithLink(link).catch(() => null);
+      const found = await graph.findRecentPostWithLink(link, known).catch(() => null);
       if (found) {
         log.info({ postId: found.postId }, "story post confirmed on the Page after an uncertain answer");
         return { outcome: "posted", row: await deps.repos.social.markPosted(postRowId, { postId: found.postId, permalinkUrl: found.permalinkUrl, at: clock.now() }) };
@@ -206,6 +209,14 @@ export async function attemptPost(deps: AttemptPostDeps, postRowId: number): Pro
       fbtraceId: error.fbtraceId,
     });
   }
+}
+
+/** Facebook's clock and ours may disagree by this much when a post's creation time is compared. */
+const CLOCK_SKEW_MS = 5 * 60_000;
+
+async function earlierPostIds(deps: AttemptPostDeps, row: SocialPostRow): Promise<string[]> {
+  const posts = await deps.repos.social.postsOf(row.storyId);
+  return posts.flatMap((post) => (post.id !== row.id && post.postId ? [post.postId] : []));
 }
 
 async function retry(

@@ -37,6 +37,8 @@ export type PublishedPost = { postId: string; permalinkUrl: string | null };
 /** A post of the Page that links to a given URL. */
 export type RecentPost = { postId: string; permalinkUrl: string | null; createdTime: string | null; message: string | null };
 
+export type RecentPostQuery = { limit?: number; excludePostIds?: readonly string[]; createdAfter?: Date };
+
 export type RescrapeResult = { ok: true } | { ok: false; error: GraphError };
 
 /** What the connection panel shows: the Page, whether the token works, its permissions and expiry. */
@@ -65,8 +67,12 @@ export type GraphClient = {
   publishPost(post: { message: string; link: string }): Promise<PublishedPost>;
   /** Asks Facebook to read a URL's Open Graph tags again, so the card is fresh; failing never blocks posting. */
   rescrape(url: string): Promise<RescrapeResult>;
-  /** The newest of the Page's recent posts that links to `link`, or null: reconciles an uncertain publish. */
-  findRecentPostWithLink(link: string, options?: { limit?: number }): Promise<RecentPost | null>;
+  /**
+   * The newest of the Page's recent posts that links to `link`, or null: reconciles an uncertain
+   * publish. Posts in `excludePostIds` (the story's earlier posts) and posts created before
+   * `createdAfter` are not it.
+   */
+  findRecentPostWithLink(link: string, options?: RecentPostQuery): Promise<RecentPost | null>;
   checkConnection(): Promise<ConnectionHealth>;
   close(): Promise<void>;
 };
@@ -356,16 +362,19 @@ export function createGraphClient(options: GraphClientOptions): GraphClient {
       }
     },
 
-    async findRecentPostWithLink(link, { limit = DEFAULT_RECENT_POSTS_LIMIT } = {}) {
+    async findRecentPostWithLink(link, { limit = DEFAULT_RECENT_POSTS_LIMIT, excludePostIds = [], createdAfter } = {}) {
       const count = Math.min(MAX_RECENT_POSTS_LIMIT, Math.max(1, Math.floor(limit)));
+      const excluded = new Set(excludePostIds);
       const answer = await call("GET", `${encodeURIComponent(pageId)}/posts`, {
         query: { fields: "id,permalink_url,created_time,message,attachments{url,unshimmed_url}", limit: String(count) },
       });
       for (const entry of list(answer.data).slice(0, count)) {
         const post = object(entry);
         const postId = text(post.id);
-        if (!postId || !linksOf(post).some((candidate) => sameLink(candidate, link))) continue;
-        return { postId, permalinkUrl: httpUrlOrNull(text(post.permalink_url)), createdTime: text(post.created_time), message: text(post.message) };
+        if (!postId || excluded.has(postId) || !linksOf(post).some((candidate) => sameLink(candidate, link))) continue;
+        const createdTime = text(post.created_time);
+        if (createdAfter && createdTime && Date.parse(createdTime) < createdAfter.getTime()) continue;
+        return { postId, permalinkUrl: httpUrlOrNull(text(post.permalink_url)), createdTime, message: text(post.message) };
       }
       return null;
     },
