@@ -149,6 +149,9 @@ export const stories = pgTable(
     imageError: text("image_error"),
     /** When image enhancement last looked at this story (a resumed run skips what its first part did). */
     imageCheckedAt: timestamptz("image_checked_at"),
+    /** The picture's size in pixels when measured (by enhancement or when the site first fetched it); null when not known. */
+    imageWidth: integer("image_width"),
+    imageHeight: integer("image_height"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

@@ -122,6 +122,12 @@ describe("a story's share card", () => {
     expect(storySocialImage({ ...story, imageUrl: "javascript:alert(1)" }, "https://oddwire.test").card).toBe(true);
   });
 
+  test("is shared instead of a picture known to be under 600 px wide; a picture not measured yet is shared", () => {
+    expect(storySocialImage({ ...story, imageUrl: PHOTO, imageWidth: 599 }, "https://oddwire.test")).toMatchObject({ card: true, width: 1200, height: 630 });
+    expect(storySocialImage({ ...story, imageUrl: PHOTO, imageWidth: 600 }, "https://oddwire.test")).toMatchObject({ card: false, width: 1200, height: 675 });
+    expect(storySocialImage({ ...story, imageUrl: PHOTO, imageWidth: null }, "https://oddwire.test").card).toBe(false);
+  });
+
   test("is not shared by a story with a picture, which shares its 1200 px JPEG", () => {
     expect(storySocialImage({ ...story, imageUrl: PHOTO }, "https://oddwire.test")).toEqual({
       url: `https://oddwire.test/img/3/${imageUrlHash(PHOTO)}/1200.jpg`,

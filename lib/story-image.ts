@@ -160,19 +160,21 @@ export function storyCardPath(story: { id: number; title: string; category: stri
   return `/img/${story.id}/card-${shareCardHash({ title: story.title, category: story.category, site: siteHost(siteUrl) })}.png`;
 }
 
+/** A picture narrower than this is too small to share: Facebook shows it as a thumbnail, if at all. */
+export const MIN_SHARE_IMAGE_WIDTH = 600;
+
 /**
  * What a story page shares (og:image, twitter:image, JSON-LD): its picture's 1200 px JPEG, or, for a
- * story without a usable picture, its share card.
- *
- * "Usable" is "has an image URL the site can serve": no width is kept for a story's picture
- * (enhancement measures candidates but stores only the URL), so one under 600 px cannot be told here
- * and is shared as its variant, which the image route scales up to 1200 px.
+ * story without a usable picture, its share card. A picture is usable when the site can serve it and
+ * it is not known to be under 600 px wide (`imageWidth`, measured by image enhancement or when the
+ * site first fetched it; a picture not measured yet is taken as usable).
  */
 export function storySocialImage(
-  story: StoryWithImage & { title: string; category: string },
+  story: StoryWithImage & { title: string; category: string; imageWidth?: number | null },
   siteUrl: string,
 ): { url: string; width: number; height: number; card: boolean } {
-  const picture = storyShareImage(story, siteUrl);
+  const tooSmall = story.imageWidth != null && story.imageWidth < MIN_SHARE_IMAGE_WIDTH;
+  const picture = tooSmall ? null : storyShareImage(story, siteUrl);
   if (picture) return { url: picture.url, width: SHARE_IMAGE_WIDTH, height: imageHeight(SHARE_IMAGE_WIDTH), card: false };
   const site = siteUrl.replace(/\/+$/, "");
   return { url: `${site}${storyCardPath(story, siteUrl)}`, ...SHARE_CARD_SIZE, card: true };

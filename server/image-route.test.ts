@@ -13,11 +13,12 @@ import { useTestDatabase } from "~/db/testing/test-database";
 import { testHttpClient } from "~/integrations/http/testing";
 import type { HttpClient } from "~/integrations/http/types";
 import { imageSize } from "image-size";
-import { getStoryCard } from "~/domain/public/public-site";
+import { recordMeasuredImageSize } from "~/domain/images/image-size";
+import { getStoryCard, getStoryPage } from "~/domain/public/public-site";
 import { createImageStore } from "~/integrations/images/image-store";
 import { LOGO_SVG, photoJpeg } from "~/integrations/images/testing";
 import { createShareCards } from "~/integrations/share-card/share-card";
-import { imageUrlHash, storyCardPath, storyImagePath } from "~/lib/story-image";
+import { imageUrlHash, storyCardPath, storyImagePath, storySocialImage } from "~/lib/story-image";
 import { serveFixtures, type FixtureServer } from "~/test/fixture-server";
 import { chooseFormat, createImageRoute, siteImageReader } from "./image-route";
 
@@ -43,6 +44,7 @@ beforeAll(async () => {
     routes: {
       "/photo.jpg": { body: photo, headers: { "content-type": "image/jpeg" } },
       "/other.jpg": { body: await photoJpeg(1000, 700, 3), headers: { "content-type": "image/jpeg" } },
+      "/small.jpg": { body: await photoJpeg(500, 300, 5), headers: { "content-type": "image/jpeg" } },
       "/page.html": { body: "<!doctype html><p>Not a picture</p>", headers: { "content-type": "text/html" } },
       // A real picture, padded past the store's 1 MB cap for originals.
       "/huge.jpg": { body: Buffer.concat([photo, Buffer.alloc(MAX_ORIGINAL_BYTES)]), headers: { "content-type": "image/jpeg" } },
@@ -65,6 +67,8 @@ beforeEach(async () => {
     maxOriginalBytes: MAX_ORIGINAL_BYTES,
     now: () => clock,
     readSiteImage: siteImageReader(PUBLIC_DIR),
+    // As server/web.ts wires it.
+    onOriginalSize: (measured) => void recordMeasuredImageSize({ repos: t.repos }, measured),
   });
   const app = express();
   app.use(
@@ -149,6 +153,35 @@ describe("a published story's picture", () => {
     expect(response.status).toBe(200);
     expect(response.headers.get("content-type")).toBe("image/webp");
     expect((await response.arrayBuffer()).byteLength).toBe(0);
+  });
+});
+
+describe("a picture's size, measured the first time it is served", () => {
+  test("is kept on the story, and a picture under 600 px wide is then shared as the story's card", async () => {
+    const category = await makeCategory(t.db, { name: "Animals" });
+    const small = await makeStory(t.db, { imageUrl: `${site.url}/small.jpg`, categoryId: category.id });
+    const large = await makeStory(t.db, { imageUrl: `${site.url}/photo.jpg`, categoryId: category.id });
+    expect(await get(storyImagePath({ id: small.id, imageUrl: small.imageUrl! }, 480))).toHaveProperty("status", 200);
+    expect(await get(storyImagePath({ id: large.id, imageUrl: large.imageUrl! }, 480))).toHaveProperty("status", 200);
+    await expect.poll(() => t.repos.images.imageOf(small.id)).toMatchObject({ width: 500, height: 300 });
+    await expect.poll(() => t.repos.images.imageOf(large.id)).toMatchObject({ width: 2000, height: 1333 });
+
+    const shared = async (slug: string) => {
+      const page = (await getStoryPage(t.repos, slug))!;
+      return storySocialImage({ ...page.story, imageWidth: page.imageWidth }, SITE_URL);
+    };
+    expect(await shared(small.slug)).toMatchObject({ card: true, width: 1200, height: 630 });
+    expect(await shared(large.slug)).toMatchObject({ card: false, url: `${SITE_URL}${storyImagePath({ id: large.id, imageUrl: large.imageUrl! }, 1200, { jpeg: true })}` });
+  });
+
+  test("measured for a picture the story no longer has is not kept", async () => {
+    const story = await makeStory(t.db, { imageUrl: `${site.url}/small.jpg` });
+    expect(await recordMeasuredImageSize({ repos: t.repos }, { storyId: story.id, url: `${site.url}/other.jpg`, width: 300, height: 200 })).toBe(false);
+    expect(await recordMeasuredImageSize({ repos: t.repos }, { url: `${site.url}/small.jpg`, width: 300, height: 200 })).toBe(false);
+    expect(await t.repos.images.imageOf(story.id)).toMatchObject({ width: null, height: null });
+    expect(await recordMeasuredImageSize({ repos: t.repos }, { storyId: story.id, url: `${site.url}/small.jpg`, width: 500, height: 300 })).toBe(true);
+    // The same size again writes nothing.
+    expect(await recordMeasuredImageSize({ repos: t.repos }, { storyId: story.id, url: `${site.url}/small.jpg`, width: 500, height: 300 })).toBe(false);
   });
 });
 

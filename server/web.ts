@@ -18,6 +18,8 @@ import type { JobsApi } from "~/jobs/types";
 import type { GraphClient } from "~/integrations/facebook/graph-client";
 import { parseFeed } from "~/domain/ingestion/feed/parse-feed";
 import { getStoryCard } from "~/domain/public/public-site";
+import { recordMeasuredImageSize } from "~/domain/images/image-size";
+import { errorMessage } from "~/lib/error-message";
 import { publicConfig, type AppContext } from "./app-context";
 import { CLIENT_IP_HEADER, createAuth } from "./auth";
 import { createImageRoute, siteImageReader } from "./image-route";
@@ -91,6 +93,10 @@ export function createWebApp(options: {
       http,
       logoSvg,
       readSiteImage: siteImageReader(PUBLIC_DIR),
+      onOriginalSize: (measured) =>
+        void recordMeasuredImageSize({ repos }, measured).catch((error: unknown) =>
+          logger.warn({ storyId: measured.storyId, err: errorMessage(error) }, "could not keep the size of a story's picture"),
+        ),
       onFailure: ({ url, storyId, code, message }) => logger.warn({ storyId, url, code, err: message }, "story image unavailable; serving the logo"),
     });
   const context: AppContext = {

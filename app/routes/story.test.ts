@@ -44,6 +44,13 @@ describe("the picture a story page shares", () => {
     expect((await metaOf(story.slug)).image).toBe(url);
   });
 
+  test("is the share card when the story's picture is known to be under 600 px wide", async () => {
+    const category = await makeCategory(t.db, { name: "Animals" });
+    const story = await makeStory(t.db, { title: "Tiny goat", imageUrl: "https://cdn.example/tiny.jpg", imageWidth: 599, imageHeight: 400, categoryId: category.id });
+    const url = `${SITE_URL}${storyCardPath({ id: story.id, title: "Tiny goat", category: "Animals" }, SITE_URL)}`;
+    expect(await metaOf(story.slug)).toEqual({ image: url, width: "1200", height: "630", twitterImage: url, jsonLdImage: [url] });
+  });
+
   test("is the picture's 1200 px JPEG when the story has one", async () => {
     const photo = "https://cdn.example/goat.jpg";
     const story = await makeStory(t.db, { imageUrl: photo });

@@ -17,8 +17,9 @@ export function meta({ data: page, matches }: Route.MetaArgs): Route.MetaDescrip
   const siteUrl = siteUrlFrom(matches);
   const { story } = page;
   const url = `${siteUrl}/story/${story.slug}`;
-  // Social networks and search engines get the 1200 px JPEG variant; without a picture, the story's share card.
-  const shared = storySocialImage(story, siteUrl);
+  // Social networks and search engines get the 1200 px JPEG variant; without a picture, or with one
+  // under 600 px wide, the story's share card.
+  const shared = storySocialImage({ ...story, imageWidth: page.imageWidth }, siteUrl);
   const image = shared.url;
   const description = story.summary ?? story.title;
   const jsonLd = {
@@ -62,7 +63,7 @@ export async function loader({ context, params, request }: Route.LoaderArgs) {
     context.logger.warn({ path: new URL(request.url).pathname }, "page not found");
     throw data(null, { status: 404 });
   }
-  return { story: page.story, related: page.related };
+  return { story: page.story, related: page.related, imageWidth: page.imageWidth };
 }
 
 export default function Story({ loaderData }: Route.ComponentProps) {

@@ -96,7 +96,15 @@ export function editorialRepo(db: Db) {
 
     async update(id: number, fields: Partial<StoryFields>, entry: Audit): Promise<StoryRow | null> {
       return db.transaction(async (tx) => {
-        const [row] = await tx.update(stories).set({ ...fields, updatedAt: new Date() }).where(eq(stories.id, id)).returning();
+        // A new picture's size is not the old one's: it is measured again when it is next fetched.
+        const size =
+          fields.imageUrl === undefined
+            ? {}
+            : {
+                imageWidth: sql<number | null>`case when ${stories.imageUrl} is not distinct from ${fields.imageUrl} then ${stories.imageWidth} end`,
+                imageHeight: sql<number | null>`case when ${stories.imageUrl} is not distinct from ${fields.imageUrl} then ${stories.imageHeight} end`,
+              };
+        const [row] = await tx.update(stories).set({ ...fields, ...size, updatedAt: new Date() }).where(eq(stories.id, id)).returning();
         if (row) await audit(tx, id, entry);
         return row ?? null;
       });

@@ -1,6 +1,9 @@
-import { desc, eq, inArray, or, sql } from "drizzle-orm";
+import { and, desc, eq, inArray, or, sql } from "drizzle-orm";
 import type { Db } from "../client";
 import { stories } from "../schema";
+
+/** A picture's size in pixels. */
+export type ImageSize = { width: number; height: number };
 
 /** A story as image enhancement sees it. */
 export type ImageStory = {
@@ -65,19 +68,32 @@ export function imagesRepo(db: Db) {
      */
     async recordOutcome(
       id: number,
-      outcome: { kind: "enhanced"; imageUrl: string } | { kind: "skipped"; reason: string } | { kind: "failed"; reason: string },
+      outcome:
+        | { kind: "enhanced"; imageUrl: string; size: ImageSize }
+        | { kind: "skipped"; reason: string; size?: ImageSize | null }
+        | { kind: "failed"; reason: string },
       at: Date,
     ): Promise<void> {
       const common = { imageCheckedAt: at };
       if (outcome.kind === "enhanced") {
         await db
           .update(stories)
-          .set({ ...common, imageUrl: outcome.imageUrl, imageEnhanced: true, imageProcessingStatus: "completed", imageError: null, updatedAt: at })
+          .set({
+            ...common,
+            imageUrl: outcome.imageUrl,
+            imageWidth: outcome.size.width,
+            imageHeight: outcome.size.height,
+            imageEnhanced: true,
+            imageProcessingStatus: "completed",
+            imageError: null,
+            updatedAt: at,
+          })
           .where(eq(stories.id, id));
       } else if (outcome.kind === "skipped") {
+        const size = outcome.size ? { imageWidth: outcome.size.width, imageHeight: outcome.size.height } : {};
         await db
           .update(stories)
-          .set({ ...common, imageEnhanced: true, imageProcessingStatus: "skipped", imageError: outcome.reason })
+          .set({ ...common, ...size, imageEnhanced: true, imageProcessingStatus: "skipped", imageError: outcome.reason })
           .where(eq(stories.id, id));
       } else {
         await db
@@ -85,6 +101,29 @@ export function imagesRepo(db: Db) {
           .set({ ...common, imageProcessingStatus: "failed", imageError: outcome.reason })
           .where(eq(stories.id, id));
       }
+    },
+
+    /**
+     * Keeps the measured size of a story's picture, if the story still has that picture (`imageUrl`
+     * as stored): a picture changed meanwhile is left to be measured afresh. True when written.
+     */
+    async recordImageSize(id: number, imageUrl: string, size: ImageSize): Promise<boolean> {
+      const rows = await db
+        .update(stories)
+        .set({ imageWidth: size.width, imageHeight: size.height })
+        .where(and(eq(stories.id, id), eq(stories.imageUrl, imageUrl)))
+        .returning({ id: stories.id });
+      return rows.length > 0;
+    },
+
+    /** A story's stored picture URL and its size when measured; null when there is no such story. */
+    async imageOf(id: number): Promise<{ imageUrl: string | null; width: number | null; height: number | null } | null> {
+      const [row] = await db
+        .select({ imageUrl: stories.imageUrl, width: stories.imageWidth, height: stories.imageHeight })
+        .from(stories)
+        .where(eq(stories.id, id))
+        .limit(1);
+      return row ?? null;
     },
   };
 }

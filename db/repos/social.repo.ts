@@ -15,6 +15,8 @@ export type PostableStory = {
   summary: string | null;
   slug: string;
   imageUrl: string | null;
+  /** The picture's measured width, when known (a picture under 600 px is shared as the story's card). */
+  imageWidth: number | null;
   publishDate: Date | null;
   categoryName: string | null;
   categorySlug: string | null;
@@ -28,6 +30,7 @@ const postableColumns = {
   summary: stories.summary,
   slug: stories.slug,
   imageUrl: stories.imageUrl,
+  imageWidth: stories.imageWidth,
   publishDate: stories.publishDate,
   categoryName: categories.name,
   categorySlug: categories.slug,

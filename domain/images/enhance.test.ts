@@ -61,7 +61,14 @@ describe("enhancing a story's image", () => {
     const result = await enhanceStoryImages(deps(), { singleStoryId: story.id });
     expect(result).toMatchObject({ processed: 1, enhanced: 1, failed: 0, skipped: 0 });
     expect(result.details[0]).toMatchObject({ storyId: story.id, title: story.title, success: true, outcome: "enhanced", imageUrl: `${site.url}/img/big.jpg` });
-    expect(await row(story.id)).toMatchObject({ imageUrl: `${site.url}/img/big.jpg`, imageEnhanced: true, imageProcessingStatus: "completed", imageError: null });
+    expect(await row(story.id)).toMatchObject({
+      imageUrl: `${site.url}/img/big.jpg`,
+      imageWidth: 1600,
+      imageHeight: 900,
+      imageEnhanced: true,
+      imageProcessingStatus: "completed",
+      imageError: null,
+    });
   });
 
   test("a WordPress-resized image is replaced by its full-size original", async () => {
@@ -75,7 +82,13 @@ describe("enhancing a story's image", () => {
     const result = await enhanceStoryImages(deps(), { singleStoryId: story.id });
     expect(result).toMatchObject({ skipped: 1, enhanced: 0 });
     expect(result.details[0]?.error).toMatch(/Already high-resolution \(1280x720\)/);
-    expect(await row(story.id)).toMatchObject({ imageUrl: `${site.url}/img/wide-enough.jpg`, imageEnhanced: true, imageProcessingStatus: "skipped" });
+    expect(await row(story.id)).toMatchObject({
+      imageUrl: `${site.url}/img/wide-enough.jpg`,
+      imageWidth: 1280,
+      imageHeight: 720,
+      imageEnhanced: true,
+      imageProcessingStatus: "skipped",
+    });
     expect((await analyzeImages({ repos: t.repos })).needingWork).toBe(0);
   });
 

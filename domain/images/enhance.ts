@@ -30,6 +30,8 @@ export type EnhancementDetail = {
   outcome: "enhanced" | "skipped" | "failed";
   error?: string;
   imageUrl?: string;
+  /** The size of the story's picture as measured: the new one when enhanced, the current one when skipped. */
+  imageSize?: { width: number; height: number };
 };
 
 /** The spec's enhance-story-images result. */
@@ -70,8 +72,10 @@ export async function enhanceStoryImages(
     await deps.repos.images.recordOutcome(
       story.id,
       detail.outcome === "enhanced"
-        ? { kind: "enhanced", imageUrl: detail.imageUrl! }
-        : { kind: detail.outcome, reason: detail.error ?? "Unknown reason" },
+        ? { kind: "enhanced", imageUrl: detail.imageUrl!, size: detail.imageSize! }
+        : detail.outcome === "skipped"
+          ? { kind: "skipped", reason: detail.error ?? "Unknown reason", size: detail.imageSize ?? null }
+          : { kind: "failed", reason: detail.error ?? "Unknown reason" },
       clock.now(),
     );
     result.processed += 1;
@@ -112,8 +116,15 @@ async function pickStories(deps: ImageDeps, input: EnhancementInput): Promise<{ 
 async function enhanceOne(deps: ImageDeps, story: ImageStory, custom: string | null, signal?: AbortSignal): Promise<EnhancementDetail> {
   const base = { storyId: story.id, title: story.title };
   const failed = (error: string): EnhancementDetail => ({ ...base, success: false, outcome: "failed", error });
-  const skipped = (error: string): EnhancementDetail => ({ ...base, success: true, outcome: "skipped", error });
-  const enhanced = (image: ProbedImage): EnhancementDetail => ({ ...base, success: true, outcome: "enhanced", imageUrl: image.url });
+  const sizeOf = (image: ProbedImage) => ({ width: image.width, height: image.height });
+  const skipped = (error: string, image: ProbedImage | null = null): EnhancementDetail => ({
+    ...base,
+    success: true,
+    outcome: "skipped",
+    error,
+    ...(image ? { imageSize: sizeOf(image) } : {}),
+  });
+  const enhanced = (image: ProbedImage): EnhancementDetail => ({ ...base, success: true, outcome: "enhanced", imageUrl: image.url, imageSize: sizeOf(image) });
 
   if (custom) {
     try {
@@ -130,13 +141,13 @@ async function enhanceOne(deps: ImageDeps, story: ImageStory, custom: string | n
   if (story.imageUrl && isHttpUrl(story.imageUrl)) {
     try {
       current = await probeImage(deps.http, story.imageUrl, { signal });
-      if (current.width >= HIGH_RESOLUTION_WIDTH) return skipped(`Already high-resolution (${current.width}x${current.height})`);
+      if (current.width >= HIGH_RESOLUTION_WIDTH) return skipped(`Already high-resolution (${current.width}x${current.height})`, current);
     } catch (error) {
       deps.logger.debug({ storyId: story.id, err: probeFailure(error) }, "current image unreadable");
     }
   }
 
-  if (!story.pageUrl || !isHttpUrl(story.pageUrl)) return current ? skipped("No original page to look for a larger image") : failed("No original page to find an image on");
+  if (!story.pageUrl || !isHttpUrl(story.pageUrl)) return current ? skipped("No original page to look for a larger image", current) : failed("No original page to find an image on");
   let candidates: string[];
   try {
     const page = await deps.http.fetch(story.pageUrl, { headers: { accept: PAGE_ACCEPT }, signal });
@@ -161,7 +172,7 @@ async function enhanceOne(deps: ImageDeps, story: ImageStory, custom: string | n
   probed.sort((a, b) => urls.indexOf(a.url) - urls.indexOf(b.url));
   const best = chooseBest(probed);
   if (best && (!current || best.width * best.height > current.width * current.height)) return enhanced(best);
-  if (current) return skipped(best ? "The current image is the largest found" : "No larger image found on the original page");
+  if (current) return skipped(best ? "The current image is the largest found" : "No larger image found on the original page", current);
   return failed(urls.length === 0 ? "No image found on the original page" : "No usable image on the original page (only icons, logos or tiny images)");
 }
 

@@ -65,11 +65,12 @@ export async function getCategoryPage(
 export async function getStoryPage(
   deps: PublicDeps,
   slug: string,
-): Promise<{ story: PublicStory; content: string | null; related: PublicStory[] } | null> {
+): Promise<{ story: PublicStory; content: string | null; related: PublicStory[]; imageWidth: number | null } | null> {
   const story = await deps.publicStories.bySlug(slug);
   if (!story) return null;
   const related = story.categoryId === null ? [] : await deps.publicStories.related(story.categoryId, story.id, RELATED_LIMIT);
-  return { story: toPublicStory(story), content: story.content, related: related.map(toPublicStory) };
+  // The picture's measured width decides whether it is shared or the story's card is (lib/story-image.ts).
+  return { story: toPublicStory(story), content: story.content, related: related.map(toPublicStory), imageWidth: story.imageWidth };
 }
 
 /** What a published story's share card draws (its title and category as its page shows them); null for unknown or unpublished ids. */

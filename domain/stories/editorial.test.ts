@@ -118,6 +118,16 @@ describe("edits", () => {
     expect(await trail(story.id)).toEqual(["story.delete", "story.edit", "story.category"]);
   });
 
+  test("a new picture forgets the old one's measured size; an edit that keeps the picture keeps it", async () => {
+    const editor = await makeUser(t.db);
+    const category = await makeCategory(t.db);
+    const story = await makeStory(t.db, { categoryId: category.id, imageUrl: "https://cdn.example/a.jpg", imageWidth: 480, imageHeight: 320 });
+    const form = { title: "Kept picture", categoryId: category.id, imageUrl: "https://cdn.example/a.jpg" };
+    expect(await editStory(deps(), { actorUserId: editor.id, storyId: story.id, form })).toMatchObject({ imageWidth: 480, imageHeight: 320 });
+    const changed = await editStory(deps(), { actorUserId: editor.id, storyId: story.id, form: { ...form, imageUrl: "https://cdn.example/b.jpg" } });
+    expect(changed).toMatchObject({ imageUrl: "https://cdn.example/b.jpg", imageWidth: null, imageHeight: null });
+  });
+
   test.each([
     [{ title: "  ", categoryId: 1 }, REQUIRED_FIELDS_MESSAGE, { title: REQUIRED_FIELDS_MESSAGE }],
     [{ title: "A title", categoryId: "" }, REQUIRED_FIELDS_MESSAGE, { categoryId: REQUIRED_FIELDS_MESSAGE }],

@@ -90,6 +90,16 @@ describe("a picture on another site", () => {
     expect(readdirSync(path.join(dir, "variants"), { recursive: true }).filter((f) => String(f).includes("."))).toHaveLength(2);
   });
 
+  test("tells its measured size, with the story that asked, when a variant of it is rendered", async () => {
+    const measured: unknown[] = [];
+    const images = store({ onOriginalSize: (size) => measured.push(size) });
+    await images.variant(request("/photo.jpg", 480, "jpeg"));
+    expect(measured).toEqual([{ url: `${site.url}/photo.jpg`, storyId: 7, width: 1600, height: 1000 }]);
+    // A variant kept in memory is not rendered again, so nothing more is told.
+    await images.variant(request("/photo.jpg", 480, "jpeg"));
+    expect(measured).toHaveLength(1);
+  });
+
   test("is served from disk by a later store over the same directory, without fetching again", async () => {
     const first = store();
     const made = await first.variant(request("/photo.jpg", 480, "jpeg"));

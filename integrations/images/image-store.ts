@@ -85,6 +85,11 @@ export type ImageStoreOptions = {
   memoryBytes?: number;
   /** Milliseconds, for the failure memory and the LRU order (injectable for tests). */
   now?: () => number;
+  /**
+   * Told the size of a picture from another site each time a variant of it is rendered (the first
+   * time it is shown, mostly), so the story can keep it.
+   */
+  onOriginalSize?: (measured: { url: string; storyId?: number; width: number; height: number }) => void;
   /** Told once per failure (not again while it is remembered), to be logged. */
   onFailure?: (failure: ImageFailure) => void;
   /** Reads one of the site's own pictures (a request whose url is `site:/path`), or null when there is none. */
@@ -289,6 +294,12 @@ export function createImageStore(options: ImageStoreOptions): ImageStore {
       return placeholder(request);
     }
     await store(rel, bytes).catch((error) => storeFailed(request, error));
+    if (options.onOriginalSize && !request.url.startsWith(SITE_IMAGE_PREFIX)) {
+      const tell = options.onOriginalSize;
+      await inspectImage(source, { maxInputPixels })
+        .then((info) => tell({ url: request.url, storyId: request.storyId, width: info.width, height: info.height }))
+        .catch(() => undefined);
+    }
     return served(bytes, request.format, false);
   }
 

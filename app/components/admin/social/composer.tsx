@@ -20,7 +20,7 @@ function utcFromLocalInput(value: string): string | null {
 
 /** The picture the story page names as og:image: its own picture, or its share card when it has none. */
 function SharedImage({ story, siteUrl }: { story: PostableStoryView; siteUrl: string }) {
-  const shared = storySocialImage({ id: story.id, imageUrl: story.imageUrl, title: story.title, category: publicCategoryName(story.categoryName) }, siteUrl);
+  const shared = storySocialImage({ id: story.id, imageUrl: story.imageUrl, imageWidth: story.imageWidth, title: story.title, category: publicCategoryName(story.categoryName) }, siteUrl);
   return <img src={shared.url} width={shared.width} height={shared.height} alt="" loading="lazy" className="aspect-[1.91/1] w-full bg-paper object-cover" />;
 }
 
