@@ -144,6 +144,28 @@ test("a scheduled post is listed with its time and can be cancelled", async ({ p
   await expect(ready(page).getByRole("button", { name: new RegExp(snail.title) })).toBeVisible();
 });
 
+test("Check connection says plainly when the token no longer works, and that it must be renewed", async ({ page }) => {
+  await signInAsAdmin(page, "/admin/social");
+  const connection = page.getByRole("region", { name: "Facebook Page connection" });
+  await expect(connection).toContainText("works");
+  const expired = { kind: "error", status: 400, error: { message: "Error validating access token: Session has expired.", type: "OAuthException", code: 190, error_subcode: 463, fbtrace_id: "CheckTrace1" } };
+  await steerGraph(page, "/answer-once", { endpoint: "page", answer: expired });
+  await steerGraph(page, "/answer-once", { endpoint: "debug_token", answer: expired });
+  const check = connection.getByRole("button", { name: "Check connection" });
+  await check.focus();
+  await page.keyboard.press("Enter");
+  await expect(connection).toContainText("not working");
+  await expect(connection.getByRole("alert")).toContainText("renew FACEBOOK_PAGE_TOKEN");
+  await expect(connection.getByRole("alert")).toContainText("Facebook code 190, trace CheckTrace1");
+  expect(await seriousViolations(page)).toEqual([]);
+
+  // Renewed (here: Facebook answers normally again), the next check says so.
+  await steerGraph(page, "/clear");
+  await check.click();
+  await expect(connection).toContainText("works");
+  await expect(connection.getByRole("alert")).toHaveCount(0);
+});
+
 test("without a Page connection the page says how to connect instead of failing on the first post", async ({ page }) => {
   test.setTimeout(180_000);
   // A second server of the same fixtures, started without FACEBOOK_PAGE_ID and FACEBOOK_PAGE_TOKEN.

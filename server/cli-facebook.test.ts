@@ -144,7 +144,8 @@ describe("facebook:post", () => {
     expect(repost.code).toBe(0);
     expect(repost.json()).toMatchObject({ status: "posted", post_id: fake.posts.at(-1)!.id });
     expect(feedCalls()).toHaveLength(2);
-  });
+    // Three CLI processes, each starting Node and opening the database: slow on a loaded machine.
+  }, 60_000);
 
   test("--message is posted as given", async () => {
     const story = await publishedStory();

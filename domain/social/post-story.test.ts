@@ -299,6 +299,20 @@ describe("an attempt at a post", () => {
   });
 });
 
+describe("the log of a refused post", () => {
+  test("carries Facebook's code, subcode and trace id, and never the token", async () => {
+    const lines: string[] = [];
+    const capturing = pino({ level: "info" }, { write: (line: string) => void lines.push(line) });
+    const story = await makeStory(t.db);
+    const row = await requestPost(requestDeps(), { storyId: story.id, actorUserId: null });
+    fake.answerOnce("feed", { kind: "error", status: 400, error: { ...graphErrors.expiredToken(), fbtrace_id: "LogTrace9" } });
+    await attemptPost({ ...attemptDeps(), logger: capturing }, row.id);
+    const refused = lines.map((line) => JSON.parse(line) as Record<string, unknown>).find((entry) => entry.msg === "Facebook refused the post");
+    expect(refused).toMatchObject({ code: 190, subcode: graphErrors.expiredToken().error_subcode, fbtraceId: "LogTrace9", storyId: story.id });
+    expect(lines.join("\n")).not.toContain(fake.pageToken);
+  });
+});
+
 describe("the wait before the next attempt", () => {
   test.each([
     ["rate-limited", null, 1, 5 * 60_000],

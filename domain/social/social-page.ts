@@ -68,11 +68,19 @@ export async function socialOverview(deps: { repos: Pick<Repos, "social"> }) {
   return { ready: ready.map(storyView), scheduled: scheduled.map(postView), recent: recent.map(postView) };
 }
 
-/** A published story loaded into the composer for a repost; refused when it is gone or no longer published. */
-export async function storyForRepost(deps: { repos: Pick<Repos, "social"> }, storyId: number): Promise<PostableStoryView> {
+/**
+ * A published story loaded into the composer from Recent Facebook Posts; refused when it is gone or
+ * no longer published. `alreadyPosted` says whether it is on the Page now: only then is posting it a
+ * repost, confirmed first (a story whose only posts failed is simply posted).
+ */
+export async function storyForRepost(
+  deps: { repos: Pick<Repos, "social"> },
+  storyId: number,
+): Promise<{ story: PostableStoryView; alreadyPosted: boolean }> {
   const story = await deps.repos.social.storyToPost(storyId);
   if (!story) throw new DomainError("STORY_NOT_FOUND", "That story no longer exists.");
   if (story.status !== "published") throw new DomainError("WRONG_STATUS", "That story is no longer published, so its page is not live.");
   const { status: _status, ...postable } = story;
-  return storyView(postable);
+  const posts = await deps.repos.social.postsOf(storyId);
+  return { story: storyView(postable), alreadyPosted: posts.some((post) => post.status === "posted") };
 }

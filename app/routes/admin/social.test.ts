@@ -5,8 +5,9 @@ import { socialMediaPosts } from "~/db/schema";
 import { makeStory, makeUser } from "~/db/testing/factories";
 import { useTestDatabase } from "~/db/testing/test-database";
 import { createGraphClient, type GraphClient } from "~/integrations/facebook/graph-client";
-import { startFakeGraph, type FakeGraph } from "~/integrations/facebook/testing/fake-graph";
+import { graphErrors, startFakeGraph, type FakeGraph } from "~/integrations/facebook/testing/fake-graph";
 import type { JobsApi } from "~/jobs/types";
+import { loader as connectionLoader } from "./api.facebook";
 import { action, loader } from "./social";
 
 // The Social Media page's loader and action as the router runs them, with a signed-in admin, on a real database.
@@ -132,11 +133,23 @@ describe("the Social Media page", () => {
     const { context } = await signedInAdmin();
     const story = await makeStory(t.db, { title: "Loaded" });
     const loaded = await act(context, { intent: "load-story", storyId: String(story.id) });
-    expect(loaded.body).toMatchObject({ ok: true, intent: "load-story", story: { id: story.id, title: "Loaded" } });
+    expect(loaded.body).toMatchObject({ ok: true, intent: "load-story", story: { id: story.id, title: "Loaded" }, alreadyPosted: false });
     const gone = await makeStory(t.db, { status: "pending", publishDate: null });
     const refused = await act(context, { intent: "load-story", storyId: String(gone.id) });
     expect(refused.status).toBe(409);
     expect(refused.body.toast?.title).toBe("Failed to load story for reposting");
+  });
+
+  test("a story loaded from Recent Facebook Posts is a repost only when it is on the Page: one whose post failed is simply posted", async () => {
+    const { context } = await signedInAdmin();
+    const failedOnly = await makeStory(t.db, { title: "Failed once" });
+    const onPage = await makeStory(t.db, { title: "On the Page" });
+    await t.db.insert(socialMediaPosts).values([
+      { storyId: failedOnly.id, platform: "facebook", status: "failed", message: "m", errorMessage: "The Facebook token has expired." },
+      { storyId: onPage.id, platform: "facebook", status: "posted", message: "m", postId: "1_2" },
+    ]);
+    expect((await act(context, { intent: "load-story", storyId: String(failedOnly.id) })).body).toMatchObject({ alreadyPosted: false });
+    expect((await act(context, { intent: "load-story", storyId: String(onPage.id) })).body).toMatchObject({ alreadyPosted: true });
   });
 
   test("Cancel removes a scheduled post and cancels its job", async () => {
@@ -148,5 +161,41 @@ describe("the Social Media page", () => {
     expect(cancelled).toEqual(["job-1"]);
     expect(await t.db.select().from(socialMediaPosts).where(eq(socialMediaPosts.storyId, story.id))).toEqual([]);
     expect((await act(context, { intent: "cancel", postRowId: String(posted.body.postRowId) })).status).toBe(404);
+  });
+});
+
+describe("GET /admin/api/facebook", () => {
+  const check = async (context: AppLoadContext) => {
+    const response = (await connectionLoader({ request: new Request(`${SITE}/admin/api/facebook`), context, params: {} } as never)) as Response;
+    return { status: response.status, text: await response.text() };
+  };
+
+  test("answers the Page's health without the token; without a Page, that it is not connected", async () => {
+    const { context } = await signedInAdmin();
+    const answer = await check(context);
+    expect(answer.status).toBe(200);
+    expect(JSON.parse(answer.text)).toMatchObject({ connected: true, health: { page: { id: fake.pageId }, tokenValid: true, missingPermissions: [] } });
+    expect(answer.text).not.toContain(fake.pageToken);
+    const withoutPage = { ...context, facebook: null } as unknown as AppLoadContext;
+    expect(JSON.parse((await check(withoutPage)).text)).toEqual({ connected: false });
+  });
+
+  test("says the token must be renewed when Facebook no longer takes it", async () => {
+    const { context } = await signedInAdmin();
+    const expired = { kind: "error", status: 400, error: graphErrors.expiredToken() } as const;
+    fake.answerOnce("page", expired);
+    fake.answerOnce("debug_token", expired);
+    const body = JSON.parse((await check(context)).text) as { health: { tokenValid: boolean; error: { message: string; code: number } } };
+    fake.clearAnswers();
+    expect(body.health.tokenValid).toBe(false);
+    expect(body.health.error).toMatchObject({ code: 190, message: expect.stringContaining("renew FACEBOOK_PAGE_TOKEN") });
+  });
+
+  test("is for admins only", async () => {
+    const { context } = await signedInAdmin();
+    const anonymous = { ...context, getSessionUser: async () => null } as unknown as AppLoadContext;
+    const refused = await connectionLoader({ request: new Request(`${SITE}/admin/api/facebook`), context: anonymous, params: {} } as never).catch((e: unknown) => e);
+    const status = refused instanceof Response ? refused.status : (refused as { init?: { status?: number } }).init?.status;
+    expect([302, 401, 403]).toContain(status);
   });
 });

@@ -63,8 +63,8 @@ export async function action(args: Route.ActionArgs) {
         return { ok: true, intent: "cancel", toast: { title: "Scheduled post cancelled", description: "It will not be posted." } } satisfies SocialAnswer;
       }
       case "load-story": {
-        const story = await storyForRepost({ repos }, idField("That story is not understood.").parse(form.storyId));
-        return { ok: true, intent: "load-story", story } satisfies SocialAnswer;
+        const loaded = await storyForRepost({ repos }, idField("That story is not understood.").parse(form.storyId));
+        return { ok: true, intent: "load-story", ...loaded } satisfies SocialAnswer;
       }
       default:
         return data(failedAction({ message: "Unknown action" }, SOCIAL_TEXT.failedTitle), { status: 400 });

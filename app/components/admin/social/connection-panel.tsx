@@ -71,9 +71,12 @@ function HealthDetails({ health }: { health: ConnectionHealth }) {
       {health.error ? (
         <>
           <dt className="font-bold">Problem</dt>
-          <dd className="font-semibold text-alarm-ink" role="alert">
-            {health.error.message}
-            {health.error.code !== null ? <span className="block text-xs font-normal text-ink/70">Facebook code {health.error.code}{health.error.fbtraceId ? `, trace ${health.error.fbtraceId}` : ""}</span> : null}
+          <dd className="font-semibold text-alarm-ink">
+            {/* The alert is inside the <dd>: a description list holds only terms and descriptions. */}
+            <div role="alert">
+              {health.error.message}
+              {health.error.code !== null ? <span className="block text-xs font-normal text-ink/70">Facebook code {health.error.code}{health.error.fbtraceId ? `, trace ${health.error.fbtraceId}` : ""}</span> : null}
+            </div>
           </dd>
         </>
       ) : null}

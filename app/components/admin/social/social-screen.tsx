@@ -16,7 +16,7 @@ import { SOCIAL_TEXT } from "./texts";
 export type SocialAnswer =
   | (ActionResult & { intent?: string })
   | { ok: true; intent: "post"; jobId: string; postRowId: number; scheduledFor: string | null }
-  | { ok: true; intent: "load-story"; story: PostableStoryView };
+  | { ok: true; intent: "load-story"; story: PostableStoryView; alreadyPosted: boolean };
 
 export const SOCIAL_PATH = "/admin/social";
 
@@ -58,7 +58,8 @@ export function SocialScreen({
       if (data.scheduledFor) setChosen(null);
       else setPostJob(data.jobId);
     }
-    if (data && "story" in data) setChosen((prev) => ({ story: data.story, repost: true, n: (prev?.n ?? 0) + 1 }));
+    // Posting a story that is on the Page is a repost, confirmed first; one whose posts all failed is simply posted.
+    if (data && "story" in data) setChosen((prev) => ({ story: data.story, repost: data.alreadyPosted, n: (prev?.n ?? 0) + 1 }));
   }
   useEffect(() => {
     if (answer && "postRowId" in answer && answer.scheduledFor) {
