@@ -152,6 +152,17 @@ describe("the Social Media page", () => {
     expect((await act(context, { intent: "load-story", storyId: String(onPage.id) })).body).toMatchObject({ alreadyPosted: true });
   });
 
+  test("a failure of our own (the job queue down) is logged and answered with 'Failed to post to Facebook'", async () => {
+    const { context, errors } = await signedInAdmin();
+    const broken = { ...context, jobs: { ...context.jobs, enqueue: async () => Promise.reject(new Error("queue table missing")) } } as unknown as AppLoadContext;
+    const story = await makeStory(t.db);
+    const answer = await act(broken, { intent: "post", storyId: String(story.id), message: "Hello" });
+    expect(answer.status).toBe(500);
+    expect(answer.body.toast).toMatchObject({ title: "Error", description: "Failed to post to Facebook" });
+    expect(JSON.stringify(answer.body)).not.toContain("queue table missing");
+    expect(errors).toHaveLength(1);
+  });
+
   test("Cancel removes a scheduled post and cancels its job", async () => {
     const { context, cancelled } = await signedInAdmin();
     const story = await makeStory(t.db);
