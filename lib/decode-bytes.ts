@@ -13,7 +13,7 @@
  * C1 control characters in the result are windows-1252 characters mislabelled, and are repaired.
  */
 
-export type DocumentKind = "feed" | "html";
+export type DocumentKind = "feed" | "html" | "text";
 
 export type DecodedText = { text: string; encoding: string };
 
@@ -27,6 +27,8 @@ type Profile = {
 const PROFILES: Record<DocumentKind, Profile> = {
   feed: { declared: (bytes) => (looksLikeJson(bytes) ? "utf-8" : xmlDeclaration(bytes)), invalidDeclared: "skip" },
   html: { declared: metaCharset, invalidDeclared: "replace" },
+  // Plain text (robots.txt, text sitemaps) declares nothing of its own: BOM, HTTP charset, UTF-8.
+  text: { declared: () => null, invalidDeclared: "replace" },
 };
 
 /** Decodes a feed's or a page's bytes, choosing the encoding by BOM, HTTP charset, in-document declaration, UTF-8, windows-1252. */
@@ -38,6 +40,11 @@ export function decodeBytes(bytes: Uint8Array, options: { contentType?: string |
 /** A feed's text and the encoding it was read in. */
 export function decodeFeedBytes(bytes: Uint8Array, contentType?: string | null): DecodedText {
   return decodeBytes(bytes, { contentType, kind: "feed" });
+}
+
+/** Plain text (robots.txt, a text sitemap), without the NUL characters a database cannot keep. */
+export function decodeTextBytes(bytes: Uint8Array, contentType?: string | null): string {
+  return decodeBytes(bytes, { contentType, kind: "text" }).text.replace(/\0/g, "");
 }
 
 /** A web page's text. */

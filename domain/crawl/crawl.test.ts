@@ -16,6 +16,8 @@ import { discoverSource, runDiscoveryCycle } from "./discover";
 import { createPoliteFetcher } from "./polite-fetch";
 import { LEFT_QUEUED_TEXT, scrapeQueue } from "./scrape-queue";
 
+const ROBOTS_DENYING_PRIVATE = "User-agent: *\nDisallow: /private/\n";
+
 const t = useTestDatabase();
 const logger = pino({ level: "silent" });
 let site: TestServer;
@@ -196,6 +198,25 @@ describe("discovery", () => {
       expect(report).toMatchObject({ queued: 1, failed: false, errors: [] });
     } finally {
       await open.close();
+    }
+  });
+
+  test.each([
+    ["UTF-16 LE with its BOM", Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(ROBOTS_DENYING_PRIVATE, "utf16le")])],
+    ["UTF-8 with its BOM", Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(ROBOTS_DENYING_PRIVATE, "utf8")])],
+  ])("a robots.txt saved as %s is obeyed and kept", async (_encoding, bytes) => {
+    const site16 = await startTestServer();
+    try {
+      site16.handle("/robots.txt", (_req, res) => res.writeHead(200, { "content-type": "text/plain" }).end(bytes));
+      site16.handle("/", (_req, res) => res.writeHead(200, { "content-type": "text/html" }).end(`<a href="/news/a">A</a> <a href="/private/b">B</a>`));
+      const source = await makeSource(t.db, { sourceType: "web_scraping", websiteUrl: site16.url, rssFeedUrl: null, scrapingConfig: { startUrls: [`${site16.url}/`], crawlDelay: 0 } });
+      const report = await discoverSource(crawlDeps(), source);
+      expect(report).toMatchObject({ queued: 1, failed: false, errors: [] });
+      expect((await t.db.select({ url: urlQueue.url }).from(urlQueue)).map((r) => r.url)).toEqual([`${site16.url}/news/a`]);
+      const [host] = await t.db.select().from(crawlHosts).where(eq(crawlHosts.origin, site16.url));
+      expect(host?.robotsBody).toBe(ROBOTS_DENYING_PRIVATE);
+    } finally {
+      await site16.close();
     }
   });
 

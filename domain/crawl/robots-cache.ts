@@ -3,6 +3,7 @@ import type { CrawlRepo } from "~/db/repos/crawl.repo";
 import { ALLOW_ALL, DISALLOW_ALL, parseRobots, robotsUrlFor, type RobotsRules } from "~/integrations/crawl/robots";
 import { isFetchError } from "~/integrations/http/fetch-error";
 import { describeError } from "~/domain/ingestion/describe-error";
+import { decodeTextBytes } from "~/lib/decode-bytes";
 import { MAX_CRAWL_DELAY_MS } from "./config";
 import type { PoliteFetcher } from "./polite-fetch";
 
@@ -46,7 +47,7 @@ export async function robotsFor(
       accept: "text/plain, */*;q=0.5",
       maxBodyBytes: ROBOTS_MAX_FETCH_BYTES,
     });
-    const body = response.status >= 200 && response.status < 300 ? response.body.toString("utf8") : "";
+    const body = response.status >= 200 && response.status < 300 ? decodeTextBytes(response.body, response.contentType) : "";
     const robots = fromAnswer(robotsUrl, response.status, body);
     if (robots.state !== "unreachable") {
       await deps.crawl.storeRobots(origin, { status: response.status, body, fetchedAt: deps.now() });
