@@ -241,7 +241,9 @@ export function crawlRepo(db: Db) {
               contentHash: row.contentHash,
               rejectionReason: "manual_rejection",
               rejectionDetails: {
-                rejection_method: "url_queue",
+                // The spec's shape of a manual rejection; `from` says it was rejected as a queued URL, not as a story.
+                rejection_method: "admin_manual",
+                from: "url_queue",
                 original_story_id: null,
                 rejected_by_admin: true,
                 rejected_at: details.at.toISOString(),

@@ -135,7 +135,10 @@ describe("the URL Que actions", () => {
     expect(rejected.map((r) => r.normalizedUrl).sort()).toEqual(
       ["https://moss.example/a?utm_source=feed", "https://moss.example/b"].map((url) => (normalizeUrl(url) as { normalized: string }).normalized).sort(),
     );
-    expect(rejected[0]).toMatchObject({ rejectionReason: "manual_rejection" });
+    expect(rejected[0]).toMatchObject({
+      rejectionReason: "manual_rejection",
+      rejectionDetails: { rejection_method: "admin_manual", from: "url_queue", original_story_id: null, rejected_by_admin: true },
+    });
     expect(errors).toEqual([]);
   });
 
