@@ -229,6 +229,42 @@ describe("indexes serve the public reads of spec section 7", () => {
   });
 });
 
+describe("indexes serve the URL Que list", () => {
+  // The list as db/repos/crawl.repo.ts asks for it: newest lastmod first, undated last, 1000 rows.
+  const order = sql`ORDER BY lastmod DESC NULLS LAST, id DESC NULLS LAST LIMIT 1000`;
+  // With scans that need a sort priced out, a plan that still sorts has no index in the list's order.
+  const SETTINGS = ["enable_seqscan", "enable_bitmapscan", "enable_sort"];
+  async function plan(where: ReturnType<typeof sql>): Promise<string> {
+    for (const name of SETTINGS) await t.db.execute(sql`SET ${sql.raw(name)} = off`);
+    try {
+      const result = await rows<{ "QUERY PLAN": string }>(sql`EXPLAIN SELECT id FROM url_queue ${where} ${order}`);
+      return result.map((r) => r["QUERY PLAN"]).join("\n");
+    } finally {
+      for (const name of SETTINGS) await t.db.execute(sql`SET ${sql.raw(name)} = on`);
+    }
+  }
+
+  test.each([
+    ["every status", sql``, "url_queue_lastmod_idx"],
+    ["one status", sql`WHERE status = 'queued'`, "url_queue_status_idx"],
+    ["one source and status", sql`WHERE source_id = 1 AND status = 'queued'`, "url_queue_source_idx"],
+  ])("%s reads an index in the list's order (%s)", async (_name, where, index) => {
+    const shown = await plan(where);
+    expect(shown).toContain(index);
+    expect(shown).not.toMatch(/Sort|Bitmap/);
+  });
+
+  test("a URL search uses its trigram index", async () => {
+    await t.db.execute(sql`SET enable_seqscan = off`);
+    try {
+      const shown = await rows<{ "QUERY PLAN": string }>(sql`EXPLAIN SELECT id FROM url_queue WHERE url ILIKE '%goat%'`);
+      expect(shown.map((r) => r["QUERY PLAN"]).join("\n")).toContain("url_queue_url_trgm_idx");
+    } finally {
+      await t.db.execute(sql`SET enable_seqscan = on`);
+    }
+  });
+});
+
 describe("factories", () => {
   test("make a row of every entity", async () => {
     const made = [
