@@ -1,3 +1,7 @@
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { gunzipSync } from "node:zlib";
 import { eq } from "drizzle-orm";
 import pino from "pino";
 import sharp from "sharp";
@@ -54,6 +58,64 @@ afterAll(async () => {
 
 const deps = () => ({ repos: t.repos, http, logger });
 const row = async (id: number) => (await t.db.select().from(stories).where(eq(stories.id, id)))[0]!;
+
+describe("real article pages (mozilla/readability's test set), their pictures served at known sizes", () => {
+  const fixtures = path.join(path.dirname(fileURLToPath(import.meta.url)), "..", "..", "integrations", "extract", "fixtures", "readability");
+  /** Serves the saved page with its picture host moved to the local server, and each picture at its size (others are missing). */
+  async function servePage(name: string, host: string, pictures: Record<string, [number, number]>, as = name): Promise<string> {
+    const html = gunzipSync(readFileSync(path.join(fixtures, name, "source.html.gz"))).toString("utf8").replaceAll(host, `${site.url}/${as}-pictures`);
+    site.handle(`/real/${as}`, (_req, res) => res.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end(html));
+    for (const [picture, [width, height]] of Object.entries(pictures)) {
+      const bytes = await jpeg(width, height);
+      site.handle(`/${as}-pictures${picture}`, (_req, res) => res.writeHead(200, { "content-type": "image/jpeg" }).end(bytes));
+    }
+    return `${site.url}/real/${as}`;
+  }
+
+  test("ars-1: the WordPress original of the 640 px og:image is found and kept, with its size", async () => {
+    const pageUrl = await servePage("ars-1", "http://cdn.arstechnica.net", {
+      "/wp-content/uploads/2015/04/server-crash-640x426.jpg": [640, 426],
+      "/wp-content/uploads/2015/04/server-crash.jpg": [1920, 1278],
+    });
+    const story = await makeStory(t.db, { imageUrl: null, originalUrl: pageUrl });
+    const result = await enhanceStoryImages(deps(), { singleStoryId: story.id });
+    expect(result.details[0]).toMatchObject({ outcome: "enhanced", imageUrl: `${site.url}/ars-1-pictures/wp-content/uploads/2015/04/server-crash.jpg` });
+    expect(await row(story.id)).toMatchObject({ imageWidth: 1920, imageHeight: 1278 });
+  });
+
+  test("tmz-1: the 1200x630 share picture wins over the article's smaller pictures; the thin red bar is left out", async () => {
+    const pageUrl = await servePage("tmz-1", "http://ll-media.tmz.com", {
+      "/2015/02/26/0225-lupita-nyongo-getty-01-1200x630.jpg": [1200, 630],
+      "/2015/02/26/0225-lupita-nyongo-getty-4.jpg": [800, 533],
+      "/2013/11/20/update-graphic-red-bar.jpg": [1600, 40],
+      "/2015/02/26/0226-sub-london-hotel-swipe-tmz-11.jpg": [400, 300],
+    });
+    const story = await makeStory(t.db, { imageUrl: null, originalUrl: pageUrl });
+    const result = await enhanceStoryImages(deps(), { singleStoryId: story.id });
+    expect(result.details[0]).toMatchObject({ outcome: "enhanced", imageUrl: `${site.url}/tmz-1-pictures/2015/02/26/0225-lupita-nyongo-getty-01-1200x630.jpg` });
+  });
+
+  test("lemonde-1: og:image is taken, never the 24 px author thumbnail; with only the thumbnail, nothing usable is found", async () => {
+    const thumbnail = "/image/2014/04/18/24x24/1100512060_4_989c_13978271609841-0kab-c47_a068f1501374eefd42e6bb2cac94b37a.jpg";
+    const pageUrl = await servePage("lemonde-1", "http://s1.lemde.fr", {
+      "/image/2015/05/05/600x315/4628128_3_47fc_projet-de-loi-renseignement_aeba800424730d672d1bd08faf203438.jpg": [600, 315],
+      [thumbnail]: [24, 24],
+    });
+    const story = await makeStory(t.db, { imageUrl: null, originalUrl: pageUrl });
+    expect((await enhanceStoryImages(deps(), { singleStoryId: story.id })).details[0]).toMatchObject({
+      outcome: "enhanced",
+      imageUrl: expect.stringContaining("/lemonde-1-pictures/image/2015/05/05/600x315/"),
+    });
+
+    // The same page with its og:image missing: only the thumbnail can be read.
+    const onlyThumbnail = await servePage("lemonde-1", "http://s1.lemde.fr", { [thumbnail]: [24, 24] }, "lemonde-1-thumbnail-only");
+    const second = await makeStory(t.db, { imageUrl: null, originalUrl: onlyThumbnail });
+    expect((await enhanceStoryImages(deps(), { singleStoryId: second.id })).details[0]).toMatchObject({
+      outcome: "failed",
+      error: "No usable image on the original page (only icons, logos or tiny images)",
+    });
+  });
+});
 
 describe("enhancing a story's image", () => {
   test("a small feed thumbnail gives way to the page's og:image, measured", async () => {
