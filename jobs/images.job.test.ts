@@ -3,7 +3,7 @@ import pino from "pino";
 import sharp from "sharp";
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
 import { jobs as jobsTable, stories } from "~/db/schema";
-import { makeStory } from "~/db/testing/factories";
+import { makeJob, makeStory } from "~/db/testing/factories";
 import { useTestDatabase } from "~/db/testing/test-database";
 import { testHttpClient } from "~/integrations/http/testing";
 import type { HttpClient } from "~/integrations/http/types";
@@ -123,5 +123,23 @@ describe("image enhancement as a job", () => {
     expect((finished.result as { processed: number }).processed).toBe(10 - doneBefore);
     const rows = await t.db.select().from(stories).where(inArray(stories.id, ids));
     expect(rows.every((r) => r.imageEnhanced)).toBe(true);
+  });
+});
+
+describe("a run resumed more than once", () => {
+  test("skips every story checked since the first job of the chain started", async () => {
+    const started = new Date(Date.now() - 60_000);
+    const first = await makeJob(t.db, { kind: "enhance-images", status: "failed", startedAt: started, input: { storyIds: [] } });
+    const second = await makeJob(t.db, { kind: "enhance-images", status: "failed", startedAt: new Date(Date.now() - 30_000), input: { storyIds: [], resumed_from: first.id } });
+    // Done by the first job, before the second started: not to be done again.
+    const doneFirst = await makeStory(t.db, { originalUrl: `${site.url}/article?n=chain-1`, imageUrl: null, imageCheckedAt: new Date(started.getTime() + 5_000) });
+    const notYet = await makeStory(t.db, { originalUrl: `${site.url}/article?n=chain-2`, imageUrl: null });
+    const handler = imageHandlers({ repos: t.repos, http, logger })["enhance-images"];
+    const result = (await handler(
+      { storyIds: [doneFirst.id, notYet.id], resumed_from: second.id },
+      { jobId: "third", reportProgress: async () => {}, signal: new AbortController().signal } as never,
+    )) as { processed: number; details: { storyId: number }[] };
+    expect(result.processed).toBe(1);
+    expect(result.details.map((d) => d.storyId)).toEqual([notYet.id]);
   });
 });
