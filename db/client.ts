@@ -1,6 +1,8 @@
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
+import { fuzzystrmatch } from "@electric-sql/pglite/contrib/fuzzystrmatch";
 import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
+import { unaccent } from "@electric-sql/pglite/contrib/unaccent";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
@@ -85,7 +87,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       ...(dataDir === null ? {} : { dataDir: path.join(dataDir, "pglite") }),
       ...(options.pgliteDump ? { loadDataDir: options.pgliteDump } : {}),
       ...(options.postgresqlConf ? { postgresqlconf: options.postgresqlConf } : {}),
-      extensions: { pg_trgm },
+      extensions: { pg_trgm, unaccent, fuzzystrmatch },
     });
   } catch (error) {
     release();

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gte, ilike, ne, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, desc, eq, gte, ilike, ne, sql } from "drizzle-orm";
 import type { Db } from "../client";
 import { categories, sources, stories } from "../schema";
 import type { StoryWithRelations } from "./stories.repo";
@@ -14,6 +14,29 @@ const withRelations = {
 };
 
 const published = eq(stories.status, "published");
+
+// The search columns the database generates (migration 0009); db/schema.ts leaves them out so that
+// no story read carries them.
+const SEARCH = {
+  title: sql.raw(`"stories"."search_title"`),
+  body: sql.raw(`"stories"."search_body"`),
+  titleVector: sql.raw(`"stories"."search_title_vector"`),
+  vector: sql.raw(`"stories"."search_vector"`),
+};
+
+/** Edits between two words (optimal string alignment: insert, delete, replace, or swap two neighbours). */
+export function editDistance(a: string, b: string): number {
+  const rows = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let best = Math.min(rows[i - 1]![j]! + 1, rows[i]![j - 1]! + 1, rows[i - 1]![j - 1]! + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) best = Math.min(best, rows[i - 2]![j - 2]! + 1);
+      rows[i]![j] = best;
+    }
+  }
+  return rows[a.length]![b.length]!;
+}
 
 type JoinedRow = { story: typeof stories.$inferSelect; categoryName: string | null; categorySlug: string | null; sourceName: string | null };
 
@@ -120,21 +143,23 @@ export function publicStoriesRepo(db: Db) {
     },
 
     /**
-     * Published stories whose title, summary or content contains `query` (any case): title matches
-     * first, then the others, each newest first; with the total, counted up to `countCap` matches.
-     * Title and body matches are read separately so that a common word needs only the rows of the
-     * page (walking the publish-date index), and a rare one is found through the trigram indexes.
+     * Published stories matching `query` (docs/decisions/011-search.md): its text anywhere in the
+     * title, summary or content (case and accents folded, markup left out), or all its words by
+     * their English stems (plurals, -ing, -ed; "quoted words" as a phrase). Title matches first, then
+     * the others, each newest first; with the total, counted up to `countCap` matches. Title and body
+     * matches are read separately so that a common word needs only the rows of the page.
      */
     async search(query: string, page: { limit: number; offset: number; countCap: number }) {
-      const pattern = containsPattern(query);
-      const inTitle = ilike(stories.title, pattern);
-      const inBody = or(ilike(stories.summary, pattern), ilike(stories.content, pattern)) as SQL;
+      const pattern = sql`oddwire_fold(${containsPattern(query.replace(/"/g, "").trim())})`;
+      const words = sql`websearch_to_tsquery('english', oddwire_fold(${query}))`;
+      const inTitle = sql`(${SEARCH.title} LIKE ${pattern} OR ${SEARCH.titleVector} @@ ${words})`;
+      const inBody = sql`(${SEARCH.body} LIKE ${pattern} OR ${SEARCH.vector} @@ ${words})`;
       const newestFirst = [desc(stories.publishDate), desc(stories.id)] as const;
 
       const counting = db.execute(sql`
         SELECT count(*)::int AS n FROM (
           SELECT 1 FROM ${stories}
-          WHERE ${and(published, or(inTitle, inBody))}
+          WHERE ${and(published, sql`(${inTitle} OR ${inBody})`)}
           LIMIT ${page.countCap + 1}
         ) matches`) as unknown as Promise<{ rows: { n: number }[] }>;
 
@@ -150,7 +175,7 @@ export function publicStoriesRepo(db: Db) {
             : ((await db.select({ n: sql<number>`count(*)::int` }).from(stories).where(and(published, inTitle)))[0]?.n ?? 0);
         bodyRows = flatten(
           await selectStories()
-            .where(and(published, sql`NOT (${inTitle})`, inBody))
+            .where(and(published, sql`NOT ${inTitle}`, inBody))
             .orderBy(...newestFirst)
             .limit(page.limit - titleRows.length)
             .offset(Math.max(0, page.offset - titleTotal)),
@@ -174,21 +199,33 @@ export function publicStoriesRepo(db: Db) {
         .limit(limit);
     },
 
-    /** The word of a recent published title closest in spelling to `word` (pg_trgm), if any is close. */
-    async closestTitleWord(word: string, options: { minSimilarity: number; recentTitles: number }): Promise<string | null> {
+    /**
+     * The word of recent published titles and summaries closest in spelling to `word` (accents and
+     * case folded): at most one edit away for a word of up to four letters, two for longer ones, a
+     * swap of two letters counting as one edit; the most frequent among equally close ones. Null when
+     * `word` is itself one of those words, or nothing is close. (`minSimilarity` is not used: edit
+     * distance finds the transposed and doubled letters of real typos that trigrams miss.)
+     */
+    async closestTitleWord(word: string, options: { minSimilarity?: number; recentTitles: number }): Promise<string | null> {
+      const folded = word.normalize("NFD").replace(/[\u0300-\u036f]/g, "").toLowerCase();
+      const maxEdits = folded.length <= 4 ? 1 : 2;
       const result = (await db.execute(sql`
-        SELECT w AS word, similarity(w, ${word}) AS score
+        SELECT w AS word, count(*)::int AS n
         FROM (
-          SELECT DISTINCT regexp_split_to_table(lower(title), '[^[:alnum:]]+') AS w
+          SELECT regexp_split_to_table(oddwire_fold(title || ' ' || coalesce(summary, '')), '[^[:alnum:]]+') AS w
           FROM (
-            SELECT title FROM stories WHERE status = 'published'
+            SELECT title, summary FROM stories WHERE status = 'published'
             ORDER BY publish_date DESC NULLS FIRST, id DESC LIMIT ${options.recentTitles}
           ) recent
         ) words
-        WHERE length(w) >= 3 AND w <> ${word} AND similarity(w, ${word}) >= ${options.minSimilarity}
-        ORDER BY score DESC, w
-        LIMIT 1`)) as unknown as { rows: { word: string }[] };
-      return result.rows[0]?.word ?? null;
+        WHERE length(w) >= 3 AND levenshtein_less_equal(w, oddwire_fold(${word}), ${maxEdits + 1}) <= ${maxEdits + 1}
+        GROUP BY w`)) as unknown as { rows: { word: string; n: number }[] };
+      if (result.rows.some((row) => row.word === folded)) return null;
+      const ranked = result.rows
+        .map((row) => ({ ...row, edits: editDistance(row.word, folded) }))
+        .filter((row) => row.edits <= maxEdits)
+        .sort((a, b) => a.edits - b.edits || b.n - a.n || a.word.localeCompare(b.word));
+      return ranked[0]?.word ?? null;
     },
 
     /** Published stories for feeds and sitemaps, newest first, optionally since a date or in a category. */
