@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { Readable } from "node:stream";
-import { afterEach, beforeEach } from "vitest";
+import { afterEach, beforeEach, vi } from "vitest";
 import { main } from "./cli";
 
 // For the CLI's tests: each test runs commands on an embedded database in a fresh DATA_DIR, with the
@@ -24,6 +24,8 @@ export async function runCli(argv: string[]) {
 
 /** Gives each test its own DATA_DIR and the CLI test environment; returns the current data dir. */
 export function useCliEnvironment(prefix: string): { dataDir: () => string } {
+  // Each command opens a fresh embedded database and migrates it: seconds when the machine is busy.
+  vi.setConfig({ testTimeout: 90_000 });
   let dataDir = "";
   let savedEnv: NodeJS.ProcessEnv = {};
   beforeEach(() => {
