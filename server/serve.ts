@@ -9,6 +9,7 @@ import { createGuardedClient, userAgentFor } from "~/integrations/http/guarded-c
 import { createPageRenderer } from "~/integrations/browser/render-page";
 import { workerHandlers } from "./worker-handlers";
 import { createJobRunner, type JobRunner } from "~/jobs/runner";
+import { listenForBackups, type BackupEndpoint } from "./backup";
 import { openConfiguredDatabase } from "./database";
 import { demoAdminBanner, demoAdminPassword } from "./demo-admin";
 import { createFeedParserPool } from "./feed-parser-pool";
@@ -44,6 +45,7 @@ export async function serve(options: { config: Config; demo?: boolean; dev?: boo
   const facebook = createFacebookGraph(config, logger);
   let web: WebServer | undefined;
   let jobs: JobRunner | undefined;
+  let backups: BackupEndpoint | undefined;
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
@@ -63,6 +65,7 @@ export async function serve(options: { config: Config; demo?: boolean; dev?: boo
       await http.close();
       await feedParser.close();
       await closeDev?.();
+      await backups?.close();
       await database.close();
       logger.info("stopped");
     } catch (error) {
@@ -75,6 +78,8 @@ export async function serve(options: { config: Config; demo?: boolean; dev?: boo
 
   try {
     await prepareDatabase(database, { demo: options.demo === true, dataDir: config.dataDir, logger });
+    // On the embedded database, `oddwire backup` asks this process for its snapshot (decision 012).
+    backups = await listenForBackups({ database, dataDir: config.dataDir, logger });
     if (!working && database.kind === "pglite") {
       logger.warn("ROLE=web on the embedded database: queued jobs wait for a worker, and no other process can open this database");
     }
@@ -98,6 +103,7 @@ export async function serve(options: { config: Config; demo?: boolean; dev?: boo
     await facebook?.close();
     await http.close();
     await feedParser.close();
+    await backups?.close();
     await database.close();
     throw error;
   }
