@@ -25,6 +25,7 @@ import { ConfigError, loadConfig, type Config } from "./config";
 import { demoAdminPassword } from "./demo-admin";
 import { createFeedParserPool } from "./feed-parser-pool";
 import { createLogger } from "./logger";
+import { BACKUP_COMMANDS, BACKUP_HELP, runBackupCommand } from "./cli-backup";
 import { CRAWL_COMMANDS, CRAWL_HELP, runCrawlCommand } from "./cli-crawl";
 import { FACEBOOK_COMMANDS, FACEBOOK_HELP, runFacebookCommand } from "./cli-facebook";
 import { IMAGE_COMMANDS, IMAGE_HELP, runImageCommand } from "./cli-images";
@@ -58,6 +59,7 @@ Commands:
 ${CRAWL_HELP}
 ${IMAGE_HELP}
 ${FACEBOOK_HELP}
+${BACKUP_HELP}
 
 Every command that reports prints JSON on stdout; errors are JSON on stderr with a non-zero exit.
 The database is PGlite in DATA_DIR (default ./data), or PostgreSQL when DATABASE_URL is set.`;
@@ -228,6 +230,7 @@ export async function main(argv: string[], io: Io = defaultIo()): Promise<number
           if ((CRAWL_COMMANDS as readonly string[]).includes(command)) return await runCrawlCommand(command as (typeof CRAWL_COMMANDS)[number], rest, tools);
           if ((IMAGE_COMMANDS as readonly string[]).includes(command)) return await runImageCommand(command as (typeof IMAGE_COMMANDS)[number], rest, tools);
           if ((FACEBOOK_COMMANDS as readonly string[]).includes(command)) return await runFacebookCommand(command as (typeof FACEBOOK_COMMANDS)[number], rest, tools);
+          if ((BACKUP_COMMANDS as readonly string[]).includes(command)) return await runBackupCommand(command as (typeof BACKUP_COMMANDS)[number], rest, tools);
         }
         throw new UsageError(`Unknown command "${command}". Run "oddwire --help" for the list.`);
     }
