@@ -28,7 +28,7 @@ export type Database =
   | (OpenDatabase & { kind: "postgres"; pool: pg.Pool; connectionString: string })
   | (OpenDatabase & { kind: "pglite"; pglite: PGlite });
 
-export type DatabaseOptions =
+export type DatabaseOptions = (
   | {
       databaseUrl: string;
       poolSize?: number;
@@ -41,7 +41,11 @@ export type DatabaseOptions =
       lock?: boolean;
       /** postgresql.conf lines, e.g. a small shared_buffers for the many short-lived test instances. */
       postgresqlConf?: string[];
-    };
+    }
+) & {
+  /** Told the SQL of every query the Drizzle handle runs (tests count the queries of a page). */
+  onQuery?: (sqlText: string) => void;
+};
 
 /** Opens the database: PostgreSQL when a URL is given, else PGlite in a data dir (or in memory). */
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
@@ -67,7 +71,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       kind: "postgres",
       pool,
       connectionString: options.databaseUrl,
-      db: drizzlePg(pool, { schema }),
+      db: drizzlePg(pool, { schema, logger: queryLogger(options.onQuery) }),
       exec: async (sqlText) => {
         await pool.query(sqlText);
       },
@@ -99,7 +103,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   return {
     kind: "pglite",
     pglite: client,
-    db: drizzlePglite(client, { schema }),
+    db: drizzlePglite(client, { schema, logger: queryLogger(options.onQuery) }),
     exec: async (sqlText) => {
       await client.exec(sqlText);
     },
@@ -119,4 +123,8 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
 export function pgliteOf(database: Database): PGlite {
   if (database.kind !== "pglite") throw new Error("not a PGlite database");
   return database.pglite;
+}
+
+function queryLogger(onQuery: ((sqlText: string) => void) | undefined) {
+  return onQuery ? { logQuery: (query: string) => onQuery(query) } : undefined;
 }

@@ -85,17 +85,24 @@ export function publicStoriesRepo(db: Db) {
       const countOf = new Map(counts.map((c) => [c.categoryId, c.n]));
       const all = await db.select().from(categories).orderBy(asc(categories.displayOrder), asc(categories.id));
       const shown = all.filter((c) => (countOf.get(c.id) ?? 0) > 0);
-      const samples = await Promise.all(
-        shown.map(async (c) => {
-          const rows = await selectStories()
-            .where(and(published, eq(stories.isFeatured, false), eq(stories.categoryId, c.id)))
-            .orderBy(desc(stories.publishDate), desc(stories.id))
-            .limit(1);
-          return flatten(rows)[0];
-        }),
+      if (shown.length === 0) return [];
+      // Each shown category's newest non-featured story, in one query (the category index, newest first, per category).
+      const samples = flatten(
+        await selectStories().where(
+          sql`${stories.id} IN (
+            SELECT (
+              SELECT s.id FROM stories s
+              WHERE s.status = 'published' AND NOT s.is_featured AND s.category_id = c.id
+              ORDER BY s.publish_date DESC NULLS FIRST, s.id DESC NULLS FIRST
+              LIMIT 1
+            ) FROM categories c
+            WHERE c.id IN ${shown.map((c) => c.id)}
+          )`,
+        ),
       );
-      return shown.flatMap((c, i) => {
-        const sample = samples[i];
+      const sampleOf = new Map(samples.map((story) => [story.categoryId, story]));
+      return shown.flatMap((c) => {
+        const sample = sampleOf.get(c.id);
         return sample ? [{ id: c.id, name: c.name, slug: c.slug, storyCount: countOf.get(c.id) ?? 0, sample }] : [];
       });
     },

@@ -14,10 +14,16 @@ const TRUNCATE = `
     IF names IS NOT NULL THEN EXECUTE 'TRUNCATE ' || names || ' RESTART IDENTITY CASCADE'; END IF;
   END $$;`;
 
-export type TestDatabase = { readonly database: Database; readonly db: Db; readonly repos: Repos };
+export type TestDatabase = {
+  readonly database: Database;
+  readonly db: Db;
+  readonly repos: Repos;
+  /** Runs `work` and returns the SQL of every query it made through the Drizzle handle. */
+  queriesOf(work: () => Promise<unknown>): Promise<string[]>;
+};
 
 /** Opens a fresh copy of the migrated template database for one test file. */
-export async function openTestDatabase(): Promise<{ database: Database; dispose: () => Promise<void> }> {
+export async function openTestDatabase(onQuery?: (sqlText: string) => void): Promise<{ database: Database; dispose: () => Promise<void> }> {
   const spec = inject("testDatabase");
   if (spec.kind === "pglite") {
     const dump = new Blob([readFileSync(spec.dumpFile)]);
@@ -25,13 +31,14 @@ export async function openTestDatabase(): Promise<{ database: Database; dispose:
       dataDir: null,
       pgliteDump: dump,
       postgresqlConf: ["shared_buffers = 16MB"],
+      onQuery,
     });
     return { database, dispose: () => database.close() };
   }
   const name = `oddwire_t_${process.pid}_${randomBytes(4).toString("hex")}`;
   const admin = await openDatabase({ databaseUrl: spec.url, poolSize: 1 });
   await admin.exec(createDatabaseSql(name, spec.template));
-  const database = await openDatabase({ databaseUrl: adminUrl(spec.url, name), poolSize: 4 });
+  const database = await openDatabase({ databaseUrl: adminUrl(spec.url, name), poolSize: 4, onQuery });
   return {
     database,
     dispose: async () => {
@@ -49,8 +56,9 @@ export async function openTestDatabase(): Promise<{ database: Database; dispose:
 export function useTestDatabase(): TestDatabase {
   let current: { database: Database; dispose: () => Promise<void> } | undefined;
   let repos: Repos | undefined;
+  let recording: string[] | null = null;
   beforeAll(async () => {
-    current = await openTestDatabase();
+    current = await openTestDatabase((sqlText) => recording?.push(sqlText));
     repos = createRepos(current.database.db);
   });
   beforeEach(async () => {
@@ -72,6 +80,16 @@ export function useTestDatabase(): TestDatabase {
     },
     get repos() {
       return need().repos;
+    },
+    async queriesOf(work) {
+      const seen: string[] = [];
+      recording = seen;
+      try {
+        await work();
+      } finally {
+        recording = null;
+      }
+      return seen;
     },
   };
 }

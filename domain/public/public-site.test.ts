@@ -218,3 +218,36 @@ describe("a story's share card", () => {
     expect(await getStoryCard(t.repos, 987654)).toBeNull();
   });
 });
+
+describe("queries per page", () => {
+  // A page's reads are a fixed handful however many categories and stories there are: no query per row.
+  async function siteWith(categoryCount: number) {
+    await t.database.exec("TRUNCATE stories, categories RESTART IDENTITY CASCADE");
+    const made = [];
+    for (let i = 0; i < categoryCount; i++) {
+      const category = await makeCategory(t.db, { name: `Category ${i}`, slug: `category-${i}` });
+      for (let j = 0; j < 3; j++) made.push(await makeStory(t.db, { title: `Story ${i}-${j} about a goat`, categoryId: category.id }));
+    }
+    return made;
+  }
+
+  test.each([
+    ["the home page", async () => void (await getHome(t.repos))],
+    ["a category page", async () => void (await getCategoryPage(t.repos, "category-0", 1))],
+    ["a story page", async () => void (await getStoryPage(t.repos, (await t.repos.publicStories.latestForFeed({ limit: 1 }))[0]!.slug))],
+  ])("%s makes as many queries with 12 categories as with 2", async (_page, render) => {
+    await siteWith(2);
+    const few = (await t.queriesOf(render)).length;
+    await siteWith(12);
+    const many = (await t.queriesOf(render)).length;
+    expect(many).toBe(few);
+    expect(many).toBeLessThanOrEqual(4);
+  });
+
+  test("a search makes at most four queries, and a search with no result one more per word it checks the spelling of", async () => {
+    await siteWith(12);
+    for (const query of ["goat", "Story 3-1"]) expect((await t.queriesOf(() => searchStories(t.repos, query, 1))).length).toBeLessThanOrEqual(4);
+    // "at" is too short to check: "nothing" and "all" are looked up.
+    expect((await t.queriesOf(() => searchStories(t.repos, "nothing at all", 1))).length).toBeLessThanOrEqual(4 + 2);
+  });
+});
