@@ -1,7 +1,7 @@
 import { eq, inArray, isNotNull, isNull, lte, ne, or, sql, type SQL } from "drizzle-orm";
 import type { Db } from "../client";
 import { feedProcessingLog, rejectedStories, scrapedCandidates, sources, stories } from "../schema";
-import { claimSourceLeases, releaseSourceLeases } from "./source-leases";
+import { claimSourceLeases, releaseSourceLeases, renewSourceLeases } from "./source-leases";
 
 export type IngestSourceRow = typeof sources.$inferSelect;
 
@@ -167,6 +167,8 @@ export function ingestionRepo(db: Db) {
 
     /** Gives claimed sources back untouched, for the next runner. */
     releaseLeases: (sourceIds: number[]) => releaseSourceLeases(db, sourceIds),
+    /** Keeps the sources a running cycle still holds leased, so a live runner's lease never lapses. */
+    renewLeases: (sourceIds: number[], leaseUntil: Date) => renewSourceLeases(db, sourceIds, leaseUntil),
 
     async findSource(id: number): Promise<IngestSourceRow | null> {
       const [row] = await db.select().from(sources).where(eq(sources.id, id)).limit(1);

@@ -1,4 +1,4 @@
-import { and, asc, inArray, isNull, lt, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, inArray, isNotNull, isNull, lt, or, sql, type SQL } from "drizzle-orm";
 import type { Db } from "../client";
 import { sources } from "../schema";
 
@@ -22,6 +22,12 @@ export function claimSourceLeases(db: Db, input: { conditions: SQL[]; now: Date;
       .where(inArray(sources.id, free.map((r) => r.id)))
       .returning();
   });
+}
+
+/** Extends the leases of sources still held (not yet finished or given back) to `leaseUntil`. */
+export async function renewSourceLeases(db: Db, sourceIds: number[], leaseUntil: Date): Promise<void> {
+  if (sourceIds.length === 0) return;
+  await db.update(sources).set({ leaseUntil }).where(and(inArray(sources.id, sourceIds), isNotNull(sources.leaseUntil)));
 }
 
 /** Gives leased sources back untouched, for the next runner. */

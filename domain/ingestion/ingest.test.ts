@@ -10,7 +10,7 @@ import type { HttpClient } from "~/integrations/http/types";
 import { normalizeUrl } from "~/lib/normalize-url";
 import { rssFeed, startTestServer, type TestServer } from "~/test/http-test-server";
 import type { Clock } from "./deps";
-import { ingestSource, runIngestionCycle } from "./ingest";
+import { ingestSource, LEASE_MS, runIngestionCycle } from "./ingest";
 
 const t = useTestDatabase();
 const logger = pino({ level: "silent" });
@@ -358,6 +358,37 @@ describe("stopping a cycle", () => {
     for (const row of rows) expect(row).toMatchObject({ consecutiveErrors: 0, lastError: null, leaseUntil: null, lastFetchedAt: null });
     expect(rows.map((r) => r.id)).toEqual([stalled.id, waiting.id]);
     expect(await t.db.select().from(feedProcessingLog)).toEqual([]);
+  });
+});
+
+describe("leases", () => {
+  test("a running cycle keeps renewing its sources' leases: another runner meanwhile skips them, and they are free when it ends", async () => {
+    server.handle("/slow-lease.xml", (_req, res) => {
+      setTimeout(() => res.writeHead(200, { "content-type": "application/rss+xml" }).end(rssFeed(THREE)), 1_200);
+    });
+    const source = await rssSource("/slow-lease.xml");
+    const first = runIngestionCycle(deps(), { scope: "all", leaseMs: 400, leaseRenewMs: 100 });
+    // Well past the first lease: only its renewals keep the source taken.
+    await new Promise((resolve) => setTimeout(resolve, 800));
+    const second = await runIngestionCycle(deps(), { scope: "all", leaseMs: 400, leaseRenewMs: 100 });
+    expect(second.sources_processed).toBe(0);
+    expect((await first).sources_processed).toBe(1);
+    const [row] = await t.db.select().from(sources).where(eq(sources.id, source.id));
+    expect(row?.leaseUntil).toBeNull();
+  });
+
+  test("the sources of a runner that died are free again within a minute", async () => {
+    const source = await rssSource("/lease-orphan.xml");
+    serveFeed("/lease-orphan.xml", rssFeed(THREE));
+    const now = new Date();
+    // A runner claimed it and was killed before finishing or giving it back.
+    await t.repos.ingestion.claimSources({ scope: "all", now, leaseUntil: new Date(now.getTime() + LEASE_MS) });
+    expect((await runIngestionCycle(deps(), { scope: "all" })).sources_processed).toBe(0);
+    const aMinuteLater = { now: () => new Date(now.getTime() + 60_001) };
+    expect((await runIngestionCycle(deps({ clock: aMinuteLater }), { scope: "all" })).sources_processed).toBe(1);
+    expect(LEASE_MS).toBeLessThanOrEqual(60_000);
+    const [row] = await t.db.select().from(sources).where(eq(sources.id, source.id));
+    expect(row?.lastFetchedAt).not.toBeNull();
   });
 });
 

@@ -28,6 +28,9 @@ export type IngestionOptions = {
   concurrency?: number;
   /** Stops the cycle early (shutdown): sources not yet started are released for the next runner. */
   signal?: AbortSignal;
+  /** How long a source's lease lasts, and how often a running cycle renews it (tests shorten them). */
+  leaseMs?: number;
+  leaseRenewMs?: number;
 };
 
 /** What one source's run did, as written to feed_processing_log. */
@@ -45,20 +48,40 @@ export type SourceRunSummary = {
   error: string | null;
 };
 
-// Long enough for a slow feed (20 s fetch) plus storing its items; a crashed runner's lease lapses after it.
-const LEASE_MS = 10 * 60_000;
+// A source's lease is short and renewed while the cycle runs, so the sources of a runner that died
+// (kill -9, a lost machine) are free again within a minute, while a live runner keeps what it holds.
+export const LEASE_MS = 60_000;
+export const LEASE_RENEW_MS = 20_000;
 const CANONICAL_CONCURRENCY = 4;
 
 /** Runs one ingestion cycle: claims the sources, ingests each (one failing never stops the rest), and totals the result. */
 export async function runIngestionCycle(deps: IngestionDeps, options: IngestionOptions): Promise<IngestionResult> {
   const clock = deps.clock ?? systemClock;
   const now = clock.now();
+  const leaseMs = options.leaseMs ?? LEASE_MS;
   const claimed = await deps.repos.ingestion.claimSources({
     scope: options.scope,
     now,
-    leaseUntil: new Date(now.getTime() + LEASE_MS),
+    leaseUntil: new Date(now.getTime() + leaseMs),
     sourceIds: options.sourceIds,
   });
+  // Renewed while the cycle runs, for the sources not yet done; a renewal that fails is retried next time.
+  const held = new Set(claimed.map((source) => source.id));
+  const renewal = setInterval(() => {
+    if (held.size === 0) return;
+    deps.repos.ingestion.renewLeases([...held], new Date(clock.now().getTime() + leaseMs)).catch((error: unknown) => {
+      deps.logger.warn({ err: rootCauseMessage(error) }, "could not renew the sources' leases; trying again");
+    });
+  }, options.leaseRenewMs ?? LEASE_RENEW_MS);
+  renewal.unref();
+  try {
+    return await runClaimed(deps, options, claimed, held);
+  } finally {
+    clearInterval(renewal);
+  }
+}
+
+async function runClaimed(deps: IngestionDeps, options: IngestionOptions, claimed: IngestSourceRow[], held: Set<number>): Promise<IngestionResult> {
   const result: IngestionResult = { sources_processed: 0, total_items_found: 0, total_items_processed: 0 };
   // Progress is a courtesy to whoever watches: failing to report it never stops or fails the cycle.
   const report = async (progress: Parameters<IngestionProgress>[0]) => {
@@ -80,7 +103,10 @@ export async function runIngestionCycle(deps: IngestionDeps, options: IngestionO
   await report({ done: 0, total: claimed.length, message: `Processing ${claimed.length} sources` });
   const skipped: number[] = [];
   await eachLimit(claimed, options.concurrency ?? 8, async (source) => {
-    if (options.signal?.aborted) return void skipped.push(source.id);
+    if (options.signal?.aborted) {
+      held.delete(source.id);
+      return void skipped.push(source.id);
+    }
     try {
       const run = await ingestSource(deps, source, { useCanonical: options.useCanonical === true, signal: options.signal });
       result.sources_processed++;
@@ -93,6 +119,8 @@ export async function runIngestionCycle(deps: IngestionDeps, options: IngestionO
         "source run could not be completed; released for the next cycle",
       );
       await release([source.id]);
+    } finally {
+      held.delete(source.id);
     }
     await report({
       done: result.sources_processed,
