@@ -10,7 +10,7 @@ import { createPageRenderer } from "~/integrations/browser/render-page";
 import { workerHandlers } from "./worker-handlers";
 import { createJobRunner, type JobRunner } from "~/jobs/runner";
 import { listenForBackups, type BackupEndpoint } from "./backup";
-import { openConfiguredDatabase } from "./database";
+import { openConfiguredDatabase, START_RETRY_MS } from "./database";
 import { demoAdminBanner, demoAdminPassword } from "./demo-admin";
 import { createFeedParserPool } from "./feed-parser-pool";
 import { createFacebookGraph } from "./facebook";
@@ -37,7 +37,7 @@ export async function serve(options: { config: Config; demo?: boolean; dev?: boo
       ? await viteDevServer()
       : { build: await loadServerBuild() };
 
-  const database = await openConfiguredDatabase(config, logger);
+  const database = await openConfiguredDatabase(config, logger, { retryForMs: START_RETRY_MS });
   const http = createGuardedClient({ userAgent: userAgentFor(config.siteUrl), allowHosts: config.fetchAllowHosts });
   const feedParser = createFeedParserPool({ logger });
   // Launched on the first jsRendering page only.

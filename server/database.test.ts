@@ -1,0 +1,82 @@
+import { createServer, connect, type Server } from "node:net";
+import type { AddressInfo } from "node:net";
+import pino from "pino";
+import { afterEach, describe, expect, inject, test } from "vitest";
+import type { Config } from "./config";
+import { openConfiguredDatabase } from "./database";
+
+const testDatabase = inject("testDatabase");
+const servers: Server[] = [];
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((s) => new Promise((resolve) => s.close(resolve))));
+});
+
+/** A logger whose entries the test reads. */
+function recordingLogger() {
+  const entries: Record<string, unknown>[] = [];
+  const logger = pino({ level: "info" }, { write: (line: string) => void entries.push(JSON.parse(line) as Record<string, unknown>) });
+  return { logger, entries };
+}
+
+/** A port nothing listens on (yet). */
+async function freePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}
+
+const configFor = (databaseUrl: string) => ({ databaseUrl, dataDir: "/nonexistent" }) as unknown as Config;
+
+describe("opening PostgreSQL at start-up", () => {
+  test("an unreachable server fails at once for the CLI, and after its retries, each said in the log, for the server", async () => {
+    const url = `postgres://postgres@127.0.0.1:${await freePort()}/postgres`;
+    await expect(openConfiguredDatabase(configFor(url))).rejects.toThrow(/Cannot connect to PostgreSQL/);
+    const { logger, entries } = recordingLogger();
+    await expect(openConfiguredDatabase(configFor(url), logger, { retryForMs: 1_000, sleep: async () => {} })).rejects.toThrow(/Cannot connect to PostgreSQL/);
+    const retries = entries.filter((e) => e.msg === "PostgreSQL is not reachable yet; trying again");
+    expect(retries.length).toBeGreaterThanOrEqual(1);
+    expect(retries[0]).toMatchObject({ attempt: 1, retryInMs: 500 });
+  });
+
+  test.runIf(testDatabase.kind === "postgres")("a server that comes up later is waited for, and the wait is said in the log", async () => {
+    const target = new URL(testDatabase.kind === "postgres" ? testDatabase.url : "");
+    const port = await freePort();
+    const url = new URL(target.href);
+    url.port = String(port);
+    const { logger, entries } = recordingLogger();
+    // PostgreSQL "comes up" on the port after the first refusals: a relay to the real server.
+    let started = false;
+    const sleep = async (ms: number) => {
+      await new Promise((resolve) => setTimeout(resolve, Math.min(ms, 200)));
+      if (started) return;
+      started = true;
+      const relay = createServer((client) => {
+        const upstream = connect(Number(target.port || 5432), target.hostname);
+        client.pipe(upstream).pipe(client);
+        client.on("error", () => upstream.destroy());
+        upstream.on("error", () => client.destroy());
+      });
+      servers.push(relay);
+      await new Promise<void>((resolve) => relay.listen(port, "127.0.0.1", resolve));
+    };
+    const database = await openConfiguredDatabase(configFor(url.href), logger, { retryForMs: 30_000, sleep });
+    try {
+      expect(entries.some((e) => e.msg === "PostgreSQL is not reachable yet; trying again")).toBe(true);
+      expect(entries.some((e) => e.msg === "PostgreSQL is reachable")).toBe(true);
+    } finally {
+      await database.close();
+    }
+  });
+
+  test.runIf(testDatabase.kind === "postgres")("a database that does not exist is not waited for", async () => {
+    const url = new URL(testDatabase.kind === "postgres" ? testDatabase.url : "");
+    url.pathname = "/oddwire_no_such_database";
+    const slept: number[] = [];
+    await expect(openConfiguredDatabase(configFor(url.href), undefined, { retryForMs: 30_000, sleep: async (ms) => void slept.push(ms) })).rejects.toThrow(
+      /does not exist/,
+    );
+    expect(slept).toEqual([]);
+  });
+});
