@@ -11,7 +11,7 @@ afterEach(() => new Promise<void>((resolve) => (server ? server.close(() => reso
  * A real HTTP server behind the cache whose pages say how often they were rendered. The cache reads
  * a clock the test moves by hand, and /slow renders only once the test lets it.
  */
-async function start(options: { ttlMs?: number; staleMs?: number } = {}) {
+async function start(options: { ttlMs?: number; staleMs?: number; staleIfErrorMs?: number } = {}) {
   let time = 0;
   const cache: PublicCache = createPublicCache({ ...options, now: () => time });
   let renders = 0;
@@ -44,6 +44,13 @@ async function start(options: { ttlMs?: number; staleMs?: number } = {}) {
   app.get("/feed", (_req, res) => res.set("Cache-Control", "public, max-age=60").type("xml").send("<rss/>"));
   app.get("/missing", (_req, res) => res.status(404).send("not here"));
   app.get("/broken", (_req, res) => res.status(500).send("oops"));
+  // Renders until the test takes its "database" away, then fails as a page does without one.
+  let databaseUp = true;
+  app.get("/outage", (_req, res) => {
+    renders++;
+    if (databaseUp) res.type("html").send(`<p>outage ${renders}</p>`);
+    else res.status(500).type("html").send("<p>Something went wrong</p>");
+  });
   app.get("/cookie", (_req, res) => res.cookie("a", "b").send(`cookie ${++renders}`));
   app.get("/admin/stories", (_req, res) => res.send(`admin ${++renders}`));
   app.post("/page", (_req, res) => res.send(`posted ${++renders}`));
@@ -55,6 +62,7 @@ async function start(options: { ttlMs?: number; staleMs?: number } = {}) {
     base,
     renders: () => renders,
     advanceClock: (ms: number) => void (time += ms),
+    setDatabase: (up: boolean) => void (databaseUp = up),
     /** Settles once the cache has taken `count` requests in all. */
     arrived: (count: number) =>
       new Promise<void>((resolve) => (count <= arrivals ? resolve() : arrivalWaiters.push({ count, resolve }))),
@@ -184,5 +192,25 @@ describe("the public page cache", () => {
     expect(waited.headers.get("x-cache")).toBe("HIT");
     expect(await waited.text()).toBe("<p>slow 2</p>");
     expect(renders()).toBe(2);
+  });
+
+  test("while pages fail to render, the last good version is served for up to ten minutes, then the failure shows", async () => {
+    const site = await start({ ttlMs: 2_000, staleMs: 30_000, staleIfErrorMs: 600_000 });
+    const good = await fetch(`${site.base}/outage`);
+    expect(await good.text()).toBe("<p>outage 1</p>");
+    site.setDatabase(false);
+    site.advanceClock(5 * 60_000);
+    const during = await fetch(`${site.base}/outage`);
+    expect(during.status).toBe(200);
+    expect(during.headers.get("x-cache")).toBe("STALE-IF-ERROR");
+    expect(during.headers.get("cache-control")).toContain("stale-if-error=600");
+    expect(await during.text()).toBe("<p>outage 1</p>");
+    // Every request still tries to render: the site recovers by itself as soon as the database is back.
+    expect(site.renders()).toBe(2);
+    site.advanceClock(6 * 60_000);
+    const tooOld = await fetch(`${site.base}/outage`);
+    expect(tooOld.status).toBe(500);
+    site.setDatabase(true);
+    expect(await (await fetch(`${site.base}/outage`)).text()).toBe("<p>outage 4</p>");
   });
 });

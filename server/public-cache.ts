@@ -10,8 +10,11 @@ type Entry = {
   storedAt: number;
 };
 
-/** Cache-Control of public pages: a CDN may keep them a few seconds, browsers revalidate by ETag. */
-export const PUBLIC_CACHE_CONTROL = "public, max-age=0, s-maxage=5, stale-while-revalidate=10";
+/**
+ * Cache-Control of public pages: a CDN may keep them a few seconds, browsers revalidate by ETag, and
+ * a CDN may show the last good page for ten minutes while the site answers errors (as this cache does).
+ */
+export const PUBLIC_CACHE_CONTROL = "public, max-age=0, s-maxage=5, stale-while-revalidate=10, stale-if-error=600";
 
 const PRIVATE_PREFIXES = ["/admin", "/api/auth", "/healthz", "/assets/"];
 const CACHEABLE_STATUS = new Set([200, 404]);
@@ -23,25 +26,30 @@ const CACHEABLE_STATUS = new Set([200, 404]);
  * get the previous version (at most `staleMs` old). `clear()` drops everything at once, for the
  * process that made an editorial change. `now` is the clock ages are measured by (tests pass their own).
  */
-export function createPublicCache(options: { ttlMs?: number; staleMs?: number; maxEntries?: number; now?: () => number } = {}) {
+export function createPublicCache(
+  options: { ttlMs?: number; staleMs?: number; staleIfErrorMs?: number; maxEntries?: number; now?: () => number } = {},
+) {
   const ttlMs = options.ttlMs ?? 2_000;
   const staleMs = Math.max(options.staleMs ?? 30_000, ttlMs);
+  // While pages fail to render (the database is unreachable), the last good version is served this long.
+  const staleIfErrorMs = Math.max(options.staleIfErrorMs ?? 10 * 60_000, staleMs);
   const now = options.now ?? Date.now;
   // Ages are checked here against `now`, not by the LRU's own timer, so one clock decides.
   const cache = new LRUCache<string, Entry>({ max: options.maxEntries ?? 1_000 });
-  const lookup = (key: string) => {
+  /** The entry kept for `key` if it is at most `maxAge` old. */
+  const lookup = (key: string, maxAge = staleMs) => {
     const entry = cache.get(key);
-    if (entry && now() - entry.storedAt >= staleMs) {
+    if (entry && now() - entry.storedAt >= staleIfErrorMs) {
       cache.delete(key);
       return undefined;
     }
-    return entry;
+    return entry && now() - entry.storedAt < maxAge ? entry : undefined;
   };
   const rendering = new Map<string, Promise<Entry | null>>();
   // Bumped by clear(): a render begun before a change is neither stored nor joined by later requests.
   let generation = 0;
 
-  function send(req: Request, res: Response, entry: Entry, how: "HIT" | "MISS" | "STALE") {
+  function send(req: Request, res: Response, entry: Entry, how: "HIT" | "MISS" | "STALE" | "STALE-IF-ERROR") {
     for (const [name, value] of Object.entries(entry.headers)) res.setHeader(name, value);
     res.setHeader("ETag", entry.etag);
     res.setHeader("X-Cache", how);
@@ -75,6 +83,15 @@ export function createPublicCache(options: { ttlMs?: number; staleMs?: number; m
         const body = Buffer.concat(chunks);
         const done = [chunk, encoding, callback].find((a) => typeof a === "function") as (() => void) | undefined;
         const cacheable = CACHEABLE_STATUS.has(res.statusCode) && !res.getHeader("Set-Cookie") && req.method === "GET";
+        // The page failed to render (the database is down, say): the last good version, if there is one.
+        const lastGood = res.statusCode >= 500 ? lookup(key, staleIfErrorMs) : undefined;
+        if (lastGood) {
+          for (const name of res.getHeaderNames()) res.removeHeader(name);
+          resolve(lastGood);
+          send(req, res, lastGood, "STALE-IF-ERROR");
+          done?.();
+          return res;
+        }
         if (!cacheable) {
           resolve(null);
           end(body, done);
