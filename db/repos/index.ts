@@ -6,6 +6,7 @@ import { editorialRepo } from "./editorial.repo";
 import { imagesRepo } from "./images.repo";
 import { ingestionRepo } from "./ingestion.repo";
 import { jobsRepo } from "./jobs.repo";
+import { metricsRepo } from "./metrics.repo";
 import { publicStoriesRepo } from "./public-stories.repo";
 import { socialRepo } from "./social.repo";
 import { sourcesRepo } from "./sources.repo";
@@ -22,6 +23,7 @@ export function createRepos(db: Db) {
     images: imagesRepo(db),
     ingestion: ingestionRepo(db),
     jobs: jobsRepo(db),
+    metrics: metricsRepo(db),
     publicStories: publicStoriesRepo(db),
     social: socialRepo(db),
     sources: sourcesRepo(db),

@@ -1,0 +1,66 @@
+import type { Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import express from "express";
+import { afterEach, describe, expect, test } from "vitest";
+import { makeJob, makeSource } from "~/db/testing/factories";
+import { feedProcessingLog } from "~/db/schema";
+import { useTestDatabase } from "~/db/testing/test-database";
+import { createMetrics, routeLabel } from "./metrics";
+
+const t = useTestDatabase();
+let server: Server | undefined;
+afterEach(() => new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve())));
+
+describe("route labels", () => {
+  test.each([
+    ["/", "/"],
+    ["/story/goat-elected-mayor-12", "/story/:slug"],
+    ["/story/goat-elected-mayor-12.data", "/story/:slug (data)"],
+    ["/category/animals", "/category/:slug"],
+    ["/category/animals/rss.xml", "/category/:slug/rss.xml"],
+    ["/img/3/abcdef12/800", "/img/*"],
+    ["/assets/app-1234.js", "/assets/*"],
+    ["/admin/stories", "/admin/stories"],
+    ["/admin/api/jobs/9f8e", "/admin/api/*"],
+    ["/api/auth/sign-in/email", "/api/auth/*"],
+    ["/api/suggestions", "/api/suggestions"],
+    ["/wp-login.php", "other"],
+    ["/admin/../../etc/passwd", "other"],
+  ])("%s is %s", (path, label) => {
+    expect(routeLabel(path)).toBe(label);
+  });
+});
+
+describe("/metrics", () => {
+  test("counts requests by route and status with their latency, page-cache results, jobs, feed fetches, and Node's own", async () => {
+    const metrics = createMetrics({ database: t.database, repo: t.repos.metrics });
+    const app = express();
+    app.use(metrics.observe);
+    app.get("/story/:slug", (_req, res) => res.set("X-Cache", "HIT").send("story"));
+    app.get("/category/:slug", (_req, res) => res.status(404).set("X-Cache", "MISS").send("none"));
+    server = app.listen(0, "127.0.0.1");
+    await new Promise((resolve) => server!.once("listening", resolve));
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    for (const path of ["/story/a", "/story/b", "/category/nothing"]) await (await fetch(`${base}${path}`)).text();
+
+    await makeJob(t.db, { kind: "ingest", status: "queued" });
+    await makeJob(t.db, { kind: "ingest", status: "queued" });
+    await makeJob(t.db, { kind: "enhance-images", status: "succeeded" });
+    const source = await makeSource(t.db);
+    await t.db.insert(feedProcessingLog).values([{ sourceId: source.id, notModified: true }, { sourceId: source.id, error: "HTTP 500" }, { sourceId: source.id }]);
+
+    const { contentType, body } = await metrics.render();
+    expect(contentType).toMatch(/^text\/plain/);
+    expect(body).toContain('oddwire_http_requests_total{route="/story/:slug",method="GET",status="200"} 2');
+    expect(body).toContain('oddwire_http_requests_total{route="/category/:slug",method="GET",status="404"} 1');
+    expect(body).toMatch(/oddwire_http_request_duration_seconds_count\{route="\/story\/:slug",method="GET"\} 2/);
+    expect(body).toContain('oddwire_page_cache_total{result="hit"} 2');
+    expect(body).toContain('oddwire_page_cache_total{result="miss"} 1');
+    expect(body).toContain('oddwire_jobs{kind="ingest",status="queued"} 2');
+    expect(body).toContain('oddwire_jobs{kind="enhance-images",status="succeeded"} 1');
+    for (const outcome of ["fetched", "not_modified", "failed"]) expect(body).toContain(`oddwire_feed_fetches_last_day{outcome="${outcome}"} 1`);
+    expect(body).toContain("oddwire_nodejs_eventloop_lag_seconds");
+    expect(body).toContain("oddwire_process_resident_memory_bytes");
+    if (t.database.kind === "postgres") expect(body).toMatch(/oddwire_db_pool_connections\{state="total"\} \d+/);
+  });
+});

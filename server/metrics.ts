@@ -1,0 +1,108 @@
+import type { NextFunction, Request, Response } from "express";
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom-client";
+import type { Database } from "~/db/client";
+import type { MetricsRepo } from "~/db/repos/metrics.repo";
+
+// GET /metrics in the Prometheus text format (prom-client): requests by route and status with their
+// latency, page-cache results, jobs by kind and status (the queue's depth among them), feed fetches
+// by outcome, the PostgreSQL pool, and Node's own (event-loop lag, memory, garbage collection).
+
+/** Exact public paths that are their own route label; anything unknown is "other", so labels stay few. */
+const EXACT = new Set(["/", "/search", "/sitemap", "/rss.xml", "/sitemap.xml", "/robots.txt", "/healthz", "/readyz", "/metrics", "/terms-of-service", "/privacy-policy", "/cookie-policy", "/accessibility-statement", "/contact-us"]);
+
+/** A request's route for metrics: its pattern (`/story/:slug`), never the raw path. */
+export function routeLabel(rawPath: string): string {
+  const data = rawPath.endsWith(".data");
+  const path = data ? rawPath.slice(0, -".data".length) || "/" : rawPath;
+  const segments = path.split("/").filter(Boolean);
+  let label: string;
+  if (EXACT.has(path) || path === "/_root") label = path;
+  else if (segments[0] === "category") label = segments[2] === "rss.xml" ? "/category/:slug/rss.xml" : "/category/:slug";
+  else if (segments[0] === "story") label = "/story/:slug";
+  else if (segments[0] === "sitemaps") label = "/sitemaps/*";
+  else if (segments[0] === "img") label = "/img/*";
+  else if (segments[0] === "assets") label = "/assets/*";
+  else if (segments[0] === "api") label = segments[1] === "auth" ? "/api/auth/*" : `/api/${segments[1] ?? ""}`.replace(/\/$/, "");
+  else if (segments[0] === "admin") label = segments[1] === "api" ? "/admin/api/*" : `/admin${segments[1] ? `/${segments[1]}` : ""}`;
+  else label = "other";
+  if (label.startsWith("/api/") && !/^\/api\/(auth\/\*|[a-z-]+)$/.test(label)) label = "other";
+  if (label.startsWith("/admin/") && !/^\/admin(\/api\/\*|\/[a-z-]+)$/.test(label)) label = "other";
+  return data ? `${label} (data)` : label;
+}
+
+export type Metrics = {
+  /** Counts and times every request; mount first. */
+  observe(req: Request, res: Response, next: NextFunction): void;
+  /** The exposition: content type and text. */
+  render(): Promise<{ contentType: string; body: string }>;
+};
+
+export function createMetrics(deps: { database: Database; repo: MetricsRepo }): Metrics {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry, prefix: "oddwire_" });
+  const registers = [registry];
+
+  const requests = new Counter({ name: "oddwire_http_requests_total", help: "HTTP requests by route, method and status", labelNames: ["route", "method", "status"], registers });
+  const latency = new Histogram({
+    name: "oddwire_http_request_duration_seconds",
+    help: "HTTP request latency by route and method",
+    labelNames: ["route", "method"],
+    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers,
+  });
+  const cache = new Counter({ name: "oddwire_page_cache_total", help: "Public page cache results (hit, miss, stale, stale-if-error)", labelNames: ["result"], registers });
+
+  new Gauge({
+    name: "oddwire_jobs",
+    help: "Background jobs by kind and status (status queued: the queue's depth)",
+    labelNames: ["kind", "status"],
+    registers,
+    async collect() {
+      const rows = await deps.repo.jobsByKindAndStatus();
+      this.reset();
+      for (const row of rows) this.set({ kind: row.kind, status: row.status }, row.n);
+    },
+  });
+  new Gauge({
+    name: "oddwire_feed_fetches_last_day",
+    help: "Feed fetches of the last 24 hours by outcome (fetched, not_modified, failed)",
+    labelNames: ["outcome"],
+    registers,
+    async collect() {
+      const rows = await deps.repo.feedFetchesByOutcome();
+      this.reset();
+      for (const outcome of ["fetched", "not_modified", "failed"]) this.set({ outcome }, rows.find((r) => r.outcome === outcome)?.n ?? 0);
+    },
+  });
+  if (deps.database.kind === "postgres") {
+    const pool = deps.database.pool;
+    new Gauge({
+      name: "oddwire_db_pool_connections",
+      help: "PostgreSQL pool connections: total, idle, and requests waiting for one",
+      labelNames: ["state"],
+      registers,
+      collect() {
+        this.set({ state: "total" }, pool.totalCount);
+        this.set({ state: "idle" }, pool.idleCount);
+        this.set({ state: "waiting" }, pool.waitingCount);
+      },
+    });
+  }
+
+  return {
+    observe(req, res, next) {
+      const started = process.hrtime.bigint();
+      res.once("finish", () => {
+        const route = routeLabel(req.path);
+        requests.inc({ route, method: req.method, status: String(res.statusCode) });
+        latency.observe({ route, method: req.method }, Number(process.hrtime.bigint() - started) / 1e9);
+        const result = res.getHeader("x-cache");
+        if (typeof result === "string") cache.inc({ result: result.toLowerCase() });
+      });
+      next();
+    },
+    async render() {
+      return { contentType: registry.contentType, body: await registry.metrics() };
+    },
+  };
+}
