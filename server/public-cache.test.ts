@@ -1,4 +1,5 @@
-import type { Server } from "node:http";
+import { createServer, get, type IncomingMessage, type Server } from "node:http";
+import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import type { AddressInfo } from "node:net";
 import express from "express";
 import { afterEach, describe, expect, test } from "vitest";
@@ -44,6 +45,10 @@ async function start(options: { ttlMs?: number; staleMs?: number; staleIfErrorMs
   app.get("/feed", (_req, res) => res.set("Cache-Control", "public, max-age=60").type("xml").send("<rss/>"));
   app.get("/missing", (_req, res) => res.status(404).send("not here"));
   app.get("/broken", (_req, res) => res.status(500).send("oops"));
+  app.get("/big", (_req, res) => {
+    renders++;
+    res.type("html").send(`<main>${"<p>A goat was elected mayor of a small town.</p>".repeat(100)}<p>render ${renders}</p></main>`);
+  });
   // Renders until the test takes its "database" away, then fails as a page does without one.
   let databaseUp = true;
   app.get("/outage", (_req, res) => {
@@ -54,7 +59,14 @@ async function start(options: { ttlMs?: number; staleMs?: number; staleIfErrorMs
   app.get("/cookie", (_req, res) => res.cookie("a", "b").send(`cookie ${++renders}`));
   app.get("/admin/stories", (_req, res) => res.send(`admin ${++renders}`));
   app.post("/page", (_req, res) => res.send(`posted ${++renders}`));
-  server = app.listen(0, "127.0.0.1");
+  // As server/web.ts does: a fresh page is answered by the node handler, before Express.
+  let expressSaw = 0;
+  server = createServer((req, res) => {
+    if (cache.serveHit(req, res)) return;
+    expressSaw++;
+    app(req, res);
+  });
+  server.listen(0, "127.0.0.1");
   await new Promise((resolve) => server!.once("listening", resolve));
   const base = `http://127.0.0.1:${(server!.address() as AddressInfo).port}`;
   return {
@@ -63,6 +75,7 @@ async function start(options: { ttlMs?: number; staleMs?: number; staleIfErrorMs
     renders: () => renders,
     advanceClock: (ms: number) => void (time += ms),
     setDatabase: (up: boolean) => void (databaseUp = up),
+    expressSaw: () => expressSaw,
     /** Settles once the cache has taken `count` requests in all. */
     arrived: (count: number) =>
       new Promise<void>((resolve) => (count <= arrivals ? resolve() : arrivalWaiters.push({ count, resolve }))),
@@ -212,5 +225,52 @@ describe("the public page cache", () => {
     expect(tooOld.status).toBe(500);
     site.setDatabase(true);
     expect(await (await fetch(`${site.base}/outage`)).text()).toBe("<p>outage 4</p>");
+  });
+
+  test("a page is compressed once and kept as br, gzip and identity, each with its own ETag, and answered by the encoding asked", async () => {
+    const site = await start();
+    const raw = (encoding: string | null, extra: Record<string, string> = {}) =>
+      new Promise<{ res: IncomingMessage; body: Buffer }>((resolve, reject) => {
+        get(`${site.base}/big`, { headers: { ...(encoding === null ? {} : { "accept-encoding": encoding }), ...extra } }, (res) => {
+          const chunks: Buffer[] = [];
+          res.on("data", (c: Buffer) => chunks.push(c));
+          res.on("end", () => resolve({ res, body: Buffer.concat(chunks) }));
+        }).on("error", reject);
+      });
+    const plain = await raw(null);
+    const page = plain.body.toString();
+    expect(page).toContain("render 1");
+    const br = await raw("gzip, deflate, br");
+    const gz = await raw("gzip");
+    const refused = await raw("br;q=0, gzip;q=0");
+    expect(br.res.headers["content-encoding"]).toBe("br");
+    expect(brotliDecompressSync(br.body).toString()).toBe(page);
+    expect(br.body.length).toBeLessThan(plain.body.length / 5);
+    expect(gz.res.headers["content-encoding"]).toBe("gzip");
+    expect(gunzipSync(gz.body).toString()).toBe(page);
+    expect(refused.res.headers["content-encoding"]).toBeUndefined();
+    for (const answer of [plain, br, gz]) expect(answer.res.headers.vary).toBe("Accept-Encoding");
+    expect(new Set([plain, br, gz].map((a) => a.res.headers.etag)).size).toBe(3);
+    // Rendered once, whatever the encodings asked.
+    expect(site.renders()).toBe(1);
+    const revalidated = await raw("br", { "if-none-match": String(br.res.headers.etag) });
+    expect(revalidated.res.statusCode).toBe(304);
+    expect(revalidated.res.headers.etag).toBe(br.res.headers.etag);
+    expect(revalidated.body.length).toBe(0);
+  });
+
+  test("a fresh page is answered before Express; an expired one goes on to it", async () => {
+    const site = await start({ ttlMs: 50, staleMs: 10_000 });
+    await (await fetch(`${site.base}/big`)).text();
+    const before = site.expressSaw();
+    const hit = await fetch(`${site.base}/big`);
+    expect(hit.headers.get("x-cache")).toBe("HIT");
+    await hit.text();
+    const conditional = await fetch(`${site.base}/big`, { headers: { "if-none-match": String(hit.headers.get("etag")) } });
+    expect(conditional.status).toBe(304);
+    expect(site.expressSaw()).toBe(before);
+    site.advanceClock(50);
+    await (await fetch(`${site.base}/big`)).text();
+    expect(site.expressSaw()).toBe(before + 1);
   });
 });

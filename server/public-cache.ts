@@ -1,12 +1,22 @@
 import { createHash } from "node:crypto";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { promisify } from "node:util";
+import { brotliCompress, constants as zlib, gzip } from "node:zlib";
 import type { NextFunction, Request, Response } from "express";
 import { LRUCache } from "lru-cache";
 
+const brotli = promisify(brotliCompress);
+const gzipAsync = promisify(gzip);
+
+/** The encodings a page is kept in: compressed once when it is rendered, never per request. */
+type Encoding = "br" | "gzip" | "identity";
+type Variant = { body: Buffer; etag: string };
+
 type Entry = {
   status: number;
-  headers: Record<string, string | string[]>;
-  body: Buffer;
-  etag: string;
+  /** Header lines as written, the variant's own (ETag, Content-Encoding, Content-Length) added when sent. */
+  headers: [string, string | string[]][];
+  variants: Partial<Record<Encoding, Variant>> & { identity: Variant };
   storedAt: number;
 };
 
@@ -16,15 +26,56 @@ type Entry = {
  */
 export const PUBLIC_CACHE_CONTROL = "public, max-age=0, s-maxage=5, stale-while-revalidate=10, stale-if-error=600";
 
-const PRIVATE_PREFIXES = ["/admin", "/api/auth", "/healthz", "/assets/"];
+const PRIVATE_PREFIXES = ["/admin", "/api/auth", "/healthz", "/readyz", "/metrics", "/assets/"];
 const CACHEABLE_STATUS = new Set([200, 404]);
+/** Bodies smaller than this are kept and sent as they are: compressing them saves nothing worth a CPU cycle. */
+const COMPRESS_MIN_BYTES = 1_024;
+const KEPT_HEADERS = ["content-type", "cache-control", "link", "vary", "x-robots-tag"];
+const SESSION_COOKIE = /(?:^|;\s*)[\w.-]*session_token=/;
+
+/** The best encoding the request accepts among those kept: br, then gzip, else identity (q=0 refuses). */
+export function chooseEncoding(acceptEncoding: string | string[] | undefined, available: Partial<Record<Encoding, unknown>>): Encoding {
+  const header = Array.isArray(acceptEncoding) ? acceptEncoding.join(",") : (acceptEncoding ?? "");
+  if (header === "") return "identity";
+  const accepted = new Map<string, number>();
+  for (const part of header.toLowerCase().split(",")) {
+    const [name, ...params] = part.split(";").map((p) => p.trim());
+    if (!name) continue;
+    const q = params.find((p) => p.startsWith("q="));
+    accepted.set(name, q === undefined ? 1 : Number(q.slice(2)) || 0);
+  }
+  const ok = (name: string) => (accepted.get(name) ?? accepted.get("*") ?? 0) > 0;
+  if (available.br && ok("br")) return "br";
+  if (available.gzip && ok("gzip")) return "gzip";
+  return "identity";
+}
+
+/** The cache key and whether the request may be served from the cache at all. */
+function cacheable(method: string | undefined, url: string, cookie: string | undefined): boolean {
+  if (method !== "GET" && method !== "HEAD") return false;
+  const path = url.split("?", 1)[0] ?? "";
+  if (PRIVATE_PREFIXES.some((p) => path.startsWith(p))) return false;
+  // A signed-in editor may see more than the public; their pages are neither cached nor served from cache.
+  return !SESSION_COOKIE.test(cookie ?? "");
+}
+
+function etagMatches(ifNoneMatch: string | undefined, entry: Entry): Variant | undefined {
+  if (!ifNoneMatch) return undefined;
+  const tags = ifNoneMatch.split(",").map((tag) => tag.trim());
+  return Object.values(entry.variants).find((variant) => variant && tags.includes(variant.etag));
+}
 
 /**
- * An in-process micro-cache for anonymous public pages and feeds, with ETags and conditional GET.
- * An entry is fresh for `ttlMs`, so every process shows a change within seconds. Only one request
- * renders a given URL at a time: while it does, others wait for its result (nothing cached yet) or
- * get the previous version (at most `staleMs` old). `clear()` drops everything at once, for the
- * process that made an editorial change. `now` is the clock ages are measured by (tests pass their own).
+ * An in-process micro-cache for anonymous public pages and feeds (decision 004), with ETags and
+ * conditional GET. A page is compressed once when it is rendered and kept as identity, gzip and br
+ * bytes, each with its own ETag (Vary: Accept-Encoding). `serveHit` answers a fresh entry from
+ * memory straight from the node HTTP handler, before Express and React Router, with no file-system
+ * call and no per-request compression. An entry is fresh for `ttlMs`, so every process shows a
+ * change within seconds. Only one request renders a given URL at a time: while it does, others wait
+ * for its result (nothing cached yet) or get the previous version (at most `staleMs` old). While
+ * pages fail to render (a database outage), the last good version is served for `staleIfErrorMs`.
+ * `clear()` drops everything at once, for the process that made an editorial change. `now` is the
+ * clock ages are measured by (tests pass their own).
  */
 export function createPublicCache(
   options: { ttlMs?: number; staleMs?: number; staleIfErrorMs?: number; maxEntries?: number; now?: () => number } = {},
@@ -49,18 +100,39 @@ export function createPublicCache(
   // Bumped by clear(): a render begun before a change is neither stored nor joined by later requests.
   let generation = 0;
 
-  function send(req: Request, res: Response, entry: Entry, how: "HIT" | "MISS" | "STALE" | "STALE-IF-ERROR") {
-    for (const [name, value] of Object.entries(entry.headers)) res.setHeader(name, value);
-    res.setHeader("ETag", entry.etag);
+  function send(req: IncomingMessage, res: ServerResponse, entry: Entry, how: "HIT" | "MISS" | "STALE" | "STALE-IF-ERROR") {
+    for (const [name, value] of entry.headers) res.setHeader(name, value);
+    if (!res.hasHeader("Cache-Control")) res.setHeader("Cache-Control", PUBLIC_CACHE_CONTROL);
+    res.setHeader("Vary", "Accept-Encoding");
     res.setHeader("X-Cache", how);
-    if (!res.getHeader("Cache-Control")) res.setHeader("Cache-Control", PUBLIC_CACHE_CONTROL);
-    if (req.headers["if-none-match"] === entry.etag && entry.status === 200) {
-      res.status(304).end();
+    const matched = entry.status === 200 ? etagMatches(req.headers["if-none-match"], entry) : undefined;
+    if (matched) {
+      res.setHeader("ETag", matched.etag);
+      res.statusCode = 304;
+      res.end();
       return;
     }
-    res.status(entry.status);
-    res.setHeader("Content-Length", String(entry.body.length));
-    res.end(req.method === "HEAD" ? undefined : entry.body);
+    const encoding = chooseEncoding(req.headers["accept-encoding"], entry.variants);
+    const variant = entry.variants[encoding]!;
+    res.setHeader("ETag", variant.etag);
+    if (encoding !== "identity") res.setHeader("Content-Encoding", encoding);
+    res.setHeader("Content-Length", String(variant.body.length));
+    res.statusCode = entry.status;
+    res.end(req.method === "HEAD" ? undefined : variant.body);
+  }
+
+  async function store(status: number, headers: Entry["headers"], body: Buffer): Promise<Entry> {
+    const hash = createHash("sha1").update(body).digest("base64url");
+    const variants: Entry["variants"] = { identity: { body, etag: `W/"${hash}"` } };
+    if (body.length >= COMPRESS_MIN_BYTES) {
+      const [br, gz] = await Promise.all([
+        brotli(body, { params: { [zlib.BROTLI_PARAM_QUALITY]: 9, [zlib.BROTLI_PARAM_SIZE_HINT]: body.length } }),
+        gzipAsync(body, { level: 9 }),
+      ]);
+      if (br.length < body.length) variants.br = { body: br, etag: `W/"${hash}-br"` };
+      if (gz.length < body.length) variants.gzip = { body: gz, etag: `W/"${hash}-gz"` };
+    }
+    return { status, headers, variants, storedAt: now() };
   }
 
   // Let this request render the page, holding its response until complete; resolves with the entry stored.
@@ -82,7 +154,7 @@ export function createPublicCache(
         if (chunk !== undefined && chunk !== null && typeof chunk !== "function") chunks.push(toBuffer(chunk, encoding));
         const body = Buffer.concat(chunks);
         const done = [chunk, encoding, callback].find((a) => typeof a === "function") as (() => void) | undefined;
-        const cacheable = CACHEABLE_STATUS.has(res.statusCode) && !res.getHeader("Set-Cookie") && req.method === "GET";
+        const canStore = CACHEABLE_STATUS.has(res.statusCode) && !res.getHeader("Set-Cookie") && req.method === "GET" && !res.getHeader("Content-Encoding");
         // The page failed to render (the database is down, say): the last good version, if there is one.
         const lastGood = res.statusCode >= 500 ? lookup(key, staleIfErrorMs) : undefined;
         if (lastGood) {
@@ -92,28 +164,30 @@ export function createPublicCache(
           done?.();
           return res;
         }
-        if (!cacheable) {
+        if (!canStore) {
           resolve(null);
           end(body, done);
           return res;
         }
-        const headers: Entry["headers"] = {};
-        for (const name of ["content-type", "cache-control", "link", "vary", "x-robots-tag"]) {
+        const headers: Entry["headers"] = [];
+        for (const name of KEPT_HEADERS) {
           const value = res.getHeader(name);
-          if (value !== undefined) headers[name] = Array.isArray(value) ? value : String(value);
+          if (value !== undefined) headers.push([name, Array.isArray(value) ? value : String(value)]);
         }
-        const entry: Entry = {
-          status: res.statusCode,
-          headers,
-          body,
-          etag: `W/"${createHash("sha1").update(body).digest("base64url")}"`,
-          storedAt: now(),
-        };
-        if (begun === generation) cache.set(key, entry);
-        resolve(entry);
-        res.removeHeader("Content-Length");
-        send(req, res, entry, "MISS");
-        done?.();
+        const status = res.statusCode;
+        void store(status, headers, body).then(
+          (entry) => {
+            if (begun === generation) cache.set(key, entry);
+            resolve(entry);
+            res.removeHeader("Content-Length");
+            send(req, res, entry, "MISS");
+            done?.();
+          },
+          () => {
+            resolve(null);
+            end(body, done);
+          },
+        );
         return res;
       }) as Response["end"];
       // A request that fails before answering must not leave others waiting.
@@ -123,12 +197,7 @@ export function createPublicCache(
   }
 
   async function middleware(req: Request, res: Response, next: NextFunction) {
-    if ((req.method !== "GET" && req.method !== "HEAD") || PRIVATE_PREFIXES.some((p) => req.path.startsWith(p))) {
-      return next();
-    }
-    // A signed-in editor may see more than the public; their pages are neither cached nor served from cache.
-    if (/(?:^|;\s*)[\w.-]*session_token=/.test(req.headers.cookie ?? "")) return next();
-
+    if (!cacheable(req.method, req.originalUrl, req.headers.cookie)) return next();
     const key = req.originalUrl;
     const entry = lookup(key);
     if (entry && now() - entry.storedAt < ttlMs) return send(req, res, entry, "HIT");
@@ -150,6 +219,18 @@ export function createPublicCache(
   }
 
   return {
+    /**
+     * Answers a request from memory when a fresh entry is kept for it (200, or 304 for a matching
+     * If-None-Match): true when it answered, false when the request must go on to Express.
+     */
+    serveHit(req: IncomingMessage, res: ServerResponse): boolean {
+      const url = req.url ?? "/";
+      if (!cacheable(req.method, url, req.headers.cookie)) return false;
+      const entry = cache.get(url);
+      if (!entry || now() - entry.storedAt >= ttlMs) return false;
+      send(req, res, entry, "HIT");
+      return true;
+    },
     middleware: (req: Request, res: Response, next: NextFunction) => void middleware(req, res, next).catch(next),
     clear: () => {
       generation += 1;
