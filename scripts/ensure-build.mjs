@@ -25,4 +25,7 @@ const result = spawnSync(process.execPath, [path.join(root, "node_modules", "@re
   cwd: root,
   stdio: "inherit",
 });
-process.exit(result.status ?? 1);
+if (result.status !== 0) process.exit(result.status ?? 1);
+// Static files are compressed once, here, never per request.
+const compressed = spawnSync(process.execPath, [path.join(root, "scripts", "precompress.mjs")], { cwd: root, stdio: "inherit" });
+process.exit(compressed.status ?? 1);
