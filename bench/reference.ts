@@ -1,0 +1,123 @@
+// The reference and the load generator of the public-site benchmark: Debian's nginx serving the very
+// same bytes as the page under test, and wrk (1 thread, N connections), both installed from Debian's
+// packages when missing (apt-get, as root or through sudo).
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
+import os from "node:os";
+import path from "node:path";
+
+/** Installs Debian's package for `command` when the command is missing; throws with what to do when it cannot. */
+export function ensureTool(command: string, debianPackage: string): string {
+  const found = spawnSync("sh", ["-c", `command -v ${command} || ls /usr/sbin/${command} 2>/dev/null`], { encoding: "utf8" }).stdout.trim().split("\n")[0];
+  if (found) return found;
+  const asRoot = process.getuid?.() === 0 ? [] : ["sudo", "-n"];
+  const run = (args: string[]) => spawnSync(asRoot[0] ?? args[0]!, asRoot.length ? [...asRoot.slice(1), ...args] : args.slice(1), { stdio: "inherit", env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" } });
+  run(["apt-get", "update", "-qq"]);
+  const installed = run(["apt-get", "install", "-y", "-qq", debianPackage]);
+  if (installed.status !== 0) throw new Error(`${command} is missing and apt-get could not install ${debianPackage}: install it and run again`);
+  // The package may start its own service; the benchmark runs its own instance on a free port.
+  if (debianPackage === "nginx") spawnSync(asRoot[0] ?? "service", asRoot.length ? [...asRoot.slice(1), "service", "nginx", "stop"] : ["nginx", "stop"], { stdio: "ignore" });
+  return ensureTool(command, debianPackage);
+}
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+export type ReferenceFile = { name: string; body: Buffer; contentType: string; contentEncoding?: string };
+
+/**
+ * nginx (one worker process, as the app is one process) serving `files` at /{name}, each with its
+ * Content-Type and, for a precompressed body, its Content-Encoding: the same bytes the app answers.
+ */
+export async function startNginx(files: ReferenceFile[]): Promise<{ url: string; stop: () => Promise<void> }> {
+  const nginx = ensureTool("nginx", "nginx");
+  const dir = mkdtempSync(path.join(os.tmpdir(), "oddwire-bench-nginx-"));
+  const port = await freePort();
+  const locations = files
+    .map((file) => {
+      writeFileSync(path.join(dir, file.name), file.body);
+      const encoding = file.contentEncoding ? `add_header Content-Encoding ${file.contentEncoding}; add_header Vary Accept-Encoding;` : "";
+      return `location = /${file.name} { default_type "${file.contentType}"; ${encoding} }`;
+    })
+    .join("\n    ");
+  writeFileSync(
+    path.join(dir, "nginx.conf"),
+    `worker_processes 1;
+error_log ${path.join(dir, "error.log")} warn;
+pid ${path.join(dir, "nginx.pid")};
+events { worker_connections 4096; }
+http {
+  access_log off;
+  sendfile on;
+  tcp_nopush on;
+  keepalive_requests 100000;
+  client_body_temp_path ${dir}; proxy_temp_path ${dir}; fastcgi_temp_path ${dir}; uwsgi_temp_path ${dir}; scgi_temp_path ${dir};
+  server {
+    listen 127.0.0.1:${port};
+    root ${dir};
+    ${locations}
+  }
+}
+`,
+  );
+  const child: ChildProcess = spawn(nginx, ["-p", dir, "-c", path.join(dir, "nginx.conf"), "-g", "daemon off;"], { stdio: ["ignore", "ignore", "pipe"] });
+  let stderr = "";
+  child.stderr?.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+  const url = `http://127.0.0.1:${port}`;
+  for (let i = 0; ; i++) {
+    const ok = await fetch(`${url}/${files[0]!.name}`).then((r) => r.ok, () => false);
+    if (ok) break;
+    if (i > 100 || child.exitCode !== null) throw new Error(`nginx did not start: ${stderr}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return {
+    url,
+    stop: async () => {
+      child.kill("SIGQUIT");
+      if (child.exitCode === null) await new Promise((resolve) => child.once("exit", resolve));
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+export type WrkResult = { rps: number; p50: number; p99: number; requests: number; non2xx: number; errors: number };
+
+/**
+ * wrk -t1 -cN -dDs --latency against `url` with `headers`; latencies in ms. Asynchronous: the server
+ * under test may run in this very process, whose event loop must stay free to answer.
+ */
+export async function wrk(url: string, options: { connections: number; seconds: number; headers?: Record<string, string> }): Promise<WrkResult> {
+  const command = ensureTool("wrk", "wrk");
+  const headerArgs = Object.entries(options.headers ?? {}).flatMap(([name, value]) => ["-H", `${name}: ${value}`]);
+  const child = spawn(command, ["-t1", `-c${options.connections}`, `-d${options.seconds}s`, "--latency", ...headerArgs, url], { stdio: ["ignore", "pipe", "pipe"] });
+  let stdout = "";
+  let stderr = "";
+  child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+  const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));
+  if (code !== 0) throw new Error(`wrk failed: ${stderr}`);
+  const run = { stdout };
+  const text = run.stdout;
+  const number = (pattern: RegExp) => Number(pattern.exec(text)?.[1] ?? NaN);
+  const ms = (label: string) => {
+    const match = new RegExp(`^\\s*${label}%\\s+([\\d.]+)(us|ms|s)\\s*$`, "m").exec(text);
+    if (!match) return NaN;
+    const value = Number(match[1]);
+    return match[2] === "us" ? value / 1000 : match[2] === "s" ? value * 1000 : value;
+  };
+  const socketErrors = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(text);
+  return {
+    rps: number(/Requests\/sec:\s+([\d.]+)/),
+    p50: ms("50"),
+    p99: ms("99"),
+    requests: number(/(\d+) requests in/),
+    non2xx: number(/Non-2xx or 3xx responses: (\d+)/) || 0,
+    errors: socketErrors ? socketErrors.slice(1).reduce((sum, n) => sum + Number(n), 0) : 0,
+  };
+}
