@@ -2,7 +2,6 @@ import { existsSync, readFileSync } from "node:fs";
 import type { Server } from "node:http";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { createRequestHandler } from "@react-router/express";
 import compression from "compression";
 import express, { type RequestHandler } from "express";
 import { pinoHttp } from "pino-http";
@@ -22,9 +21,11 @@ import { recordMeasuredImageSize } from "~/domain/images/image-size";
 import { errorMessage } from "~/lib/error-message";
 import { publicConfig, type AppContext } from "./app-context";
 import { CLIENT_IP_HEADER, createAuth } from "./auth";
+import { BODY_LIMITS, bufferedBody, limitRequestBodies, type BodyLimits } from "./body-limit";
 import { createImageRoute, siteImageReader } from "./image-route";
 import { createMailer } from "./mail";
 import { createPublicCache } from "./public-cache";
+import { routerHandler } from "./router-handler";
 import type { Config } from "./config";
 import type { Logger } from "./logger";
 
@@ -72,6 +73,8 @@ export function createWebApp(options: {
   images?: ImageStore;
   /** The Facebook Page's Graph API client (serve passes the one its worker shares); none when not configured. */
   facebook?: GraphClient | null;
+  /** The most bytes a request body may have, by where it goes (tests pass smaller ones). */
+  bodyLimits?: BodyLimits;
 }) {
   const { config, database, logger } = options;
   const http = options.http ?? createGuardedClient({ userAgent: userAgentFor(config.siteUrl), allowHosts: config.fetchAllowHosts });
@@ -129,10 +132,14 @@ export function createWebApp(options: {
       },
     }),
   );
-  // better-auth reads its own request bodies: mount it before anything that parses them.
+  // Every body is read here, within its limit, before anything else sees it.
+  app.use(limitRequestBodies(options.bodyLimits ?? BODY_LIMITS));
   const authHandler = toNodeHandler(auth);
   app.all("/api/auth/{*rest}", (req, res) => {
     req.headers[CLIENT_IP_HEADER] = req.ip ?? req.socket.remoteAddress ?? "unknown";
+    // The auth service takes a body already read as text.
+    const body = bufferedBody(req);
+    if (body) (req as { body?: unknown }).body = body.toString("utf8");
     return authHandler(req, res);
   });
   // Pictures are compressed already; they skip the compression middleware and the page cache.
@@ -161,7 +168,7 @@ export function createWebApp(options: {
   });
 
   app.use(publicCache.middleware);
-  app.use(createRequestHandler({ build: options.build, getLoadContext: () => context }));
+  app.use(routerHandler({ build: options.build, getLoadContext: () => context }));
   return app;
 }
 

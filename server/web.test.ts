@@ -1,0 +1,158 @@
+import http from "node:http";
+import { mkdtempSync, rmSync } from "node:fs";
+import { createServer, type AddressInfo } from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { Writable } from "node:stream";
+import pino from "pino";
+import { afterAll, afterEach, describe, expect, test } from "vitest";
+import { useTestDatabase } from "~/db/testing/test-database";
+import { BODY_LIMITS } from "./body-limit";
+import { loadConfig } from "./config";
+import type { Logger } from "./logger";
+import { createWebApp } from "./web";
+
+// The web app on a real port, in front of a real database. These tests only reach what answers before
+// React Router (the body limits, the auth service), so no React build is needed.
+const t = useTestDatabase();
+const dirs: string[] = [];
+afterAll(() => {
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+const SECRET = "a-test-secret-that-is-long-enough-0123456789";
+const noBuild = () => Promise.reject(new Error("these tests need no React build"));
+
+async function freePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}
+
+type Running = { base: string; port: number; dataDir: string; logLines: () => string[]; close: () => Promise<void> };
+const running: Running[] = [];
+afterEach(async () => {
+  for (const server of running.splice(0)) await server.close();
+});
+
+/** The web app as `serve` builds it, from an environment like the one `npm start` sees. */
+async function startApp(env: Record<string, string> = {}): Promise<Running> {
+  const port = await freePort();
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), "oddwire-web-"));
+  dirs.push(dataDir);
+  const config = loadConfig({ NODE_ENV: "production", PORT: String(port), DATA_DIR: dataDir, AUTH_SECRET: SECRET, ...env });
+  const lines: string[] = [];
+  const sink = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      lines.push(...chunk.toString().split("\n").filter(Boolean));
+      done();
+    },
+  });
+  const logger = pino({ level: "info" }, sink) as Logger;
+  const app = createWebApp({ config, database: t.database, logger, build: noBuild });
+  const server = app.listen(port, "127.0.0.1");
+  await new Promise((resolve) => server.once("listening", resolve));
+  const started: Running = {
+    base: `http://127.0.0.1:${port}`,
+    port,
+    dataDir,
+    logLines: () => lines,
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+  running.push(started);
+  return started;
+}
+
+const CHUNK = Buffer.alloc(64 * 1024, "a");
+// Sign-in is rate limited per address (in memory shared by every app of a process): each call its own.
+let calls = 0;
+const fromNewAddress = () => ({ "x-forwarded-for": `192.0.2.${++calls % 250}` });
+
+/** A body of `bytes` made as it is sent, so the client never holds it. */
+function lazyBody(bytes: number): ReadableStream<Uint8Array> {
+  let sent = 0;
+  return new ReadableStream({
+    pull(controller) {
+      if (sent >= bytes) return controller.close();
+      sent += CHUNK.length;
+      controller.enqueue(CHUNK);
+    },
+  });
+}
+
+/** POSTs `bytes` of body, chunked or with its length declared, and resolves with the status and the answer's text. */
+function postLarge(url: string, bytes: number, how: "chunked" | "declared"): Promise<{ status: number; body: string }> {
+  if (how === "chunked") {
+    return fetch(url, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: lazyBody(bytes),
+      duplex: "half",
+    } as RequestInit).then(async (response) => ({ status: response.status, body: await response.text() }));
+  }
+  return new Promise((resolve, reject) => {
+    const request = http.request(url, { method: "POST", headers: { "content-type": "application/json", "content-length": bytes } }, (response) => {
+      let body = "";
+      response.on("data", (chunk: Buffer) => (body += chunk.toString()));
+      response.on("end", () => resolve({ status: response.statusCode ?? 0, body }));
+    });
+    // Once the server has answered and closed, the rest cannot be sent: that is the point.
+    request.on("error", (error: NodeJS.ErrnoException) => (error.code === "EPIPE" || error.code === "ECONNRESET" ? undefined : reject(error)));
+    let sent = 0;
+    const write = () => {
+      while (sent < bytes) {
+        const part = CHUNK.subarray(0, Math.min(CHUNK.length, bytes - sent));
+        sent += part.length;
+        if (!request.write(part)) return void request.once("drain", write);
+      }
+      request.end();
+    };
+    write();
+  });
+}
+
+describe("request bodies are capped before they are read", () => {
+  test("several oversized anonymous sign-ins at once are refused with 413 and the process does not grow with them", async () => {
+    const app = await startApp();
+    const url = `${app.base}/api/auth/sign-in/email`;
+    const before = process.memoryUsage().rss;
+    const answers = await Promise.all(
+      (["declared", "chunked", "declared", "chunked"] as const).map((how) => postLarge(url, 200 * 1024 * 1024, how)),
+    );
+    const growth = process.memoryUsage().rss - before;
+    for (const answer of answers) {
+      expect(answer.status).toBe(413);
+      expect(JSON.parse(answer.body)).toMatchObject({ message: "The request is too large: this address accepts at most 64 KB.", code: "BODY_TOO_LARGE" });
+    }
+    // 800 MB were offered; what was read is a few times the 64 KB limit.
+    expect(growth).toBeLessThan(64 * 1024 * 1024);
+  }, 120_000);
+
+  test("the back office accepts a body the size of the largest OPML import and refuses one past its limit", async () => {
+    const app = await startApp();
+    const over = await postLarge(`${app.base}/admin/sources.data`, BODY_LIMITS.admin + CHUNK.length, "chunked");
+    expect(over.status).toBe(413);
+    expect(JSON.parse(over.body).message).toBe("The request is too large: this address accepts at most 2.3 MB.");
+    const declared = await postLarge(`${app.base}/admin/api/scrape`, BODY_LIMITS.admin + 1, "declared");
+    expect(declared.status).toBe(413);
+    // A public address takes the small limit.
+    expect((await postLarge(`${app.base}/search`, 128 * 1024, "declared")).status).toBe(413);
+  });
+
+  test("a sign-in within the limit reaches the auth service, whole", async () => {
+    const app = await startApp();
+    const response = await fetch(`${app.base}/api/auth/sign-in/email`, {
+      method: "POST",
+      headers: { "content-type": "application/json", origin: app.base.replace("127.0.0.1", "localhost"), ...fromNewAddress() },
+      body: JSON.stringify({ email: "nobody@oddwire.test", password: "wrong-password", padding: "x".repeat(60 * 1024) }),
+    });
+    expect(response.status).toBe(401);
+    expect(((await response.json()) as { message: string }).message).toBe("Invalid email or password");
+  });
+});
