@@ -1,3 +1,4 @@
+import AxeBuilder from "@axe-core/playwright";
 import { expect, type Page } from "@playwright/test";
 import { ADMIN } from "./fixtures";
 
@@ -23,4 +24,10 @@ export async function signInAsAdmin(page: Page, to: string) {
 /** The toast whose text contains `title`. */
 export function toast(page: Page, title: string | RegExp) {
   return page.locator("[data-sonner-toast]").filter({ hasText: title });
+}
+
+/** Every axe violation on the page (WCAG 2.1 A and AA, and axe's best practices), whatever its impact. */
+export async function axeViolations(page: Page) {
+  const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"]).analyze();
+  return results.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n) => n.target.join(" ")).slice(0, 5) }));
 }

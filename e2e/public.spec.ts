@@ -239,6 +239,17 @@ test.describe("a story page", () => {
     const jsonLd = JSON.parse((await page.locator('script[type="application/ld+json"]').textContent()) ?? "{}");
     expect(jsonLd).toMatchObject({ "@type": "NewsArticle", headline: story.title, isBasedOn: story.url });
   });
+
+  test("'More from' shows uniform cards, a featured story's too", async ({ page }) => {
+    await page.setViewportSize({ width: 1366, height: 900 });
+    await page.goto(`/story/${PUBLISHED[2]!.slug}`);
+    const more = page.getByRole("region", { name: "More from Science & Space" });
+    const featured = more.getByRole("article").filter({ hasText: FEATURED.title });
+    await expect(featured).toHaveCount(1);
+    const [card, grid] = await Promise.all([featured.boundingBox(), more.getByRole("article").first().locator("xpath=..").boundingBox()]);
+    // One of three columns, not the whole row.
+    expect(card!.width).toBeLessThan(grid!.width / 2);
+  });
 });
 
 for (const [label, slug] of [

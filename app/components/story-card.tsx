@@ -47,14 +47,12 @@ export function SourceLink({
 // The two looks of a card: a story in a grid, and the sample story under a category's name on the home page.
 const LOOKS = {
   grid: {
-    Heading: "h3",
     title: "font-display text-xl leading-tight font-extrabold",
     link: "bg-acid text-ink ring-2 ring-ink hover:bg-ink hover:text-acid",
     label: "Read More",
     showCategory: true,
   },
   sample: {
-    Heading: "h4",
     title: "font-display text-lg leading-tight font-bold",
     link: "bg-ink text-acid hover:bg-ufo hover:text-white",
     label: "Read Story",
@@ -62,10 +60,24 @@ const LOOKS = {
   },
 } as const;
 
+/** The level of a card's title: one below the heading the cards sit under, so no level is skipped. */
+export type CardHeading = "h2" | "h3" | "h4";
+
 /** A card's picture (with the 'Weird' badge) and text: category, title, summary, date and the link out (spec section 2). */
-function StoryCardContent({ story, look, loading }: { story: PublicStory; look: keyof typeof LOOKS; loading: ImageLoading }) {
-  const { Heading, title, link, label, showCategory } = LOOKS[look];
-  const wide = look === "grid" && story.isFeatured;
+function StoryCardContent({
+  story,
+  look,
+  loading,
+  Heading,
+  wide,
+}: {
+  story: PublicStory;
+  look: keyof typeof LOOKS;
+  loading: ImageLoading;
+  Heading: CardHeading;
+  wide: boolean;
+}) {
+  const { title, link, label, showCategory } = LOOKS[look];
   return (
     <>
       <div className="relative aspect-[16/9] overflow-hidden border-b-2 border-ink">
@@ -93,13 +105,25 @@ function StoryCardContent({ story, look, loading }: { story: PublicStory; look: 
 
 const CARD = "group flex flex-col overflow-hidden rounded-2xl border-2 border-ink bg-white shadow-[4px_4px_0_0_var(--color-ink)]";
 
-/** One story in a grid: picture, category, title, summary, date and a link out to the source; a featured one spans the row. */
-export function StoryCard({ story, loading = "lazy" }: { story: PublicStory; loading?: ImageLoading }) {
+/**
+ * One story in a grid: picture, category, title, summary, date and a link out to the source; a
+ * featured one spans the row unless the grid asks for `uniform` cards.
+ */
+export function StoryCard({
+  story,
+  loading = "lazy",
+  heading = "h2",
+  uniform = false,
+}: {
+  story: PublicStory;
+  loading?: ImageLoading;
+  heading?: CardHeading;
+  uniform?: boolean;
+}) {
+  const wide = story.isFeatured && !uniform;
   return (
-    <article
-      className={`${CARD} relative transition-transform focus-within:-translate-y-0.5 hover:-translate-y-0.5 ${story.isFeatured ? "sm:col-span-2 lg:col-span-3" : ""}`}
-    >
-      <StoryCardContent story={story} look="grid" loading={loading} />
+    <article className={`${CARD} relative transition-transform focus-within:-translate-y-0.5 hover:-translate-y-0.5 ${wide ? "sm:col-span-2 lg:col-span-3" : ""}`}>
+      <StoryCardContent story={story} look="grid" loading={loading} Heading={heading} wide={wide} />
     </article>
   );
 }
@@ -130,18 +154,41 @@ export function CategorySampleCard({
           {storyCount} {storyCount === 1 ? "story" : "stories"}
         </span>
       </div>
-      <StoryCardContent story={sample} look="sample" loading={loading} />
+      <StoryCardContent story={sample} look="sample" loading={loading} Heading="h4" wide={false} />
     </article>
   );
 }
 
-/** A grid of story cards; the pictures of the first `eager` cards (the first screen) load at once, the rest lazily. */
-export function StoryGrid({ stories, label, eager = 0 }: { stories: PublicStory[]; label: string; eager?: number }) {
-  return (
-    <section aria-label={label} className="mt-8 grid gap-6 sm:grid-cols-2 lg:grid-cols-3">
-      {stories.map((story, i) => (
-        <StoryCard key={story.id} story={story} loading={i < eager ? "eager" : "lazy"} />
-      ))}
+/**
+ * A grid of story cards. The pictures of the first `eager` cards (the first screen) load at once,
+ * the first picture among them with high priority (the page's largest paint on a phone); the rest lazily.
+ * With a `label` the grid is a region of its own; without one it sits in its caller's section.
+ * Card titles are `heading` (h2 under the page's h1). `uniform` keeps a featured story to one cell.
+ */
+export function StoryGrid({
+  stories,
+  label,
+  eager = 3,
+  heading = "h2",
+  uniform = false,
+}: {
+  stories: PublicStory[];
+  label?: string;
+  eager?: number;
+  heading?: CardHeading;
+  uniform?: boolean;
+}) {
+  // The first picture of the first screen is its largest paint: a story without one shows the logo.
+  const lead = stories.findIndex((story, i) => i < eager && story.imageUrl);
+  const cards = stories.map((story, i) => (
+    <StoryCard key={story.id} story={story} heading={heading} uniform={uniform} loading={i === lead ? "priority" : i < eager ? "eager" : "lazy"} />
+  ));
+  const className = "mt-8 grid gap-6 sm:grid-cols-2 lg:grid-cols-3";
+  return label ? (
+    <section aria-label={label} className={className}>
+      {cards}
     </section>
+  ) : (
+    <div className={className}>{cards}</div>
   );
 }

@@ -32,11 +32,11 @@ function Featured({ story }: { story: PublicStory }) {
       </div>
       <div className="flex flex-col gap-3 p-6 md:p-8">
         <p className="text-xs font-bold tracking-widest text-ufo uppercase">{story.category}</p>
-        <h3 className="font-display text-3xl leading-tight font-extrabold md:text-4xl">
+        <h2 className="font-display text-3xl leading-tight font-extrabold md:text-4xl">
           <Link to={`/story/${story.slug}`} className="rounded hover:underline">
             {story.title}
           </Link>
-        </h3>
+        </h2>
         {story.summary ? <p className="text-lg text-ink/80">{story.summary}</p> : null}
         <time dateTime={story.publishDate ?? undefined} className="text-sm text-ink/70">
           {formatDate(story.publishDate)}
@@ -54,6 +54,7 @@ function Featured({ story }: { story: PublicStory }) {
 
 export default function Home({ loaderData }: Route.ComponentProps) {
   const { featured, cards } = loaderData;
+  const lead = cards.findIndex((card, i) => i < 3 && card.sample.imageUrl);
   if (!featured && cards.length === 0) {
     return (
       <Notice title="No stories available yet" heading="h1">
@@ -72,8 +73,8 @@ export default function Home({ loaderData }: Route.ComponentProps) {
           <h2 className="mt-14 font-display text-3xl font-extrabold">Browse the strangeness</h2>
           <div className="mt-6 grid gap-6 sm:grid-cols-2 lg:grid-cols-3">
             {cards.map((card, i) => (
-              // Without a featured story, the first row of cards is the first screen.
-              <CategorySampleCard key={card.slug} {...card} loading={!featured && i < 3 ? "eager" : "lazy"} />
+              // Without a featured story, the first row of cards is the first screen and its first picture the largest paint.
+              <CategorySampleCard key={card.slug} {...card} loading={featured || i >= 3 ? "lazy" : i === lead ? "priority" : "eager"} />
             ))}
           </div>
         </>

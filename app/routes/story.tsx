@@ -101,7 +101,7 @@ export default function Story({ loaderData }: Route.ComponentProps) {
           <h2 id="more-stories" className="font-display text-3xl font-extrabold">
             More from {story.category}
           </h2>
-          <StoryGrid stories={related} label={`More from ${story.category}`} />
+          <StoryGrid stories={related} eager={0} heading="h3" uniform />
         </section>
       ) : null}
     </>

@@ -1,0 +1,88 @@
+import { expect, test, type Page } from "@playwright/test";
+import { FEATURED, PUBLISHED } from "./fixtures";
+
+// The public pages on a phone over a slow line: the web fonts and the pictures arrive well after
+// the page is drawn. Nothing may move when they do (layout shift under 0.05), and the page's largest
+// picture is in the HTML, fetched at once with high priority, in a box of known size.
+test.use({ viewport: { width: 412, height: 823 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true });
+
+const PAGES = [
+  { name: "home", path: "/", picture: FEATURED.title },
+  { name: "a category", path: "/category/animals", picture: PUBLISHED[1]!.title },
+  { name: "a story", path: `/story/${PUBLISHED[1]!.slug}`, picture: PUBLISHED[1]!.title },
+];
+
+/** Holds back fonts and pictures, as a phone on a slow line receives them after the first paint. */
+async function slowLine(page: Page) {
+  const later = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+  await page.route(/\.woff2$/, async (route) => {
+    await later(700);
+    await route.continue();
+  });
+  await page.route(/\/img\/|\/logo\.svg$|\/demo\//, async (route) => {
+    await later(400);
+    await route.continue();
+  });
+}
+
+/** Records the page's layout shifts and its largest contentful paint from the very start. */
+async function observe(page: Page) {
+  await page.addInitScript(() => {
+    const w = window as unknown as { __shifts: number; __lcp: Element | null };
+    w.__shifts = 0;
+    w.__lcp = null;
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries() as (PerformanceEntry & { value: number; hadRecentInput: boolean })[]) {
+        if (!entry.hadRecentInput) w.__shifts += entry.value;
+      }
+    }).observe({ type: "layout-shift", buffered: true });
+    new PerformanceObserver((list) => {
+      const entries = list.getEntries() as (PerformanceEntry & { element: Element | null })[];
+      w.__lcp = entries.at(-1)?.element ?? w.__lcp;
+    }).observe({ type: "largest-contentful-paint", buffered: true });
+  });
+}
+
+for (const { name, path, picture } of PAGES) {
+  test(`${name} on a phone does not move as fonts and pictures arrive, and fetches its largest picture first`, async ({ page }) => {
+    await slowLine(page);
+    await observe(page);
+    const response = await page.goto(path, { waitUntil: "load" });
+    // Every font and picture has arrived and been drawn.
+    await page.waitForLoadState("networkidle");
+    await page.evaluate(() => document.fonts.ready.then(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)))));
+
+    const shifts = await page.evaluate(() => (window as unknown as { __shifts: number }).__shifts);
+    expect(shifts, "cumulative layout shift").toBeLessThan(0.05);
+
+    // The largest picture: eager, high priority and sized in the server's HTML, before any script runs.
+    const html = await response!.text();
+    const tag = [...html.matchAll(/<img [^>]*>/g)].map((m) => m[0]).find((img) => img.includes(`alt="${picture}"`));
+    expect(tag, `the picture of "${picture}" is in the HTML`).toBeDefined();
+    expect(tag).toContain('loading="eager"');
+    expect(tag).toContain('fetchPriority="high"');
+    expect(tag).toMatch(/ width="\d+"/);
+    expect(tag).toMatch(/ height="\d+"/);
+    // Only one picture asks for high priority.
+    expect([...html.matchAll(/<img [^>]*fetchPriority="high"[^>]*>/g)]).toHaveLength(1);
+
+    // And the browser agrees that it is the largest paint, when a picture is.
+    const lcp = await page.evaluate(() => {
+      const element = (window as unknown as { __lcp: Element | null }).__lcp;
+      return element instanceof HTMLImageElement ? element.alt : element?.tagName ?? null;
+    });
+    if (lcp !== null && !/^[A-Z0-9]+$/.test(lcp)) expect(lcp).toBe(picture);
+  });
+}
+
+test("no picture in a phone's first screen waits for scrolling", async ({ page }) => {
+  for (const { path } of PAGES) {
+    await page.goto(path);
+    const lazyInView = await page.evaluate(() =>
+      [...document.querySelectorAll("main img")]
+        .filter((img) => img.getBoundingClientRect().top < window.innerHeight && img.getAttribute("loading") === "lazy")
+        .map((img) => img.getAttribute("alt")),
+    );
+    expect(lazyInView, path).toEqual([]);
+  }
+});
