@@ -18,6 +18,8 @@ export type AppContext = {
   /** The signed-in user of a request, or null. */
   getSessionUser: (headers: Headers) => Promise<SessionUser | null>;
   config: PublicConfig;
+  /** The origins a change is accepted from (Config.trustedOrigins); SITE_URL's alone when absent. */
+  trustedOrigins?: string[];
   logger: Logger;
   /** The guarded client for every server-side fetch. */
   http: HttpClient;

@@ -27,6 +27,8 @@ export function createAuth(options: {
   db: Db;
   secret: string;
   siteUrl: string;
+  /** The origins sign-in, sign-up and every other change are accepted from; SITE_URL's alone by default. */
+  trustedOrigins?: string[];
   mailer: Mailer;
   logger: Logger;
   /** Off only in tests that sign in many times. */
@@ -38,7 +40,7 @@ export function createAuth(options: {
     baseURL: options.siteUrl,
     basePath: "/api/auth",
     secret: options.secret,
-    trustedOrigins: [options.siteUrl],
+    trustedOrigins: options.trustedOrigins ?? [new URL(options.siteUrl).origin],
     database: drizzleAdapter(options.db, {
       provider: "pg",
       usePlural: true,
@@ -80,9 +82,19 @@ export function createAuth(options: {
     },
     advanced: {
       useSecureCookies: options.siteUrl.startsWith("https://"),
+      // better-auth skips its origin check when NODE_ENV is "test"; ours never does.
+      disableOriginCheck: false,
       defaultCookieAttributes: { httpOnly: true, sameSite: "lax" },
       database: { generateId: () => randomUUID() },
       ipAddress: { ipAddressHeaders: [CLIENT_IP_HEADER] },
+    },
+    // The auth service's own messages (a refused origin, a failed mail) go to our structured log.
+    logger: {
+      level: "warn",
+      log: (level, message, ...args) => {
+        const err = args.find((arg) => arg instanceof Error);
+        logger[level === "debug" ? "debug" : level]({ service: "auth", ...(err ? { err } : {}) }, message);
+      },
     },
     telemetry: { enabled: false },
   });

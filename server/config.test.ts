@@ -51,6 +51,12 @@ describe("loadConfig", () => {
     expect(loadConfig({ AUTH_SECRET: SECRET, SITE_URL: "https://oddwire.news/" }).siteUrl).toBe("https://oddwire.news");
   });
 
+  test("changes are trusted from SITE_URL's origin, or with SITE_URL unset from both loopback spellings of the port", () => {
+    expect(loadConfig({ AUTH_SECRET: SECRET, PORT: "8080" }).trustedOrigins).toEqual(["http://localhost:8080", "http://127.0.0.1:8080"]);
+    expect(loadConfig({ AUTH_SECRET: SECRET, SITE_URL: "https://oddwire.news/news/" }).trustedOrigins).toEqual(["https://oddwire.news"]);
+    expect(loadConfig({ AUTH_SECRET: SECRET, SITE_URL: "http://localhost:3000" }).trustedOrigins).toEqual(["http://localhost:3000"]);
+  });
+
   test("reads DATA_DIR as an absolute path", () => {
     expect(loadConfig({ AUTH_SECRET: SECRET, DATA_DIR: dataDir }).dataDir).toBe(path.resolve(dataDir));
   });

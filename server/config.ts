@@ -78,6 +78,11 @@ export type Config = {
   imageCacheMb: number;
   databaseUrl: string | undefined;
   siteUrl: string;
+  /**
+   * The origins changes are accepted from (the back office's forms and the auth service): SITE_URL's,
+   * or with SITE_URL unset, both loopback spellings of the port (localhost and 127.0.0.1).
+   */
+  trustedOrigins: string[];
   authSecret: string;
   smtpUrl: string | undefined;
   contactEmail: string;
@@ -111,6 +116,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
   }
   const env = parsed.data;
   const dataDir = path.resolve(env.DATA_DIR);
+  const siteUrl = (env.SITE_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, "");
   return {
     env: env.NODE_ENV,
     port: env.PORT,
@@ -119,7 +125,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     imageDir: env.IMAGE_DIR ? path.resolve(env.IMAGE_DIR) : path.join(dataDir, "images"),
     imageCacheMb: env.IMAGE_CACHE_MB,
     databaseUrl: env.DATABASE_URL,
-    siteUrl: (env.SITE_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, ""),
+    siteUrl,
+    trustedOrigins: env.SITE_URL === undefined ? [`http://localhost:${env.PORT}`, `http://127.0.0.1:${env.PORT}`] : [new URL(siteUrl).origin],
     authSecret: env.AUTH_SECRET ?? localAuthSecret(dataDir),
     smtpUrl: env.SMTP_URL,
     contactEmail: env.CONTACT_EMAIL,

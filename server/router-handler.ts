@@ -3,30 +3,42 @@ import type { NextFunction, Request as ExpressRequest, Response as ExpressRespon
 import { createRequestHandler, type AppLoadContext, type ServerBuild } from "react-router";
 import { bufferedBody } from "./body-limit";
 
-/** The URL a request was made to: the Host header (or X-Forwarded-Host from a trusted proxy) and the scheme the connection reports. */
-export function requestUrl(req: ExpressRequest): URL {
+const DEFAULT_PORTS: Record<string, string> = { "http:": "80", "https:": "443" };
+
+/**
+ * The URL a request was made to. Its host is the Host header (or X-Forwarded-Host from a trusted
+ * proxy). Its scheme is SITE_URL's when the host is SITE_URL's: a TLS proxy that forwards the Host
+ * but not X-Forwarded-Proto still makes an https request, and the framework compares a form's
+ * Origin with this URL. Any other host keeps the scheme the connection (or a trusted proxy) reports.
+ */
+export function requestUrl(req: ExpressRequest, siteUrl: string): URL {
   // req.hostname is the trusted proxy's X-Forwarded-Host when there is one: the port comes from the same header.
   const forwardedHost = req.app?.enabled("trust proxy") ? req.get("X-Forwarded-Host") : undefined;
   const [, portText] = (forwardedHost ?? req.get("host"))?.split(",")[0]?.trim().split(":") ?? [];
   const parsedPort = Number.parseInt(portText ?? "", 10);
   const port = Number.isSafeInteger(parsedPort) ? parsedPort : undefined;
   const hostname = req.hostname.split(/[\\/?#@]/)[0] || "localhost";
-  return new URL(`${req.protocol}://${hostname}${port === undefined ? "" : `:${port}`}${req.originalUrl}`);
+  const site = new URL(siteUrl);
+  const portOf = (value: string, protocol: string) => (value === "" || value === DEFAULT_PORTS[protocol] ? "" : value);
+  const sameHost = hostname.toLowerCase() === site.hostname && portOf(port === undefined ? "" : String(port), site.protocol) === site.port;
+  const protocol = sameHost ? site.protocol.slice(0, -1) : req.protocol;
+  return new URL(`${protocol}://${hostname}${port === undefined ? "" : `:${port}`}${req.originalUrl}`);
 }
 
 /**
- * React Router's request handler for Express: the body as `limitRequestBodies` read it (the
- * framework's own Express adapter can only stream the request itself), and the response streamed back.
+ * React Router's request handler for Express: the request URL judged against SITE_URL
+ * (`requestUrl`), the body as `limitRequestBodies` read it, and the response streamed back.
  */
 export function routerHandler(options: {
   build: ServerBuild | (() => Promise<ServerBuild>);
+  siteUrl: string;
   getLoadContext: (req: ExpressRequest) => AppLoadContext;
   mode?: string;
 }) {
   const handle = createRequestHandler(options.build, options.mode ?? process.env.NODE_ENV);
   return async (req: ExpressRequest, res: ExpressResponse, next: NextFunction) => {
     try {
-      const response = await handle(toFetchRequest(req, res), options.getLoadContext(req));
+      const response = await handle(toFetchRequest(req, res, options.siteUrl), options.getLoadContext(req));
       await sendResponse(res, response);
     } catch (error) {
       next(error);
@@ -34,7 +46,7 @@ export function routerHandler(options: {
   };
 }
 
-function toFetchRequest(req: ExpressRequest, res: ExpressResponse): Request {
+function toFetchRequest(req: ExpressRequest, res: ExpressResponse, siteUrl: string): Request {
   const headers = new Headers();
   for (const [name, value] of Object.entries(req.headers)) {
     if (value === undefined) continue;
@@ -54,7 +66,7 @@ function toFetchRequest(req: ExpressRequest, res: ExpressResponse): Request {
       init.duplex = "half";
     }
   }
-  return new Request(requestUrl(req).href, init);
+  return new Request(requestUrl(req, siteUrl).href, init);
 }
 
 async function sendResponse(res: ExpressResponse, response: Response): Promise<void> {

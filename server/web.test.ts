@@ -156,3 +156,33 @@ describe("request bodies are capped before they are read", () => {
     expect(((await response.json()) as { message: string }).message).toBe("Invalid email or password");
   });
 });
+
+describe("origins, with SITE_URL unset", () => {
+  test("sign-in is accepted from both loopback spellings of the port, and refused from another origin", async () => {
+    const app = await startApp();
+    const signIn = (origin: string) =>
+      fetch(`${app.base}/api/auth/sign-in/email`, {
+        method: "POST",
+        headers: { "content-type": "application/json", origin, ...fromNewAddress() },
+        body: JSON.stringify({ email: "nobody@oddwire.test", password: "wrong-password" }),
+      });
+    // 401 is the auth service judging the password: the origin was accepted.
+    expect((await signIn(`http://127.0.0.1:${app.port}`)).status).toBe(401);
+    expect((await signIn(`http://localhost:${app.port}`)).status).toBe(401);
+    const foreign = await signIn(`http://127.0.0.1:${app.port + 1}`);
+    expect(foreign.status).toBe(403);
+    expect(((await foreign.json()) as { message: string }).message).toBe("Invalid origin");
+  });
+
+  test("with SITE_URL set, only its origin is trusted", async () => {
+    const app = await startApp({ SITE_URL: "https://news.oddwire.test" });
+    const signIn = (origin: string) =>
+      fetch(`${app.base}/api/auth/sign-in/email`, {
+        method: "POST",
+        headers: { "content-type": "application/json", origin, ...fromNewAddress() },
+        body: JSON.stringify({ email: "nobody@oddwire.test", password: "wrong-password" }),
+      });
+    expect((await signIn("https://news.oddwire.test")).status).toBe(401);
+    expect((await signIn(`http://127.0.0.1:${app.port}`)).status).toBe(403);
+  });
+});

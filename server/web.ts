@@ -83,6 +83,7 @@ export function createWebApp(options: {
     db: database.db,
     secret: config.authSecret,
     siteUrl: config.siteUrl,
+    trustedOrigins: config.trustedOrigins,
     mailer: createMailer(config, logger),
     logger,
   });
@@ -109,6 +110,7 @@ export function createWebApp(options: {
       return session ? { id: session.user.id, email: session.user.email, name: session.user.name, emailVerified: session.user.emailVerified } : null;
     },
     config: publicConfig(config),
+    trustedOrigins: config.trustedOrigins,
     logger,
     http,
     jobs: options.jobs ?? noJobRunner,
@@ -168,7 +170,7 @@ export function createWebApp(options: {
   });
 
   app.use(publicCache.middleware);
-  app.use(routerHandler({ build: options.build, getLoadContext: () => context }));
+  app.use(routerHandler({ build: options.build, siteUrl: config.siteUrl, getLoadContext: () => context }));
   return app;
 }
 

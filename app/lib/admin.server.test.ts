@@ -40,6 +40,20 @@ describe("the admin gate", () => {
     expect(await statusOf(requireAdmin({ request: post(null), context: admin }))).toBe(403);
   });
 
+  test("with SITE_URL unset, a change is accepted from either loopback spelling of the port, and from no other", async () => {
+    const admin = {
+      ...contextFor({ id: "boss", isAdmin: true }),
+      config: { siteUrl: "http://localhost:3000", contactEmail: "tips@oddwire.test", socialUrl: "" },
+      trustedOrigins: ["http://localhost:3000", "http://127.0.0.1:3000"],
+    } as AppLoadContext;
+    const change = (origin: string) =>
+      new Request(`${origin}/admin/users`, { method: "POST", headers: { origin }, body: new URLSearchParams({ a: "1" }) });
+    expect(await statusOf(requireAdmin({ request: change("http://localhost:3000"), context: admin }))).toBe("allowed");
+    expect(await statusOf(requireAdmin({ request: change("http://127.0.0.1:3000"), context: admin }))).toBe("allowed");
+    expect(await statusOf(requireAdmin({ request: change("http://127.0.0.1:3001"), context: admin }))).toBe(403);
+    expect(await statusOf(requireAdmin({ request: change("https://localhost:3000"), context: admin }))).toBe(403);
+  });
+
   test("a change from another address is refused with which address to use, for the screen and for JSON callers", async () => {
     const admin = contextFor({ id: "boss", isAdmin: true });
     const refusal = await requireAdmin({ request: post("http://127.0.0.1:3000"), context: admin }).then(

@@ -20,7 +20,8 @@ export function foreignOriginMessage(origin: string | null, siteOrigin: string):
 
 /**
  * The server-side control for everything under /admin: a signed-in user with the admin flag, and
- * for changes, a request from our own origin (CSRF). Throws a 401 or 403 response otherwise.
+ * for changes, a request from our own origin (CSRF): SITE_URL's, or with SITE_URL unset either
+ * loopback spelling of the port. Throws a 401 or 403 response otherwise.
  */
 export async function requireAdmin(args: { request: Request; context: AppLoadContext }): Promise<AdminUser> {
   const { request, context } = args;
@@ -32,7 +33,8 @@ export async function requireAdmin(args: { request: Request; context: AppLoadCon
   if (request.method !== "GET" && request.method !== "HEAD") {
     const origin = request.headers.get("origin");
     const siteOrigin = new URL(context.config.siteUrl).origin;
-    if (origin !== siteOrigin) {
+    const trusted = context.trustedOrigins ?? [siteOrigin];
+    if (origin === null || !trusted.includes(origin)) {
       context.logger.warn({ origin, path: new URL(request.url).pathname }, "admin change refused: foreign origin");
       throw data<GateRefusal>({ gate: "foreign-origin", origin, siteOrigin, error: foreignOriginMessage(origin, siteOrigin) }, { status: 403 });
     }

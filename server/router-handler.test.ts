@@ -1,0 +1,54 @@
+import http from "node:http";
+import type { Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import express from "express";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { requestUrl } from "./router-handler";
+
+// A real server answering the URL it judges each request was made to, for two SITE_URLs.
+const servers: Server[] = [];
+const bases: Record<string, number> = {};
+beforeAll(async () => {
+  for (const site of ["https://news.oddwire.test", "http://localhost:3000"]) {
+    const app = express();
+    app.set("trust proxy", "loopback");
+    app.all("/{*rest}", (req, res) => void res.send(requestUrl(req, site).href));
+    const server = app.listen(0, "127.0.0.1");
+    await new Promise((resolve) => server.once("listening", resolve));
+    servers.push(server);
+    bases[site] = (server.address() as AddressInfo).port;
+  }
+});
+afterAll(async () => {
+  for (const server of servers) await new Promise((resolve) => server.close(resolve));
+});
+
+// node:http, since fetch does not let a caller set Host: a proxy does.
+function urlSeen(site: string, headers: Record<string, string>, path = "/admin/categories.data?index"): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const request = http.request({ host: "127.0.0.1", port: bases[site], path, method: "POST", headers }, (response) => {
+      let body = "";
+      response.on("data", (chunk: Buffer) => (body += chunk.toString()));
+      response.on("end", () => resolve(body));
+    });
+    request.on("error", reject);
+    request.end();
+  });
+}
+
+describe("the URL a request was made to", () => {
+  test("behind a TLS proxy that forwards the Host but not X-Forwarded-Proto, it is SITE_URL's https URL", async () => {
+    expect(await urlSeen("https://news.oddwire.test", { host: "news.oddwire.test" })).toBe("https://news.oddwire.test/admin/categories.data?index");
+    expect(await urlSeen("https://news.oddwire.test", { host: "News.Oddwire.test:443" })).toBe("https://news.oddwire.test/admin/categories.data?index");
+    expect(await urlSeen("https://news.oddwire.test", { host: "127.0.0.1:8080", "x-forwarded-host": "news.oddwire.test" })).toBe(
+      "https://news.oddwire.test/admin/categories.data?index",
+    );
+  });
+
+  test("another host keeps the scheme of the connection", async () => {
+    expect(await urlSeen("https://news.oddwire.test", { host: "elsewhere.test" })).toBe("http://elsewhere.test/admin/categories.data?index");
+    expect(await urlSeen("https://news.oddwire.test", { host: "news.oddwire.test:8443" })).toBe("http://news.oddwire.test:8443/admin/categories.data?index");
+    expect(await urlSeen("http://localhost:3000", { host: "127.0.0.1:3000" })).toBe("http://127.0.0.1:3000/admin/categories.data?index");
+    expect(await urlSeen("http://localhost:3000", { host: "localhost:3000", "x-forwarded-proto": "https" })).toBe("http://localhost:3000/admin/categories.data?index");
+  });
+});
