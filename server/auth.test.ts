@@ -142,3 +142,79 @@ describe("e-mail and password accounts", () => {
     expect((await post("/sign-in/email", { email: "forgetful@oddwire.test", password: "second-password-2" })).status).toBe(200);
   });
 });
+
+async function verifiedUser(email: string, password: string) {
+  await post("/sign-up/email", { email, password, name: "Editor" });
+  const link = /(https?:\/\/\S+)/.exec((await readOutbox(outbox)).find((m) => m.to === email)!.text)![1]!;
+  await fetch(link, { redirect: "manual" });
+}
+
+async function signInAs(email: string, password: string): Promise<{ response: Response; cookie: string }> {
+  const response = await post("/sign-in/email", { email, password });
+  expect(response.status).toBe(200);
+  return { response, cookie: cookieOf(response) };
+}
+
+async function sessionUser(cookie: string): Promise<string | null> {
+  const response = await fetch(`${base}/api/auth/get-session`, { headers: { cookie } });
+  const body = (await response.json()) as { user?: { email: string } } | null;
+  return body?.user?.email ?? null;
+}
+
+describe("sessions", () => {
+  test("the session token travels in the HttpOnly cookie only, never in a JSON answer", async () => {
+    await verifiedUser("cookie.only@oddwire.test", "long-enough-1");
+    const { response, cookie } = await signInAs("cookie.only@oddwire.test", "long-enough-1");
+    const token = decodeURIComponent(/session_token=([^;.]+)/.exec(cookie)![1]!);
+    const signInBody = (await response.json()) as Record<string, unknown>;
+    expect(signInBody).not.toHaveProperty("token");
+    expect(signInBody.user).toMatchObject({ email: "cookie.only@oddwire.test" });
+
+    for (const pathname of ["/get-session", "/list-sessions"]) {
+      const answer = await fetch(`${base}/api/auth${pathname}`, { headers: { cookie } });
+      expect(answer.status).toBe(200);
+      const text = await answer.text();
+      expect(text, pathname).not.toContain(token);
+      expect(text, pathname).not.toMatch(/"token"/);
+    }
+    const signUp = await post("/sign-up/email", { email: "fresh@oddwire.test", password: "long-enough-1", name: "F" });
+    expect(await signUp.json()).not.toHaveProperty("token");
+  });
+
+  test("changing the password keeps the session that changed it and ends every other one", async () => {
+    await verifiedUser("changer@oddwire.test", "first-password-1");
+    const here = await signInAs("changer@oddwire.test", "first-password-1");
+    const elsewhere = await signInAs("changer@oddwire.test", "first-password-1");
+    expect(await sessionUser(elsewhere.cookie)).toBe("changer@oddwire.test");
+
+    // Even a caller that asks to keep the other sessions has them ended.
+    const change = await post(
+      "/change-password",
+      { currentPassword: "first-password-1", newPassword: "second-password-2", revokeOtherSessions: false },
+      { cookie: here.cookie },
+    );
+    expect(change.status).toBe(200);
+    expect(await change.json()).not.toHaveProperty("token");
+    const renewed = cookieOf(change);
+    expect(renewed).toMatch(/session_token=/);
+
+    expect(await sessionUser(elsewhere.cookie)).toBeNull();
+    expect(await sessionUser(renewed)).toBe("changer@oddwire.test");
+    expect((await post("/sign-in/email", { email: "changer@oddwire.test", password: "first-password-1" })).status).toBe(401);
+  });
+
+  test("resetting a forgotten password ends every session of the account", async () => {
+    await verifiedUser("reset.all@oddwire.test", "first-password-1");
+    const phone = await signInAs("reset.all@oddwire.test", "first-password-1");
+    const laptop = await signInAs("reset.all@oddwire.test", "first-password-1");
+
+    await post("/request-password-reset", { email: "reset.all@oddwire.test", redirectTo: "/reset-password" });
+    const mail = (await readOutbox(outbox)).find((m) => m.to === "reset.all@oddwire.test" && m.subject === "Reset your Oddwire password");
+    const landing = await fetch(/(https?:\/\/\S+)/.exec(mail!.text)![1]!, { redirect: "manual" });
+    const token = new URL(landing.headers.get("location")!, base).searchParams.get("token")!;
+    expect((await post("/reset-password", { newPassword: "second-password-2", token })).status).toBe(200);
+
+    expect(await sessionUser(phone.cookie)).toBeNull();
+    expect(await sessionUser(laptop.cookie)).toBeNull();
+  });
+});

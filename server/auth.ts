@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { betterAuth } from "better-auth";
 import { drizzleAdapter } from "better-auth/adapters/drizzle";
+import { createAuthMiddleware } from "better-auth/api";
 import type { Db } from "~/db/client";
 import { accounts, sessions, users, verifications } from "~/db/schema";
 import type { Mailer } from "~/integrations/mail/mailer";
@@ -20,8 +21,25 @@ export const AUTH_RATE_LIMITS = {
 } as const;
 
 /**
+ * A JSON answer without session tokens: the session cookie (HttpOnly) already carries the caller's,
+ * and a script that can read the answer must not learn it (nor another session's, listed).
+ */
+export function withoutSessionTokens(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withoutSessionTokens);
+  if (value === null || typeof value !== "object") return value;
+  const { token: _token, ...rest } = value as Record<string, unknown>;
+  const session = rest.session;
+  if (session !== null && typeof session === "object" && !Array.isArray(session)) {
+    const { token: _sessionToken, ...sessionRest } = session as Record<string, unknown>;
+    rest.session = sessionRest;
+  }
+  return rest;
+}
+
+/**
  * E-mail and password accounts with verification by e-mail, sessions in the database, HttpOnly
- * SameSite cookies (Secure on https), served under /api/auth.
+ * SameSite cookies (Secure on https), served under /api/auth. A password change keeps the session
+ * that made it and ends every other session of the account; a reset ends them all.
  */
 export function createAuth(options: {
   db: Db;
@@ -33,6 +51,8 @@ export function createAuth(options: {
   logger: Logger;
   /** Off only in tests that sign in many times. */
   rateLimit?: boolean;
+  /** The demo without SMTP: each verification link is also written to the log, for a local user to follow. */
+  logVerificationLinks?: boolean;
 }) {
   const { mailer, logger } = options;
   return betterAuth({
@@ -54,6 +74,7 @@ export function createAuth(options: {
       requireEmailVerification: true,
       minPasswordLength: 8,
       maxPasswordLength: 128,
+      revokeSessionsOnPasswordReset: true,
       sendResetPassword: async ({ user, url }) => {
         await mailer.send({
           to: user.email,
@@ -71,8 +92,21 @@ export function createAuth(options: {
           subject: "Verify your e-mail for Oddwire",
           text: `Welcome to Oddwire.\n\nConfirm your e-mail address by opening this link: ${url}\n\nIf you did not sign up, ignore this message.`,
         });
-        logger.info({ to: user.email, mailer: mailer.kind }, "verification e-mail sent");
+        if (options.logVerificationLinks) logger.info({ to: user.email, mailer: mailer.kind }, `verification e-mail sent; its link: ${url}`);
+        else logger.info({ to: user.email, mailer: mailer.kind }, "verification e-mail sent");
       },
+    },
+    hooks: {
+      // Whatever the caller asks, a new password ends the account's other sessions.
+      before: createAuthMiddleware(async (ctx) => {
+        if (ctx.path !== "/change-password") return;
+        return { context: { body: { ...(ctx.body as Record<string, unknown>), revokeOtherSessions: true } } };
+      }),
+      after: createAuthMiddleware(async (ctx) => {
+        const returned: unknown = ctx.context.returned;
+        if (!ctx.request || returned === null || typeof returned !== "object" || returned instanceof Response || returned instanceof Error) return;
+        return ctx.json(withoutSessionTokens(returned) as Record<string, unknown>);
+      }),
     },
     rateLimit: {
       enabled: options.rateLimit ?? true,

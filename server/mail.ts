@@ -3,12 +3,19 @@ import { outboxMailer, smtpMailer, type Mailer } from "~/integrations/mail/maile
 import type { Config } from "./config";
 import type { Logger } from "./logger";
 
-/** The mailer the configuration names: SMTP_URL, else the outbox in DATA_DIR (each message also logged). */
+/**
+ * The mailer the configuration names: SMTP_URL, else the outbox in DATA_DIR (one file per message,
+ * readable by its owner only). In production the log says where each message was written and never
+ * what it says (its links sign in or reset passwords); in development the log also shows its text.
+ */
 export function createMailer(config: Config, logger: Logger): Mailer {
   if (config.smtpUrl) return smtpMailer({ url: config.smtpUrl });
+  const showText = config.env !== "production";
   return outboxMailer({
     dir: path.join(config.dataDir, "outbox"),
-    // Without SMTP, a local user reads the message (and follows its link) from the log or the outbox file.
-    onSend: (mail, file) => logger.info({ to: mail.to, subject: mail.subject, file }, `mail to outbox: ${mail.text}`),
+    onSend: (mail, file) =>
+      showText
+        ? logger.info({ to: mail.to, subject: mail.subject, file }, `mail to outbox: ${mail.text}`)
+        : logger.info({ to: mail.to, subject: mail.subject, file }, `mail written to the outbox (SMTP_URL is not set): ${file}`),
   });
 }

@@ -95,7 +95,7 @@ export async function serve(options: { config: Config; demo?: boolean; dev?: boo
       : undefined;
     jobs = runner = await createJobRunner({ database, logger, handlers });
     await jobs.start();
-    if (serving && build) web = await startWebServer({ config, database, logger, build, before, http, jobs, parseFeed: feedParser.parse, facebook });
+    if (serving && build) web = await startWebServer({ config, database, logger, build, before, http, jobs, parseFeed: feedParser.parse, facebook, demo: options.demo === true });
   } catch (error) {
     await web?.close();
     await jobs?.stop();

@@ -1,5 +1,5 @@
 import http from "node:http";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { createServer, type AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
@@ -13,7 +13,7 @@ import type { Logger } from "./logger";
 import { createWebApp } from "./web";
 
 // The web app on a real port, in front of a real database. These tests only reach what answers before
-// React Router (the body limits, the auth service), so no React build is needed.
+// React Router (the body limits, the auth service, the request log), so no React build is needed.
 const t = useTestDatabase();
 const dirs: string[] = [];
 afterAll(() => {
@@ -38,7 +38,7 @@ afterEach(async () => {
 });
 
 /** The web app as `serve` builds it, from an environment like the one `npm start` sees. */
-async function startApp(env: Record<string, string> = {}): Promise<Running> {
+async function startApp(env: Record<string, string> = {}, options: { demo?: boolean } = {}): Promise<Running> {
   const port = await freePort();
   const dataDir = mkdtempSync(path.join(os.tmpdir(), "oddwire-web-"));
   dirs.push(dataDir);
@@ -51,7 +51,7 @@ async function startApp(env: Record<string, string> = {}): Promise<Running> {
     },
   });
   const logger = pino({ level: "info" }, sink) as Logger;
-  const app = createWebApp({ config, database: t.database, logger, build: noBuild });
+  const app = createWebApp({ config, database: t.database, logger, build: noBuild, demo: options.demo });
   const server = app.listen(port, "127.0.0.1");
   await new Promise((resolve) => server.once("listening", resolve));
   const started: Running = {
@@ -154,6 +154,51 @@ describe("request bodies are capped before they are read", () => {
     });
     expect(response.status).toBe(401);
     expect(((await response.json()) as { message: string }).message).toBe("Invalid email or password");
+  });
+});
+
+async function signUpAndReadMail(app: Running, email: string) {
+  const response = await fetch(`${app.base}/api/auth/sign-up/email`, {
+    method: "POST",
+    headers: { "content-type": "application/json", origin: app.base, ...fromNewAddress() },
+    body: JSON.stringify({ email, password: "long-enough-1", name: "Newcomer" }),
+  });
+  expect(response.status).toBe(200);
+  const outbox = path.join(app.dataDir, "outbox");
+  const [file] = readdirSync(outbox);
+  const text = readFileSync(path.join(outbox, file!), "utf8");
+  const link = /(https?:\/\/[^\s"\\]+)/.exec(text)![1]!;
+  return { file: path.join(outbox, file!), link };
+}
+
+describe("mail without SMTP_URL", () => {
+  test("in production the log says where a message was written and never what it says", async () => {
+    const app = await startApp();
+    const { file, link } = await signUpAndReadMail(app, "newcomer@oddwire.test");
+    expect(link).toContain("/api/auth/verify-email?token=");
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    const log = app.logLines().join("\n");
+    expect(log).toContain(file);
+    expect(log).not.toContain(new URL(link).searchParams.get("token")!);
+    expect(log).not.toContain("Confirm your e-mail address");
+
+    // Following the link keeps its token out of the request log too.
+    await fetch(link.replace(/^http:\/\/localhost:/, "http://127.0.0.1:"), { redirect: "manual" });
+    const after = app.logLines().join("\n");
+    expect(after).toContain("/api/auth/verify-email?token=[redacted]");
+    expect(after).not.toContain(new URL(link).searchParams.get("token")!);
+  });
+
+  test("the demo also writes each verification link to the log, for a local user to follow", async () => {
+    const app = await startApp({}, { demo: true });
+    const { link } = await signUpAndReadMail(app, "demo-visitor@oddwire.test");
+    expect(app.logLines().some((line) => line.includes(link))).toBe(true);
+  });
+
+  test("in development the log shows each message", async () => {
+    const app = await startApp({ NODE_ENV: "development" });
+    const { link } = await signUpAndReadMail(app, "developer@oddwire.test");
+    expect(app.logLines().some((line) => line.includes("Confirm your e-mail address") && line.includes(link))).toBe(true);
   });
 });
 

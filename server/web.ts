@@ -25,6 +25,7 @@ import { BODY_LIMITS, bufferedBody, limitRequestBodies, type BodyLimits } from "
 import { createImageRoute, siteImageReader } from "./image-route";
 import { createMailer } from "./mail";
 import { createPublicCache } from "./public-cache";
+import { urlForLog } from "./request-log";
 import { routerHandler } from "./router-handler";
 import type { Config } from "./config";
 import type { Logger } from "./logger";
@@ -73,6 +74,8 @@ export function createWebApp(options: {
   images?: ImageStore;
   /** The Facebook Page's Graph API client (serve passes the one its worker shares); none when not configured. */
   facebook?: GraphClient | null;
+  /** The demo (`serve --demo`): without SMTP, verification links are also written to the log. */
+  demo?: boolean;
   /** The most bytes a request body may have, by where it goes (tests pass smaller ones). */
   bodyLimits?: BodyLimits;
 }) {
@@ -86,6 +89,7 @@ export function createWebApp(options: {
     trustedOrigins: config.trustedOrigins,
     mailer: createMailer(config, logger),
     logger,
+    logVerificationLinks: options.demo === true && !config.smtpUrl,
   });
   const repos = createRepos(database.db);
   const logoSvg = readFileSync(LOGO_FILE);
@@ -129,7 +133,7 @@ export function createWebApp(options: {
       // Story images come by the dozen per page: only their errors are logged (an unavailable picture is logged by the store).
       customLogLevel: (req, res, error) => (error || res.statusCode >= 500 ? "error" : req.url?.startsWith("/img/") ? "silent" : "info"),
       serializers: {
-        req: (req: { method: string; url: string }) => ({ method: req.method, url: req.url }),
+        req: (req: { method: string; url: string }) => ({ method: req.method, url: urlForLog(req.url) }),
         res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
       },
     }),
