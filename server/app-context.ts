@@ -3,6 +3,7 @@ import type { ParsedFeed, ParseFeedInput } from "~/domain/ingestion/feed/parse-f
 import type { GraphClient } from "~/integrations/facebook/graph-client";
 import type { HttpClient } from "~/integrations/http/types";
 import type { JobsApi } from "~/jobs/types";
+import type { RateLimiter } from "~/lib/rate-limit";
 import type { Config } from "./config";
 import type { Logger } from "./logger";
 
@@ -20,6 +21,10 @@ export type AppContext = {
   config: PublicConfig;
   /** The origins a change is accepted from (Config.trustedOrigins); SITE_URL's alone when absent. */
   trustedOrigins?: string[];
+  /** The address of the client making this request (the socket's, or a trusted local proxy's X-Forwarded-For). */
+  clientAddress: string;
+  /** Per-client limits on public search, kept in this process's memory. */
+  rateLimits: { search: RateLimiter; suggestions: RateLimiter };
   logger: Logger;
   /** The guarded client for every server-side fetch. */
   http: HttpClient;

@@ -19,6 +19,7 @@ import { parseFeed } from "~/domain/ingestion/feed/parse-feed";
 import { getStoryCard } from "~/domain/public/public-site";
 import { recordMeasuredImageSize } from "~/domain/images/image-size";
 import { errorMessage } from "~/lib/error-message";
+import { createRateLimiter } from "~/lib/rate-limit";
 import { publicConfig, type AppContext } from "./app-context";
 import { CLIENT_IP_HEADER, createAuth } from "./auth";
 import { BODY_LIMITS, bufferedBody, limitRequestBodies, type BodyLimits } from "./body-limit";
@@ -44,6 +45,15 @@ export async function loadServerBuild(): Promise<ServerBuild> {
   }
   return (await import(pathToFileURL(entry).href)) as ServerBuild;
 }
+
+/**
+ * Public search per client address, in each process's memory (a second process, or a restart,
+ * starts afresh). Only searches that reach the database count: the page cache answers repeats.
+ */
+export const SEARCH_RATE_LIMITS = {
+  search: { burst: 30, perMinute: 60 },
+  suggestions: { burst: 60, perMinute: 120 },
+} as const;
 
 // A web process started without a job runner (benchmarks) cannot start background work.
 const noJobRunner: JobsApi = {
@@ -107,7 +117,8 @@ export function createWebApp(options: {
         ),
       onFailure: ({ url, storyId, code, message }) => logger.warn({ storyId, url, code, err: message }, "story image unavailable; serving the logo"),
     });
-  const context: AppContext = {
+  const rateLimits = { search: createRateLimiter(SEARCH_RATE_LIMITS.search), suggestions: createRateLimiter(SEARCH_RATE_LIMITS.suggestions) };
+  const context: Omit<AppContext, "clientAddress"> = {
     repos,
     getSessionUser: async (headers) => {
       const session = await auth.api.getSession({ headers });
@@ -115,6 +126,7 @@ export function createWebApp(options: {
     },
     config: publicConfig(config),
     trustedOrigins: config.trustedOrigins,
+    rateLimits,
     logger,
     http,
     jobs: options.jobs ?? noJobRunner,
@@ -142,7 +154,7 @@ export function createWebApp(options: {
   app.use(limitRequestBodies(options.bodyLimits ?? BODY_LIMITS));
   const authHandler = toNodeHandler(auth);
   app.all("/api/auth/{*rest}", (req, res) => {
-    req.headers[CLIENT_IP_HEADER] = req.ip ?? req.socket.remoteAddress ?? "unknown";
+    req.headers[CLIENT_IP_HEADER] = clientAddressOf(req);
     // The auth service takes a body already read as text.
     const body = bufferedBody(req);
     if (body) (req as { body?: unknown }).body = body.toString("utf8");
@@ -174,8 +186,13 @@ export function createWebApp(options: {
   });
 
   app.use(publicCache.middleware);
-  app.use(routerHandler({ build: options.build, siteUrl: config.siteUrl, getLoadContext: () => context }));
+  app.use(routerHandler({ build: options.build, siteUrl: config.siteUrl, getLoadContext: (req) => ({ ...context, clientAddress: clientAddressOf(req) }) }));
   return app;
+}
+
+// The socket's address, or a trusted local proxy's X-Forwarded-For (Express's "trust proxy").
+function clientAddressOf(req: express.Request): string {
+  return req.ip ?? req.socket.remoteAddress ?? "unknown";
 }
 
 /** Starts serving on the configured port; resolves once the server listens. */

@@ -1,5 +1,5 @@
-import { Form, Link, useSearchParams } from "react-router";
-import { parsePage, searchStories } from "~/domain/public/public-site";
+import { data, Form, isRouteErrorResponse, Link, useSearchParams } from "react-router";
+import { parsePage, SEARCH_MAX_LENGTH, searchStories } from "~/domain/public/public-site";
 import { Pagination } from "~/app/components/pagination";
 import { Notice } from "~/app/components/states";
 import { StoryGrid } from "~/app/components/story-card";
@@ -13,8 +13,29 @@ export function meta({ data: result, matches }: Route.MetaArgs): Route.MetaDescr
   ];
 }
 
+// A refused search tells the client when to come back (Retry-After) and is never cached.
+export function headers({ parentHeaders, errorHeaders }: Route.HeadersArgs) {
+  return errorHeaders ?? parentHeaders;
+}
+
+/** What a client that searches too often reads, and how long to wait. */
+export function tooManySearches(retryAfterSeconds: number) {
+  return {
+    message: `Too many searches from your address. Please wait ${retryAfterSeconds} second${retryAfterSeconds === 1 ? "" : "s"} and try again.`,
+  };
+}
+
 export async function loader({ context, request }: Route.LoaderArgs) {
   const params = new URL(request.url).searchParams;
+  if ((params.get("q") ?? "").trim() !== "") {
+    const allowed = context.rateLimits.search.take(context.clientAddress);
+    if (!allowed.ok) {
+      throw data(tooManySearches(allowed.retryAfterSeconds), {
+        status: 429,
+        headers: { "Retry-After": String(allowed.retryAfterSeconds), "Cache-Control": "no-store" },
+      });
+    }
+  }
   try {
     return await searchStories(context.repos, params.get("q"), parsePage(params.get("page")));
   } catch (error) {
@@ -34,6 +55,7 @@ function SearchForm({ query }: { query: string }) {
         name="q"
         type="search"
         defaultValue={query}
+        maxLength={SEARCH_MAX_LENGTH}
         placeholder="Search weird news..."
         className="min-w-0 flex-1 rounded-full border-2 border-ink bg-white px-4 py-2"
       />
@@ -92,6 +114,9 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
     <Notice title="Search Error" tone="error" heading="h1">
       <p>Something went wrong while searching. Please try again.</p>
       {error instanceof Error ? <p className="mt-2 font-mono text-sm">{error.message}</p> : null}
+      {isRouteErrorResponse(error) && typeof (error.data as { message?: unknown } | null)?.message === "string" ? (
+        <p className="mt-2 font-mono text-sm">{(error.data as { message: string }).message}</p>
+      ) : null}
     </Notice>
   );
 }

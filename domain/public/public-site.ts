@@ -10,6 +10,17 @@ export const SUGGESTION_MIN_LENGTH = 3;
 export const SEARCH_COUNT_CAP = 10_000;
 /** How many recent titles the 'Did you mean' look-up reads words from. */
 export const DID_YOU_MEAN_TITLES = 5_000;
+/** The longest search query: longer ones are cut to this many characters before any work. */
+export const SEARCH_MAX_LENGTH = 200;
+/** The longest word 'Did you mean' looks up; longer words are left as typed. */
+export const SEARCH_MAX_WORD_LENGTH = 40;
+
+/** A query as search reads it: trimmed, and cut to SEARCH_MAX_LENGTH characters (never inside a character). */
+export function searchQueryFrom(rawQuery: string | null): string {
+  const query = (rawQuery ?? "").trim();
+  if (query.length <= SEARCH_MAX_LENGTH) return query;
+  return Array.from(query.slice(0, SEARCH_MAX_LENGTH * 2)).slice(0, SEARCH_MAX_LENGTH).join("").trim();
+}
 
 export type PublicDeps = { publicStories: PublicStoriesRepo; categories: Pick<CategoriesRepo, "listAll" | "findBySlug"> };
 
@@ -88,7 +99,7 @@ export async function searchStories(
   rawQuery: string | null,
   page: number,
 ): Promise<{ query: string; results: Paged<PublicStory>; didYouMean: string | null }> {
-  const query = (rawQuery ?? "").trim();
+  const query = searchQueryFrom(rawQuery);
   if (query === "") return { query, results: paged([], 0, 1), didYouMean: null };
   const { stories, total, totalIsCapped } = await deps.publicStories.search(query, {
     limit: PAGE_SIZE,
@@ -105,7 +116,7 @@ async function suggestSpelling(deps: PublicDeps, query: string): Promise<string 
   let changed = false;
   const fixed = await Promise.all(
     words.map(async (word) => {
-      if (word.length < 3) return word;
+      if (word.length < 3 || word.length > SEARCH_MAX_WORD_LENGTH) return word;
       const close = await deps.publicStories.closestTitleWord(word, { minSimilarity: 0.3, recentTitles: DID_YOU_MEAN_TITLES });
       if (close) changed = true;
       return close ?? word;
@@ -119,7 +130,7 @@ export async function suggestStories(
   deps: PublicDeps,
   rawQuery: string | null,
 ): Promise<{ id: number; title: string; slug: string }[]> {
-  const query = (rawQuery ?? "").trim();
+  const query = searchQueryFrom(rawQuery);
   if (query.length < SUGGESTION_MIN_LENGTH) return [];
   return deps.publicStories.suggest(query, SUGGESTION_LIMIT);
 }
