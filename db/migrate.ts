@@ -1,4 +1,6 @@
+import { readFileSync } from "node:fs";
 import path from "node:path";
+import { sql } from "drizzle-orm";
 import { fileURLToPath } from "node:url";
 import { migrate as migratePg } from "drizzle-orm/node-postgres/migrator";
 import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
@@ -7,6 +9,19 @@ import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import type { Database } from "./client";
 
 export const MIGRATIONS_FOLDER = path.join(path.dirname(fileURLToPath(import.meta.url)), "migrations");
+
+/** How many committed migrations the database has not applied yet (readiness). */
+export async function pendingMigrations(database: Database): Promise<number> {
+  const journal = JSON.parse(readFileSync(path.join(MIGRATIONS_FOLDER, "meta", "_journal.json"), "utf8")) as { entries: unknown[] };
+  let applied = 0;
+  try {
+    const result = (await database.db.execute(sql`SELECT count(*)::int AS n FROM drizzle.__drizzle_migrations`)) as unknown as { rows: { n: number }[] };
+    applied = Number(result.rows[0]?.n ?? 0);
+  } catch {
+    applied = 0; // no migrations table yet
+  }
+  return Math.max(0, journal.entries.length - applied);
+}
 
 /** Applies every committed SQL migration that the database has not seen yet. */
 export async function runMigrations(database: Database): Promise<void> {

@@ -46,6 +46,8 @@ export const envSchema = z
     FETCH_ALLOW_HOSTS: optionalText,
     CHROMIUM_PATH: optionalText,
     ROLE: z.enum(["web", "worker", "all"]).default("all"),
+    METRICS_TOKEN: optionalText.refine((v) => v === undefined || v.length >= 16, "must be at least 16 characters"),
+    METRICS_PORT: z.coerce.number().int().min(1).max(65535).optional(),
     LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   })
   .superRefine((env, ctx) => {
@@ -92,6 +94,8 @@ export type Config = {
   chromiumPath: string;
   role: Env["ROLE"];
   logLevel: Env["LOG_LEVEL"];
+  /** GET /metrics: closed unless a bearer token is set (on the main port) or a port of its own. */
+  metrics: { token?: string; port?: number };
 };
 
 /** Every problem with the environment, reported together. */
@@ -145,6 +149,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     chromiumPath: env.CHROMIUM_PATH ?? DEFAULT_CHROMIUM_PATH,
     role: env.ROLE,
     logLevel: env.LOG_LEVEL,
+    metrics: { token: env.METRICS_TOKEN, port: env.METRICS_PORT },
   };
 }
 
@@ -167,5 +172,6 @@ export function describeConfig(config: Config): Record<string, unknown> {
     contactEmail: config.contactEmail,
     facebook: config.facebook ? { pageId: config.facebook.pageId, pageToken: "[set]" } : "not configured",
     role: config.role,
+    metrics: { token: config.metrics.token ? "[set]" : "not set", port: config.metrics.port ?? "not set" },
   };
 }

@@ -1,4 +1,4 @@
-import type { NextFunction, Request, Response } from "express";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom-client";
 import type { Database } from "~/db/client";
 import type { MetricsRepo } from "~/db/repos/metrics.repo";
@@ -31,8 +31,8 @@ export function routeLabel(rawPath: string): string {
 }
 
 export type Metrics = {
-  /** Counts and times every request; mount first. */
-  observe(req: Request, res: Response, next: NextFunction): void;
+  /** Counts and times a request once it is answered; call it first, for every request. */
+  observe(req: IncomingMessage, res: ServerResponse, next?: () => void): void;
   /** The exposition: content type and text. */
   render(): Promise<{ contentType: string; body: string }>;
 };
@@ -93,13 +93,14 @@ export function createMetrics(deps: { database: Database; repo: MetricsRepo }): 
     observe(req, res, next) {
       const started = process.hrtime.bigint();
       res.once("finish", () => {
-        const route = routeLabel(req.path);
-        requests.inc({ route, method: req.method, status: String(res.statusCode) });
-        latency.observe({ route, method: req.method }, Number(process.hrtime.bigint() - started) / 1e9);
+        const route = routeLabel((req.url ?? "/").split("?", 1)[0]!);
+        const method = req.method ?? "GET";
+        requests.inc({ route, method, status: String(res.statusCode) });
+        latency.observe({ route, method }, Number(process.hrtime.bigint() - started) / 1e9);
         const result = res.getHeader("x-cache");
         if (typeof result === "string") cache.inc({ result: result.toLowerCase() });
       });
-      next();
+      next?.();
     },
     async render() {
       return { contentType: registry.contentType, body: await registry.metrics() };

@@ -10,7 +10,8 @@ import { useTestDatabase } from "~/db/testing/test-database";
 import { BODY_LIMITS } from "./body-limit";
 import { loadConfig } from "./config";
 import type { Logger } from "./logger";
-import { createWebApp } from "./web";
+import { sql } from "drizzle-orm";
+import { createWebApp, startWebServer } from "./web";
 
 // The web app on a real port, in front of a real database. These tests only reach what answers before
 // React Router (the body limits, the auth service, the request log), so no React build is needed.
@@ -52,7 +53,8 @@ async function startApp(env: Record<string, string> = {}, options: { demo?: bool
   });
   const logger = pino({ level: "info" }, sink) as Logger;
   const app = createWebApp({ config, database: t.database, logger, build: noBuild, demo: options.demo });
-  const server = app.listen(port, "127.0.0.1");
+  // The whole handler, as startWebServer serves it.
+  const server = http.createServer(app.nodeHandler).listen(port, "127.0.0.1");
   await new Promise((resolve) => server.once("listening", resolve));
   const started: Running = {
     base: `http://127.0.0.1:${port}`,
@@ -229,5 +231,72 @@ describe("origins, with SITE_URL unset", () => {
       });
     expect((await signIn("https://news.oddwire.test")).status).toBe(401);
     expect((await signIn(`http://127.0.0.1:${app.port}`)).status).toBe(403);
+  });
+});
+
+describe("operations endpoints", () => {
+  test("/metrics is closed without METRICS_TOKEN, and with it answers only its bearer", async () => {
+    const closed = await startApp();
+    expect((await fetch(`${closed.base}/metrics`)).status).toBe(404);
+    const token = "metrics-token-0123456789";
+    const open = await startApp({ METRICS_TOKEN: token });
+    expect((await fetch(`${open.base}/metrics`)).status).toBe(404);
+    expect((await fetch(`${open.base}/metrics`, { headers: { authorization: "Bearer wrong-token-0123456789" } })).status).toBe(404);
+    await fetch(`${open.base}/healthz`);
+    const answer = await fetch(`${open.base}/metrics`, { headers: { authorization: `Bearer ${token}` } });
+    expect(answer.status).toBe(200);
+    expect(answer.headers.get("content-type")).toMatch(/^text\/plain/);
+    const body = await answer.text();
+    expect(body).toContain('oddwire_http_requests_total{route="/healthz",method="GET",status="200"} 1');
+    expect(body).toContain("oddwire_process_resident_memory_bytes");
+  });
+
+  test("METRICS_PORT serves /metrics alone on a port of its own", async () => {
+    const port = await freePort();
+    const metricsPort = await freePort();
+    const dataDir = mkdtempSync(path.join(os.tmpdir(), "oddwire-web-"));
+    dirs.push(dataDir);
+    const config = loadConfig({ NODE_ENV: "production", PORT: String(port), HOST: "127.0.0.1", DATA_DIR: dataDir, AUTH_SECRET: SECRET, METRICS_PORT: String(metricsPort) });
+    const web = await startWebServer({ config, database: t.database, logger: pino({ level: "silent" }) as Logger, build: noBuild });
+    try {
+      expect((await fetch(`http://127.0.0.1:${port}/metrics`)).status).toBe(404);
+      const answer = await fetch(`http://127.0.0.1:${metricsPort}/metrics`);
+      expect(answer.status).toBe(200);
+      expect(await answer.text()).toContain("oddwire_nodejs_eventloop_lag_seconds");
+      expect((await fetch(`http://127.0.0.1:${metricsPort}/`)).status).toBe(404);
+    } finally {
+      await web.close();
+    }
+  });
+
+  test("/readyz is ready once every migration is applied, and says why not otherwise", async () => {
+    const app = await startApp();
+    expect(await (await fetch(`${app.base}/readyz`)).json()).toEqual({ ready: true });
+    const result = (await t.db.execute(sql`SELECT id, hash, created_at FROM drizzle.__drizzle_migrations ORDER BY id DESC LIMIT 1`)) as unknown as {
+      rows: { id: number; hash: string; created_at: string }[];
+    };
+    const last = result.rows[0];
+    await t.db.execute(sql`DELETE FROM drizzle.__drizzle_migrations WHERE id = ${last!.id}`);
+    try {
+      const answer = await fetch(`${app.base}/readyz`);
+      expect(answer.status).toBe(503);
+      expect(await answer.json()).toEqual({ ready: false, reason: "1 database migration(s) not applied yet" });
+    } finally {
+      await t.db.execute(sql`INSERT INTO drizzle.__drizzle_migrations (id, hash, created_at) VALUES (${last!.id}, ${last!.hash}, ${last!.created_at})`);
+    }
+  });
+
+  test("a hashed asset and a cached page are answered before Express; both are counted", async () => {
+    const token = "metrics-token-0123456789";
+    const app = await startApp({ METRICS_TOKEN: token });
+    const assets = path.resolve("build/client/assets");
+    const asset = readdirSync(assets).find((name) => name.endsWith(".css"));
+    if (!asset) return; // no production build in this checkout: the asset path is tested in static-assets.test.ts
+    const answer = await fetch(`${app.base}/assets/${asset}`, { headers: { "accept-encoding": "br" } });
+    expect(answer.status).toBe(200);
+    expect(answer.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
+    expect(answer.headers.get("content-encoding")).toBe("br");
+    const body = await (await fetch(`${app.base}/metrics`, { headers: { authorization: `Bearer ${token}` } })).text();
+    expect(body).toContain('oddwire_http_requests_total{route="/assets/*",method="GET",status="200"} 1');
   });
 });

@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from "node:fs";
-import type { Server } from "node:http";
+import { timingSafeEqual } from "node:crypto";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import compression from "compression";
@@ -25,7 +26,10 @@ import { CLIENT_IP_HEADER, createAuth } from "./auth";
 import { BODY_LIMITS, bufferedBody, limitRequestBodies, type BodyLimits } from "./body-limit";
 import { createImageRoute, siteImageReader } from "./image-route";
 import { createMailer } from "./mail";
+import { createMetrics } from "./metrics";
 import { createPublicCache } from "./public-cache";
+import { loadStaticAssets } from "./static-assets";
+import { pendingMigrations } from "~/db/migrate";
 import { urlForLog } from "./request-log";
 import { routerHandler } from "./router-handler";
 import type { Config } from "./config";
@@ -102,6 +106,7 @@ export function createWebApp(options: {
     logVerificationLinks: options.demo === true && !config.smtpUrl,
   });
   const repos = createRepos(database.db);
+  const metrics = createMetrics({ database, repo: repos.metrics });
   const logoSvg = readFileSync(LOGO_FILE);
   const images =
     options.images ??
@@ -181,13 +186,49 @@ export function createWebApp(options: {
       res.json({ ok: true, database: database.kind });
     } catch (error) {
       logger.error({ err: error }, "health check failed");
-      res.status(503).json({ ok: false });
+      res.status(503).json({ ok: false, reason: `The database is unreachable: ${errorMessage(error)}` });
     }
+  });
+  // Ready to take traffic: the database answers and every migration of this build is applied.
+  app.get("/readyz", async (_req, res) => {
+    try {
+      const pending = await pendingMigrations(database);
+      if (pending > 0) return void res.status(503).json({ ready: false, reason: `${pending} database migration(s) not applied yet` });
+      res.json({ ready: true });
+    } catch (error) {
+      res.status(503).json({ ready: false, reason: `The database is unreachable: ${errorMessage(error)}` });
+    }
+  });
+  // Closed unless METRICS_TOKEN is set (then it is the bearer token asked for); METRICS_PORT serves it apart.
+  app.get("/metrics", async (req, res) => {
+    if (!config.metrics.token || !bearerMatches(req.get("authorization"), config.metrics.token)) return void res.status(404).type("text").send("Not found");
+    const { contentType, body } = await metrics.render();
+    res.set({ "Content-Type": contentType, "Cache-Control": "no-store" }).send(body);
   });
 
   app.use(publicCache.middleware);
   app.use(routerHandler({ build: options.build, siteUrl: config.siteUrl, getLoadContext: (req) => ({ ...context, clientAddress: clientAddressOf(req) }) }));
-  return app;
+
+  // The production build's hashed assets, read once (absent in development, where Vite serves them).
+  const assets = options.before ? null : loadStaticAssets(path.join(BUILD_DIR, "client", "assets"));
+  /**
+   * The whole server's request handler: every request is counted and timed; a hashed asset and a
+   * page fresh in the page cache are answered from memory here, before Express and React Router
+   * (no file-system call, no compression, no per-request log line); anything else goes to Express.
+   */
+  const handle = (req: IncomingMessage, res: ServerResponse) => {
+    metrics.observe(req, res);
+    if (assets?.serve(req, res) || publicCache.serveHit(req, res)) return;
+    app(req, res);
+  };
+  return Object.assign(app, { nodeHandler: handle, metrics });
+}
+
+/** Compares a bearer token in constant time. */
+function bearerMatches(authorization: string | undefined, token: string): boolean {
+  const given = Buffer.from(/^Bearer\s+(\S+)$/i.exec(authorization ?? "")?.[1] ?? "");
+  const expected = Buffer.from(token);
+  return given.length === expected.length && timingSafeEqual(given, expected);
 }
 
 // The socket's address, or a trusted local proxy's X-Forwarded-For (Express's "trust proxy").
@@ -199,9 +240,27 @@ function clientAddressOf(req: express.Request): string {
 export async function startWebServer(options: Parameters<typeof createWebApp>[0]): Promise<WebServer> {
   const app = createWebApp(options);
   const server = await new Promise<Server>((resolve, reject) => {
-    const s = app.listen(options.config.port, options.config.host, (error?: Error) => (error ? reject(error) : resolve(s)));
+    const s = createServer(app.nodeHandler);
     s.once("error", reject);
+    s.listen(options.config.port, options.config.host, () => resolve(s));
   });
+  // METRICS_PORT: /metrics alone, on a port of its own (kept off the public one by the firewall).
+  const metricsServer = options.config.metrics.port
+    ? await new Promise<Server>((resolve, reject) => {
+        const s = createServer((req, res) => {
+          if ((req.url ?? "").split("?", 1)[0] !== "/metrics" || req.method !== "GET") {
+            res.statusCode = 404;
+            return void res.end("Not found");
+          }
+          void app.metrics.render().then(
+            ({ contentType, body }) => res.writeHead(200, { "Content-Type": contentType, "Cache-Control": "no-store" }).end(body),
+            (error: unknown) => res.writeHead(500, { "Content-Type": "text/plain" }).end(errorMessage(error)),
+          );
+        });
+        s.once("error", reject);
+        s.listen(options.config.metrics.port, options.config.host, () => resolve(s));
+      })
+    : null;
   const address = server.address();
   const port = typeof address === "object" && address ? address.port : options.config.port;
   const url = `http://localhost:${port}`;
@@ -210,6 +269,7 @@ export async function startWebServer(options: Parameters<typeof createWebApp>[0]
     server,
     close: () =>
       new Promise((resolve) => {
+        metricsServer?.close();
         server.close(() => resolve());
         server.closeIdleConnections();
         // Requests still running get a moment to finish, then their connections are cut.
