@@ -176,14 +176,17 @@ describe("the public page cache", () => {
   });
 
   test("while one request refreshes an expired page, the others get the previous version at once", async () => {
-    const { base, renders, advanceClock, holdSlow } = await start({ ttlMs: 50, staleMs: 10_000 });
+    const { base, renders, advanceClock, holdSlow, expressSaw } = await start({ ttlMs: 50, staleMs: 10_000 });
     await fetch(`${base}/slow`);
     advanceClock(50);
     const slow = holdSlow();
     const refreshing = fetch(`${base}/slow`);
     await slow.entered;
+    const seen = expressSaw();
     const meanwhile = await fetch(`${base}/slow`);
     expect(meanwhile.headers.get("x-cache")).toBe("STALE");
+    // Answered before Express, as a fresh page is.
+    expect(expressSaw()).toBe(seen);
     expect(await meanwhile.text()).toBe("<p>slow 1</p>");
     slow.release();
     expect(await (await refreshing).text()).toBe("<p>slow 2</p>");

@@ -220,16 +220,26 @@ export function createPublicCache(
 
   return {
     /**
-     * Answers a request from memory when a fresh entry is kept for it (200, or 304 for a matching
-     * If-None-Match): true when it answered, false when the request must go on to Express.
+     * Answers a request from memory when a fresh entry is kept for it, or its previous version while
+     * another request renders it again (200, or 304 for a matching If-None-Match): true when it
+     * answered, false when the request must go on to Express.
      */
     serveHit(req: IncomingMessage, res: ServerResponse): boolean {
       const url = req.url ?? "/";
       if (!cacheable(req.method, url, req.headers.cookie)) return false;
       const entry = cache.get(url);
-      if (!entry || now() - entry.storedAt >= ttlMs) return false;
-      send(req, res, entry, "HIT");
-      return true;
+      if (!entry) return false;
+      const age = now() - entry.storedAt;
+      if (age < ttlMs) {
+        send(req, res, entry, "HIT");
+        return true;
+      }
+      // Expired, and another request is rendering it again: the previous version, as the middleware would.
+      if (age < staleMs && rendering.has(url)) {
+        send(req, res, entry, "STALE");
+        return true;
+      }
+      return false;
     },
     middleware: (req: Request, res: Response, next: NextFunction) => void middleware(req, res, next).catch(next),
     clear: () => {
