@@ -1,4 +1,4 @@
-import { signInAsAdmin } from "./helpers";
+import { signInAsAdmin, statusFilter } from "./helpers";
 import { expect, test } from "@playwright/test";
 import { ADMIN, BULK, CATEGORIES, REVIEW } from "./fixtures";
 
@@ -6,7 +6,7 @@ test.use({ extraHTTPHeaders: { "x-forwarded-for": "192.0.2.70" } });
 
 test("an editor publishes a pending story and sees it on the public site; rejects another and finds it under Rejected Stories", async ({ page, browser }) => {
   await signInAsAdmin(page, "/admin/stories?status=pending");
-  await expect(page.getByRole("link", { name: "Pending", exact: true })).toHaveAttribute("aria-current", "page");
+  await expect(statusFilter(page, "Pending")).toHaveAttribute("aria-current", "page");
 
   const walrus = page.getByRole("listitem").filter({ hasText: REVIEW[0]!.title });
   await walrus.getByRole("button", { name: `Publish ${REVIEW[0]!.title}` }).click();
@@ -21,16 +21,16 @@ test("an editor publishes a pending story and sees it on the public site; reject
   await visitor.close();
 
   // The story's history says who published it.
-  await page.getByRole("link", { name: "Published", exact: true }).click();
+  await statusFilter(page, "Published").click();
   const published = page.getByRole("main").getByRole("listitem").filter({ hasText: REVIEW[0]!.title }).first();
-  await published.getByText(/^History/).click();
+  await published.getByRole("button", { name: `Details of ${REVIEW[0]!.title}` }).click();
   await expect(published).toContainText(`published by ${ADMIN.email}`);
-  await page.getByRole("link", { name: "Pending", exact: true }).click();
+  await statusFilter(page, "Pending").click();
 
   const yeti = page.getByRole("listitem").filter({ hasText: REVIEW[1]!.title });
   await yeti.getByRole("button", { name: `Reject ${REVIEW[1]!.title}` }).click();
   await expect(page.getByText("The story has been rejected and removed from the main list.")).toBeVisible();
-  await page.getByRole("link", { name: "Rejected Stories", exact: true }).click();
+  await statusFilter(page, "Rejected Stories").click();
   const rejected = page.getByRole("listitem").filter({ hasText: REVIEW[1]!.title });
   await expect(rejected).toBeVisible();
   await expect(rejected).toContainText("manual_rejection");
@@ -104,12 +104,12 @@ test("stories are reviewed by keyboard and in bulk", async ({ page }) => {
 test("arriving 'from scrape' switches the list to Pending", async ({ page }) => {
   await signInAsAdmin(page, "/admin/stories?status=published");
   await page.waitForFunction(() => document.documentElement.dataset.hydrated === "true");
-  await expect(page.getByRole("link", { name: "Published", exact: true })).toHaveAttribute("aria-current", "page");
+  await expect(statusFilter(page, "Published")).toHaveAttribute("aria-current", "page");
   // What the scrape flow does: a client navigation to the Stories page carrying { fromScrape: true }.
   await page.evaluate(() => {
     window.history.pushState({ usr: { fromScrape: true }, key: "scrape", idx: window.history.length }, "", "/admin/stories");
     window.dispatchEvent(new PopStateEvent("popstate", { state: window.history.state }));
   });
   await expect(page).toHaveURL(/\/admin\/stories\?status=pending$/);
-  await expect(page.getByRole("link", { name: "Pending", exact: true })).toHaveAttribute("aria-current", "page");
+  await expect(statusFilter(page, "Pending")).toHaveAttribute("aria-current", "page");
 });

@@ -31,3 +31,8 @@ export async function axeViolations(page: Page) {
   const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"]).analyze();
   return results.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n) => n.target.join(" ")).slice(0, 5) }));
 }
+
+/** A status filter button of the admin story list ("Pending", "Rejected Stories"...), named with its count. */
+export function statusFilter(page: Page, label: "All Stories" | "Published" | "Pending" | "Rejected Stories") {
+  return page.getByRole("navigation", { name: "Filter stories" }).getByRole("link", { name: new RegExp(`^${label} [\\d,]+$`) });
+}

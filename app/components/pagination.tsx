@@ -1,7 +1,17 @@
 import { Link } from "react-router";
 
-/** Previous/next links and the current position, keeping the other query parameters. */
-export function Pagination({ page, pageCount, search }: { page: number; pageCount: number; search?: URLSearchParams }) {
+/** Previous/next links and the current position, keeping the other query parameters. Lists newest first call them Newer and Older. */
+export function Pagination({
+  page,
+  pageCount,
+  search,
+  labels = { previous: "← Newer", next: "Older →" },
+}: {
+  page: number;
+  pageCount: number;
+  search?: URLSearchParams;
+  labels?: { previous: string; next: string };
+}) {
   if (pageCount <= 1) return null;
   const href = (n: number) => {
     const params = new URLSearchParams(search);
@@ -15,7 +25,7 @@ export function Pagination({ page, pageCount, search }: { page: number; pageCoun
     <nav aria-label="Pages" className="mt-10 flex items-center justify-center gap-4">
       {page > 1 ? (
         <Link to={href(page - 1)} className={button} rel="prev">
-          ← Newer
+          {labels.previous}
         </Link>
       ) : null}
       <span className="text-sm font-semibold text-ink/70">
@@ -23,7 +33,7 @@ export function Pagination({ page, pageCount, search }: { page: number; pageCoun
       </span>
       {page < pageCount ? (
         <Link to={href(page + 1)} className={button} rel="next">
-          Older →
+          {labels.next}
         </Link>
       ) : null}
     </nav>

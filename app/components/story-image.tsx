@@ -14,7 +14,13 @@ const FRAME_HEIGHT = imageHeight(FRAME_WIDTH);
  */
 export type ImageLoading = "lazy" | "eager" | "priority";
 
-type StoryImageProps = { alt: string; className?: string; loading?: ImageLoading } & (
+type StoryImageProps = {
+  alt: string;
+  className?: string;
+  loading?: ImageLoading;
+  /** A small thumbnail: the logo fallback gets a thin margin rather than the card's wide one. */
+  thumbnail?: boolean;
+} & (
   | {
       /** A published story: its picture as the site serves it. */
       story: { id: number; imageUrl: string | null };
@@ -32,7 +38,7 @@ type StoryImageProps = { alt: string; className?: string; loading?: ImageLoading
  * or the site's own file); a missing or broken image shows the logo instead.
  */
 export function StoryImage(props: StoryImageProps) {
-  const { alt, className, loading = "lazy" } = props;
+  const { alt, className, loading = "lazy", thumbnail = false } = props;
   const sources: StoryImageSources | null =
     "story" in props ? storyImageSources(props.story, props.sizes) : props.src ? { src: props.src, width: FRAME_WIDTH, height: FRAME_HEIGHT } : null;
   const src = sources?.src ?? null;
@@ -58,7 +64,7 @@ export function StoryImage(props: StoryImageProps) {
       height={FRAME_HEIGHT}
       onError={() => setBrokenSrc(src)}
       // The paper colour shows while the picture loads.
-      className={`${className ?? ""} bg-paper-deep ${fallback ? "object-contain p-8" : "object-cover"}`}
+      className={`${className ?? ""} bg-paper-deep ${fallback ? `object-contain ${thumbnail ? "p-1" : "p-8"}` : "object-cover"}`}
     />
   );
 }

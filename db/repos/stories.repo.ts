@@ -1,6 +1,7 @@
-import { gte, sql } from "drizzle-orm";
+import { and, asc, desc, eq, gte, ilike, isNull, or, sql, type SQL } from "drizzle-orm";
 import type { Db } from "../client";
-import { rejectedStories, stories } from "../schema";
+import { categories, rejectedStories, sources, stories } from "../schema";
+import { containsPattern } from "./public-stories.repo";
 
 export type StoryRow = typeof stories.$inferSelect;
 export type NewStory = typeof stories.$inferInsert;
@@ -13,8 +14,117 @@ export type StoryWithRelations = StoryRow & {
   sourceName: string | null;
 };
 
+/** A story in the back office's list, with its category's and source's names. */
+export type AdminListRow = StoryRow & { categoryName: string | null; sourceName: string | null };
+export type RejectedListRow = typeof rejectedStories.$inferSelect & { sourceName: string | null };
+
+/**
+ * What narrows the back office's list besides the status: text in the title or summary, a category
+ * or a source (a number, or "none" for stories without one).
+ */
+export type AdminListFilter = { search: string; categoryId: number | "none" | null; sourceId: number | "none" | null };
+/** The list's order: by date added (newest or oldest first), or by source name (then newest first). */
+export type AdminListSort = "newest" | "oldest" | "source";
+
+function adminConditions(filter: AdminListFilter): SQL[] {
+  const conditions: SQL[] = [];
+  if (filter.search) {
+    const pattern = containsPattern(filter.search);
+    conditions.push(or(ilike(stories.title, pattern), ilike(stories.summary, pattern)) as SQL);
+  }
+  if (filter.categoryId === "none") conditions.push(isNull(stories.categoryId));
+  else if (filter.categoryId !== null) conditions.push(eq(stories.categoryId, filter.categoryId));
+  if (filter.sourceId === "none") conditions.push(isNull(stories.sourceId));
+  else if (filter.sourceId !== null) conditions.push(eq(stories.sourceId, filter.sourceId));
+  return conditions;
+}
+
+// Rejected stories keep their title and source, not their summary or category.
+function rejectedConditions(filter: AdminListFilter): SQL[] {
+  const conditions: SQL[] = [];
+  if (filter.search) conditions.push(ilike(rejectedStories.title, containsPattern(filter.search)));
+  if (filter.sourceId === "none") conditions.push(isNull(rejectedStories.sourceId));
+  else if (filter.sourceId !== null) conditions.push(eq(rejectedStories.sourceId, filter.sourceId));
+  return conditions;
+}
+
 export function storiesRepo(db: Db) {
   return {
+    /** One page of the back office's list of stories (not rejected ones), filtered and sorted. */
+    async adminList(
+      filter: AdminListFilter & { status: "all" | "published" | "pending"; sort: AdminListSort; limit: number; offset: number },
+    ): Promise<{ stories: AdminListRow[]; total: number }> {
+      const conditions = adminConditions(filter);
+      if (filter.status !== "all") conditions.push(eq(stories.status, filter.status));
+      const where = conditions.length ? and(...conditions) : undefined;
+      const order =
+        filter.sort === "oldest"
+          ? [asc(stories.createdAt), asc(stories.id)]
+          : filter.sort === "source"
+            ? [sql`${sources.name} ASC NULLS LAST`, desc(stories.createdAt), desc(stories.id)]
+            : [desc(stories.createdAt), desc(stories.id)];
+      const [rows, [total]] = await Promise.all([
+        db
+          .select({ story: stories, categoryName: categories.name, sourceName: sources.name })
+          .from(stories)
+          .leftJoin(categories, eq(categories.id, stories.categoryId))
+          .leftJoin(sources, eq(sources.id, stories.sourceId))
+          .where(where)
+          .orderBy(...order)
+          .limit(filter.limit)
+          .offset(filter.offset),
+        db.select({ n: sql<number>`count(*)::int` }).from(stories).where(where),
+      ]);
+      return { stories: rows.map(({ story, ...names }) => ({ ...story, ...names })), total: total?.n ?? 0 };
+    },
+
+    /** One page of rejected stories, most recently rejected first (or oldest first, or by source). */
+    async adminRejectedList(filter: AdminListFilter & { sort: AdminListSort; limit: number; offset: number }): Promise<{ stories: RejectedListRow[]; total: number }> {
+      const conditions = rejectedConditions(filter);
+      const where = conditions.length ? and(...conditions) : undefined;
+      const order =
+        filter.sort === "oldest"
+          ? [asc(rejectedStories.rejectedAt), asc(rejectedStories.id)]
+          : filter.sort === "source"
+            ? [sql`${sources.name} ASC NULLS LAST`, desc(rejectedStories.rejectedAt), desc(rejectedStories.id)]
+            : [desc(rejectedStories.rejectedAt), desc(rejectedStories.id)];
+      const [rows, [total]] = await Promise.all([
+        db
+          .select({ rejected: rejectedStories, sourceName: sources.name })
+          .from(rejectedStories)
+          .leftJoin(sources, eq(sources.id, rejectedStories.sourceId))
+          .where(where)
+          .orderBy(...order)
+          .limit(filter.limit)
+          .offset(filter.offset),
+        db.select({ n: sql<number>`count(*)::int` }).from(rejectedStories).where(where),
+      ]);
+      return { stories: rows.map(({ rejected, sourceName }) => ({ ...rejected, sourceName })), total: total?.n ?? 0 };
+    },
+
+    /**
+     * How many stories each status filter of the back office's list would show with these other
+     * filters: stories by status, and rejected ones (a category filter does not apply to those).
+     */
+    async adminCounts(filter: AdminListFilter): Promise<{ all: number; published: number; pending: number; rejected: number }> {
+      const conditions = adminConditions(filter);
+      const rejected = rejectedConditions(filter);
+      const [byStatus, [rejectedCount]] = await Promise.all([
+        db
+          .select({ status: stories.status, n: sql<number>`count(*)::int` })
+          .from(stories)
+          .where(conditions.length ? and(...conditions) : undefined)
+          .groupBy(stories.status),
+        db
+          .select({ n: sql<number>`count(*)::int` })
+          .from(rejectedStories)
+          .where(rejected.length ? and(...rejected) : undefined),
+      ]);
+      const count = (status: string) => byStatus.find((row) => row.status === status)?.n ?? 0;
+      const all = byStatus.reduce((sum, row) => sum + row.n, 0);
+      return { all, published: count("published"), pending: count("pending"), rejected: rejectedCount?.n ?? 0 };
+    },
+
     async countByStatus(): Promise<Record<StoryRow["status"], number>> {
       const rows = await db
         .select({ status: stories.status, n: sql<number>`count(*)::int` })

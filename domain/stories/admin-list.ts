@@ -1,8 +1,14 @@
 import type { AuditRepo } from "~/db/repos/audit.repo";
-import type { EditorialRepo } from "~/db/repos/editorial.repo";
+import type { CategoriesRepo } from "~/db/repos/categories.repo";
+import type { PublicStoriesRepo } from "~/db/repos/public-stories.repo";
+import type { SourcesRepo } from "~/db/repos/sources.repo";
+import type { AdminListSort, StoriesRepo } from "~/db/repos/stories.repo";
+import { searchStories } from "~/domain/public/public-site";
 
 export const STATUS_FILTERS = ["all", "published", "pending", "rejected"] as const;
 export type StatusFilter = (typeof STATUS_FILTERS)[number];
+export const ADMIN_SORTS = ["newest", "oldest", "source"] as const satisfies readonly AdminListSort[];
+export type AdminSort = AdminListSort;
 export const ADMIN_PAGE_SIZE = 50;
 
 export type AdminStory = {
@@ -25,30 +31,87 @@ export type AdminStory = {
 
 export type RejectedItem = { id: number; title: string; rejectedAt: string; rejectionReason: string; sourceName: string | null };
 
-/** The back office's story list: one filter, a text search, and server-side pages (no hard cap). */
-export async function listAdminStories(
-  deps: { editorial: Pick<EditorialRepo, "list" | "listRejected">; audit: Pick<AuditRepo, "forEntities"> },
-  input: { status: StatusFilter; search: string; page: number },
-) {
-  const search = input.search.trim();
-  const offset = (input.page - 1) * ADMIN_PAGE_SIZE;
-  const pages = (total: number) => ({ total, page: input.page, pageCount: Math.max(1, Math.ceil(total / ADMIN_PAGE_SIZE)) });
-  if (input.status === "rejected") {
-    const { stories, total } = await deps.editorial.listRejected({ search, limit: ADMIN_PAGE_SIZE, offset });
-    const rejected: RejectedItem[] = stories.map((r) => ({
+/** A category or source filter: one of them by id, those without one ("none"), or all (null). */
+export type OwnerFilter = number | "none" | null;
+
+/** What the back office's story list shows: one status, text, a category, a source, an order and a page. */
+export type AdminListQuery = {
+  status: StatusFilter;
+  search: string;
+  categoryId: OwnerFilter;
+  sourceId: OwnerFilter;
+  sort: AdminSort;
+  page: number;
+};
+
+function ownerFrom(raw: string | null): OwnerFilter {
+  if (raw === "none") return "none";
+  const id = Number(raw);
+  return raw && Number.isSafeInteger(id) && id > 0 ? id : null;
+}
+
+/** Reads the list's query from the page's address; anything not understood falls back to its default. */
+export function parseAdminListQuery(get: (name: string) => string | null): AdminListQuery {
+  const status = get("status");
+  const sort = get("sort");
+  const page = Number(get("page"));
+  return {
+    status: (STATUS_FILTERS as readonly string[]).includes(status ?? "") ? (status as StatusFilter) : "all",
+    search: (get("q") ?? "").trim(),
+    categoryId: ownerFrom(get("category")),
+    sourceId: ownerFrom(get("source")),
+    sort: (ADMIN_SORTS as readonly string[]).includes(sort ?? "") ? (sort as AdminSort) : "newest",
+    page: Number.isSafeInteger(page) && page > 0 ? page : 1,
+  };
+}
+
+export type AdminListDeps = {
+  stories: Pick<StoriesRepo, "adminList" | "adminRejectedList" | "adminCounts">;
+  audit: Pick<AuditRepo, "forEntities">;
+  categories: Pick<CategoriesRepo, "listAll" | "findBySlug">;
+  sources: Pick<SourcesRepo, "listNames">;
+  publicStories: PublicStoriesRepo;
+};
+
+/**
+ * The back office's story list: one page of the chosen status with the other filters and order,
+ * how many stories each status button would show with those filters, the categories and sources to
+ * filter by, and, when a search finds nothing, the public search's 'Did you mean'.
+ */
+export async function listAdminStories(deps: AdminListDeps, query: AdminListQuery) {
+  const filter = { search: query.search, categoryId: query.categoryId, sourceId: query.sourceId };
+  const paging = { sort: query.sort, limit: ADMIN_PAGE_SIZE, offset: (query.page - 1) * ADMIN_PAGE_SIZE };
+  const around = () => Promise.all([deps.stories.adminCounts(filter), deps.categories.listAll(), deps.sources.listNames()]);
+  const withOptions = async (total: number, [counts, categories, sources]: Awaited<ReturnType<typeof around>>) => {
+    // The same correction the public search offers, from the same words.
+    const didYouMean = total === 0 && query.search !== "" ? (await searchStories(deps, query.search, 1)).didYouMean : null;
+    return {
+      total,
+      page: query.page,
+      pageCount: Math.max(1, Math.ceil(total / ADMIN_PAGE_SIZE)),
+      counts,
+      didYouMean,
+      categories: categories.map(({ id, name }) => ({ id, name })),
+      sources,
+    };
+  };
+
+  if (query.status === "rejected") {
+    const [list, options] = await Promise.all([deps.stories.adminRejectedList({ ...filter, ...paging }), around()]);
+    const rejected: RejectedItem[] = list.stories.map((r) => ({
       id: r.id,
       title: r.title,
       rejectedAt: r.rejectedAt.toISOString(),
       rejectionReason: r.rejectionReason,
       sourceName: r.sourceName,
     }));
-    return { stories: [] as AdminStory[], rejected, ...pages(total) };
+    return { stories: [] as AdminStory[], rejected, ...(await withOptions(list.total, options)) };
   }
-  const { stories, total } = await deps.editorial.list({ status: input.status, search, limit: ADMIN_PAGE_SIZE, offset });
-  const trail = await deps.audit.forEntities("story", stories.map((s) => String(s.id)));
+  const [list, options] = await Promise.all([deps.stories.adminList({ ...filter, ...paging, status: query.status }), around()]);
+  const trail = await deps.audit.forEntities("story", list.stories.map((s) => String(s.id)));
   const historyOf = (id: number) =>
     trail.filter((e) => e.entityId === String(id)).map((e) => ({ action: e.action, by: e.actorEmail, at: e.createdAt.toISOString() }));
-  const items: AdminStory[] = stories.map((s) => ({
+  const items: AdminStory[] = list.stories.map((s) => ({
     id: s.id,
     title: s.title,
     summary: s.summary,
@@ -64,5 +127,5 @@ export async function listAdminStories(
     createdAt: s.createdAt.toISOString(),
     history: historyOf(s.id),
   }));
-  return { stories: items, rejected: [] as RejectedItem[], ...pages(total) };
+  return { stories: items, rejected: [] as RejectedItem[], ...(await withOptions(list.total, options)) };
 }

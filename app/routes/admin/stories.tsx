@@ -1,16 +1,15 @@
 import { useCallback, useEffect, useState } from "react";
-import { data, useFetcher, useLocation, useNavigate, useRevalidator, useSearchParams } from "react-router";
+import { data, Link, useFetcher, useLocation, useNavigate, useRevalidator, useSearchParams } from "react-router";
 import { ShortcutsDialog, useReviewShortcuts } from "~/app/components/admin/stories/shortcuts";
 import { StoryDialog } from "~/app/components/admin/stories/story-dialog";
 import { RejectedList, StoryList } from "~/app/components/admin/stories/story-list";
-import { BulkBar, StoryFilters } from "~/app/components/admin/stories/stories-toolbar";
+import { BulkBar, listHref, StatusButtons, StoryToolbar } from "~/app/components/admin/stories/stories-toolbar";
 import { Pagination } from "~/app/components/pagination";
 import { failedAction, useActionToast, type ActionResult } from "~/app/lib/action-toast";
 import { requireAdmin } from "~/app/lib/admin.server";
 import { errorAnswer } from "~/app/lib/error-response.server";
 import { idField, idListField } from "~/app/lib/form-fields";
-import { parsePage } from "~/domain/public/public-site";
-import { listAdminStories, STATUS_FILTERS, type StatusFilter } from "~/domain/stories/admin-list";
+import { listAdminStories, parseAdminListQuery } from "~/domain/stories/admin-list";
 import { bulkOutcomeMessage, bulkPublishStories, bulkRejectStories } from "~/domain/stories/bulk-review";
 import { changeStoryCategory, createStory, deleteStory, editStory, publishStory, rejectStory, unpublishStory } from "~/domain/stories/editorial";
 import { PageHeader } from "~/app/components/admin/page-header";
@@ -19,12 +18,8 @@ import type { Route } from "./+types/stories";
 export async function loader(args: Route.LoaderArgs) {
   await requireAdmin(args);
   const params = new URL(args.request.url).searchParams;
-  const filter = (STATUS_FILTERS as readonly string[]).includes(params.get("status") ?? "") ? (params.get("status") as StatusFilter) : "all";
-  const [list, categories] = await Promise.all([
-    listAdminStories(args.context.repos, { status: filter, search: params.get("q") ?? "", page: parsePage(params.get("page")) }),
-    args.context.repos.categories.listAll(),
-  ]);
-  return { ...list, filter, categories: categories.map(({ id, name }) => ({ id, name })) };
+  const query = parseAdminListQuery((name) => params.get(name));
+  return { ...(await listAdminStories(args.context.repos, query)), query };
 }
 
 const StoryId = idField("That story is not known");
@@ -99,7 +94,8 @@ export async function action(args: Route.ActionArgs) {
 }
 
 export default function Stories({ loaderData }: Route.ComponentProps) {
-  const { stories, total, page, pageCount, filter, categories, rejected } = loaderData;
+  const { stories, page, pageCount, query, counts, didYouMean, categories, sources, rejected } = loaderData;
+  const filter = query.status;
   const [search, setSearch] = useSearchParams();
   const [adding, setAdding] = useState(false);
   const [selected, setSelected] = useState<Set<number>>(new Set());
@@ -162,30 +158,55 @@ export default function Stories({ loaderData }: Route.ComponentProps) {
       <PageHeader
         title="Stories"
         actions={
-          <button type="button" onClick={() => setAdding(true)} className="rounded-full bg-ink px-4 py-2 font-bold text-acid">
-            Add New Story
-          </button>
+          <>
+            <button type="button" onClick={() => setHelp(true)} className="px-2 py-2 text-sm font-semibold text-ufo underline">
+              Keyboard shortcuts (?)
+            </button>
+            <button type="button" onClick={() => setAdding(true)} className="rounded-full bg-ink px-4 py-2 font-bold text-acid">
+              Add New Story
+            </button>
+          </>
         }
       />
-      <StoryFilters filter={filter} query={search.get("q") ?? ""} />
-      <BulkBar
-        total={total}
-        showSelection={filter !== "rejected" && stories.length > 0}
-        allSelected={stories.length > 0 && stories.every((s) => selected.has(s.id))}
-        onSelectAll={(checked) => setSelected(checked ? new Set(stories.map((s) => s.id)) : new Set())}
-        selectedCount={selected.size}
-        busy={bulk.state !== "idle"}
-        onReview={(intent) => review(intent, [...selected])}
-        onHelp={() => setHelp(true)}
-      />
+      <StoryToolbar query={query} categories={categories} sources={sources} />
+      <div className="mt-3">
+        <StatusButtons query={query} counts={counts} />
+      </div>
       {(filter === "rejected" ? rejected.length : stories.length) === 0 ? (
-        <p className="mt-8 rounded-2xl border-2 border-dashed border-ink/40 p-8 text-center">No stories found matching your criteria.</p>
+        <div className="mt-6 rounded-2xl border-2 border-dashed border-ink/40 p-8 text-center">
+          <p>No stories found matching your criteria.</p>
+          {didYouMean ? (
+            <p className="mt-2 text-lg">
+              Did you mean{" "}
+              <Link to={listHref(query, { search: didYouMean })} className="font-bold text-ufo underline">
+                {didYouMean}
+              </Link>
+              ?
+            </p>
+          ) : null}
+        </div>
       ) : filter === "rejected" ? (
         <RejectedList rejected={rejected} />
       ) : (
-        <StoryList stories={stories} categories={categories} active={active} onActivate={setActive} selected={selected} onSelect={select} />
+        <StoryList
+          stories={stories}
+          categories={categories}
+          active={active}
+          onActivate={setActive}
+          selected={selected}
+          onSelect={select}
+          toolbar={
+            <BulkBar
+              allSelected={stories.every((s) => selected.has(s.id))}
+              onSelectAll={(checked) => setSelected(checked ? new Set(stories.map((s) => s.id)) : new Set())}
+              selectedCount={selected.size}
+              busy={bulk.state !== "idle"}
+              onReview={(intent) => review(intent, [...selected])}
+            />
+          }
+        />
       )}
-      <Pagination page={page} pageCount={pageCount} search={search} />
+      <Pagination page={page} pageCount={pageCount} search={search} labels={{ previous: "← Previous", next: "Next →" }} />
       {help ? <ShortcutsDialog onClose={closeHelp} /> : null}
       {adding ? <StoryDialog story={null} categories={categories} onClose={closeAdd} /> : null}
       {editing ? <StoryDialog key={editing.id} story={editing} categories={categories} onClose={() => setEdit(null)} /> : null}

@@ -1,63 +1,80 @@
-import { Link, useFetcher } from "react-router";
+import type { ReactNode } from "react";
+import { Link, useFetcher, useSearchParams } from "react-router";
 import { useActionToast, type ActionResult } from "~/app/lib/action-toast";
 import type { AdminStory } from "~/domain/stories/admin-list";
 import type { CategoryOption } from "./types";
 
-const button = "rounded-full border-2 border-ink px-3 py-1 text-sm font-bold hover:bg-acid disabled:opacity-50";
+// The row's main action stands out; the others are quiet until pointed at.
+const primary = "h-7 rounded-full border-2 border-ink bg-acid px-2.5 text-xs font-bold hover:bg-ink hover:text-acid disabled:opacity-50";
+const button = "h-7 rounded-full border-2 border-transparent px-2 text-xs font-bold hover:border-ink disabled:opacity-50";
 
-/** A story card's actions (spec section 2): Publish and Reject when pending, Unpublish when published, category, Edit, Delete. */
-export function StoryActions({ story, categories }: { story: AdminStory; categories: CategoryOption[] }) {
+/**
+ * A story row's last three columns (spec section 2): its category (a select that changes it), its
+ * status badge, and its actions: Publish and Reject when pending, Unpublish when published, Edit,
+ * Delete, and the row's `details` toggle.
+ */
+export function StoryActions({ story, categories, badge, details }: { story: AdminStory; categories: CategoryOption[]; badge: ReactNode; details: ReactNode }) {
   const fetcher = useFetcher<ActionResult>();
   useActionToast(fetcher.data);
   const busy = fetcher.state !== "idle";
   const act = (intent: string) => fetcher.submit({ intent, storyId: String(story.id) }, { method: "post" });
+  // Editing keeps the list as it is behind the dialog.
+  const [search] = useSearchParams();
+  const editing = new URLSearchParams(search);
+  editing.set("edit", String(story.id));
   return (
-    <div className="flex flex-wrap items-center gap-2">
-      {story.status === "pending" ? (
-        <>
-          <button type="button" className={button} disabled={busy} onClick={() => act("publish")}>
-            Publish<span className="sr-only"> {story.title}</span>
+    <>
+      <div className="min-w-0">
+        <label className="sr-only" htmlFor={`category-${story.id}`}>
+          Category of {story.title}
+        </label>
+        <select
+          id={`category-${story.id}`}
+          value={story.categoryId ?? ""}
+          disabled={busy}
+          onChange={(e) => fetcher.submit({ intent: "category", storyId: String(story.id), categoryId: e.target.value }, { method: "post" })}
+          className="h-7 w-full truncate rounded-full border border-ink/40 bg-white px-2 text-xs hover:border-ink"
+        >
+          <option value="">Uncategorized</option>
+          {categories.map((c) => (
+            <option key={c.id} value={c.id}>
+              {c.name}
+            </option>
+          ))}
+        </select>
+      </div>
+      <div>{badge}</div>
+      <div className="flex items-center justify-end gap-0.5">
+        {story.status === "pending" ? (
+          <>
+            <button type="button" className={primary} disabled={busy} onClick={() => act("publish")}>
+              Publish<span className="sr-only"> {story.title}</span>
+            </button>
+            <button type="button" className={button} disabled={busy} onClick={() => act("reject")}>
+              Reject<span className="sr-only"> {story.title}</span>
+            </button>
+          </>
+        ) : null}
+        {story.status === "published" ? (
+          <button type="button" className={button} disabled={busy} onClick={() => act("unpublish")}>
+            Unpublish<span className="sr-only"> {story.title}</span>
           </button>
-          <button type="button" className={button} disabled={busy} onClick={() => act("reject")}>
-            Reject<span className="sr-only"> {story.title}</span>
-          </button>
-        </>
-      ) : null}
-      {story.status === "published" ? (
-        <button type="button" className={button} disabled={busy} onClick={() => act("unpublish")}>
-          Unpublish<span className="sr-only"> {story.title}</span>
+        ) : null}
+        <Link to={`?${editing.toString()}`} preventScrollReset className={`${button} inline-flex items-center`}>
+          Edit<span className="sr-only"> {story.title}</span>
+        </Link>
+        <button
+          type="button"
+          className={`${button} text-alarm-ink hover:border-alarm-ink hover:bg-alarm-ink hover:text-white`}
+          disabled={busy}
+          onClick={() => {
+            if (window.confirm(`Delete "${story.title}" permanently?`)) act("delete");
+          }}
+        >
+          Delete<span className="sr-only"> {story.title}</span>
         </button>
-      ) : null}
-      <label className="sr-only" htmlFor={`category-${story.id}`}>
-        Category of {story.title}
-      </label>
-      <select
-        id={`category-${story.id}`}
-        value={story.categoryId ?? ""}
-        disabled={busy}
-        onChange={(e) => fetcher.submit({ intent: "category", storyId: String(story.id), categoryId: e.target.value }, { method: "post" })}
-        className="rounded-full border-2 border-ink bg-white px-2 py-1 text-sm"
-      >
-        <option value="">Uncategorized</option>
-        {categories.map((c) => (
-          <option key={c.id} value={c.id}>
-            {c.name}
-          </option>
-        ))}
-      </select>
-      <Link to={`?edit=${story.id}`} preventScrollReset className={button}>
-        Edit<span className="sr-only"> {story.title}</span>
-      </Link>
-      <button
-        type="button"
-        className={`${button} border-alarm-ink text-alarm-ink hover:bg-alarm-ink hover:text-white`}
-        disabled={busy}
-        onClick={() => {
-          if (window.confirm(`Delete "${story.title}" permanently?`)) act("delete");
-        }}
-      >
-        Delete<span className="sr-only"> {story.title}</span>
-      </button>
-    </div>
+        {details}
+      </div>
+    </>
   );
 }
