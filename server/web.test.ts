@@ -299,4 +299,13 @@ describe("operations endpoints", () => {
     const body = await (await fetch(`${app.base}/metrics`, { headers: { authorization: `Bearer ${token}` } })).text();
     expect(body).toContain('oddwire_http_requests_total{route="/assets/*",method="GET",status="200"} 1');
   });
+
+  test("HSTS is sent when SITE_URL is https, and not otherwise", async () => {
+    const plain = await startApp();
+    expect((await fetch(`${plain.base}/healthz`)).headers.get("strict-transport-security")).toBeNull();
+    const secure = await startApp({ SITE_URL: "https://oddwire.example" });
+    const answer = await fetch(`${secure.base}/healthz`);
+    expect(answer.headers.get("strict-transport-security")).toBe("max-age=31536000; includeSubDomains");
+    expect(answer.headers.get("x-content-type-options")).toBe("nosniff");
+  });
 });

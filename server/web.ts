@@ -28,6 +28,7 @@ import { createImageRoute, siteImageReader } from "./image-route";
 import { createMailer } from "./mail";
 import { createMetrics } from "./metrics";
 import { createPublicCache } from "./public-cache";
+import { applySecurityHeaders } from "./security-headers";
 import { loadStaticAssets } from "./static-assets";
 import { pendingMigrations } from "~/db/migrate";
 import { urlForLog } from "./request-log";
@@ -216,8 +217,10 @@ export function createWebApp(options: {
    * page fresh in the page cache are answered from memory here, before Express and React Router
    * (no file-system call, no compression, no per-request log line); anything else goes to Express.
    */
+  const https = config.siteUrl.startsWith("https://");
   const handle = (req: IncomingMessage, res: ServerResponse) => {
     metrics.observe(req, res);
+    applySecurityHeaders(req, res, { https });
     if (assets?.serve(req, res) || publicCache.serveHit(req, res)) return;
     app(req, res);
   };
