@@ -1,6 +1,7 @@
-import { useEffect } from "react";
+import { useContext, useEffect } from "react";
 import { isRouteErrorResponse, Links, Meta, Outlet, Scripts, ScrollRestoration } from "react-router";
 import type { Route } from "./+types/root";
+import { CspNonce } from "./lib/csp";
 import "./app.css";
 
 export const links: Route.LinksFunction = () => [
@@ -8,6 +9,8 @@ export const links: Route.LinksFunction = () => [
 ];
 
 export function Layout({ children }: { children: React.ReactNode }) {
+  // React Router's inline scripts carry the page's Content-Security-Policy nonce (app/entry.server.tsx).
+  const nonce = useContext(CspNonce);
   return (
     <html lang="en">
       <head>
@@ -18,8 +21,8 @@ export function Layout({ children }: { children: React.ReactNode }) {
       </head>
       <body className="min-h-screen antialiased">
         {children}
-        <ScrollRestoration />
-        <Scripts />
+        <ScrollRestoration nonce={nonce} />
+        <Scripts nonce={nonce} />
       </body>
     </html>
   );

@@ -30,7 +30,8 @@ test("the back office, its data requests and its JSON are never framed nor store
   await signInAsAdmin(page, "/admin/stories");
   const answers = await Promise.all(["/admin", "/admin/stories", "/admin/stories.data", "/admin/api/jobs/none", "/admin/users"].map((url) => page.request.get(url)));
   for (const answer of answers) {
-    expect(answer.headers()).toMatchObject({ ...COMMON, "x-frame-options": "DENY", "content-security-policy": "frame-ancestors 'none'" });
+    expect(answer.headers()).toMatchObject({ ...COMMON, "x-frame-options": "DENY" });
+    expect(answer.headers()["content-security-policy"]).toContain("frame-ancestors 'none'");
     expect(answer.headers()["cache-control"]).toMatch(/no-store/);
   }
   expect(answers[0]!.headers()["cache-control"]).toBe("private, no-store");

@@ -30,7 +30,8 @@ const PRIVATE_PREFIXES = ["/admin", "/api/auth", "/healthz", "/readyz", "/metric
 const CACHEABLE_STATUS = new Set([200, 404]);
 /** Bodies smaller than this are kept and sent as they are: compressing them saves nothing worth a CPU cycle. */
 const COMPRESS_MIN_BYTES = 1_024;
-const KEPT_HEADERS = ["content-type", "cache-control", "link", "vary", "x-robots-tag"];
+// The policy goes with the page: its nonce is the one its scripts carry.
+const KEPT_HEADERS = ["content-type", "cache-control", "link", "vary", "x-robots-tag", "content-security-policy"];
 const SESSION_COOKIE = /(?:^|;\s*)[\w.-]*session_token=/;
 
 /** The best encoding the request accepts among those kept: br, then gzip, else identity (q=0 refuses). */
