@@ -22,8 +22,14 @@ test("an editor adds an RSS source with keywords, edits it, finds it by search a
   await expect(dialog.getByText("RSS Feed URL is required for RSS sources")).toBeVisible();
   await expect(dialog.getByLabel(/RSS Feed URL/)).toHaveAttribute("aria-invalid", "true");
 
+  // The Scraping Config box is there for Web Scraping sources only.
+  await expect(dialog.getByLabel(/Scraping Config/)).toHaveCount(0);
+  await dialog.getByLabel("Source Type").selectOption({ label: "Manual" });
+  await expect(dialog.getByLabel(/Scraping Config/)).toHaveCount(0);
+
   // A web-scraping source's config must be JSON: inline error, the alert, and no saving.
   await dialog.getByLabel("Source Type").selectOption({ label: "Web Scraping" });
+  await expect(dialog.getByLabel(/Scraping Config/)).toBeVisible();
   await dialog.getByLabel(/Scraping Config/).fill('{"startUrls": ["https://weird.example"],');
   await expect(dialog.getByText("Invalid JSON. Please fix before saving.")).toBeVisible();
   await expect(dialog.getByRole("alert")).toHaveText("Scraping Config JSON is invalid. Please fix it before saving.");
@@ -31,6 +37,7 @@ test("an editor adds an RSS source with keywords, edits it, finds it by search a
   await dialog.getByLabel(/Scraping Config/).fill("");
   await expect(dialog.getByRole("alert")).toHaveCount(0);
   await dialog.getByLabel("Source Type").selectOption({ label: "RSS" });
+  await expect(dialog.getByLabel(/Scraping Config/)).toHaveCount(0);
 
   await dialog.getByLabel("Website URL").fill("https://weird-wire.example");
   await dialog.getByLabel(/RSS Feed URL/).fill("http://127.0.0.1:9/weird-wire.xml");
@@ -49,6 +56,14 @@ test("an editor adds an RSS source with keywords, edits it, finds it by search a
   await exclude.getByRole("textbox").fill("sale");
   await exclude.getByRole("textbox").press("Enter");
   await dialog.getByLabel("Notes").fill("Found through a tip.");
+  await dialog.getByRole("button", { name: "Create Source" }).click();
+
+  // Saving reads the feed: nothing answers there, so the editor is told, and may save anyway.
+  const warning = dialog.getByRole("alert").filter({ hasText: "The feed could not be read" });
+  await expect(warning).toBeVisible();
+  await expect(dialog.getByText(/^The feed could not be read: .+/).first()).toBeVisible();
+  await expect(dialog).toBeVisible();
+  await warning.getByLabel("Save anyway, without a readable feed").check();
   await dialog.getByRole("button", { name: "Create Source" }).click();
 
   await expect(toast(page, "Source created")).toContainText("Your new source has been added.");

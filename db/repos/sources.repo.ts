@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gte, ilike, isNotNull, sql } from "drizzle-orm";
+import { and, asc, between, desc, eq, gt, gte, ilike, isNotNull, sql } from "drizzle-orm";
 import type { Db } from "../client";
 import { insertAudit, type AuditRecord } from "./audit.repo";
 import { feedProcessingLog, rejectedStories, scrapedCandidates, sources, stories } from "../schema";
@@ -87,6 +87,18 @@ export function sourcesRepo(db: Db) {
         .where(search ? ilike(sources.name, containsPattern(search)) : undefined)
         .orderBy(desc(sources.createdAt), desc(sources.id));
       return rows.map(({ source, found, published }) => ({ ...source, recentStories: found ?? 0, recentPublished: published ?? 0 }));
+    },
+
+    /**
+     * Sources fetched (or whose discovery ran) between two moments whose run failed: their fetch
+     * state says so (a failed run counts one more error in a row), by name.
+     */
+    listFetchFailures(run: { from: Date; to: Date }): Promise<{ id: number; name: string; lastError: string | null; consecutiveErrors: number }[]> {
+      return db
+        .select({ id: sources.id, name: sources.name, lastError: sources.lastError, consecutiveErrors: sources.consecutiveErrors })
+        .from(sources)
+        .where(and(between(sources.lastFetchedAt, run.from, run.to), gt(sources.consecutiveErrors, 0)))
+        .orderBy(asc(sources.name), asc(sources.id));
     },
 
     /** Every source's id and name, by name (for pickers). */

@@ -13,7 +13,7 @@ import {
 } from "~/db/testing/factories";
 import { useTestDatabase } from "~/db/testing/test-database";
 import { isDomainError } from "~/domain/errors";
-import { createSource, deleteSource, InvalidSourceError, listSources, updateSource } from "./sources";
+import { createSource, deleteSource, ingestionFailures, InvalidSourceError, listSources, updateSource } from "./sources";
 import { sourceForm } from "./testing";
 
 const t = useTestDatabase();
@@ -108,6 +108,7 @@ describe("the sources list", () => {
       lastFetchedAt: "2026-11-22T09:30:00.000Z",
       lastError: "HTTP 503 Service Unavailable",
       consecutiveErrors: 3,
+      failing: true,
       recentStories: 3,
       recentPublished: 2,
       publishedPercent: 67,
@@ -116,10 +117,27 @@ describe("the sources list", () => {
       lastFetchedAt: null,
       lastError: null,
       consecutiveErrors: 0,
+      failing: false,
       recentStories: 0,
       recentPublished: 0,
       publishedPercent: null,
     });
+  });
+
+  test("a source whose last run failed is in trouble whatever its status says, and the list can show only those", async () => {
+    await makeSource(t.db, { name: "Healthy", status: "active", consecutiveErrors: 0, createdAt: new Date(NOW.getTime() - 4000) });
+    await makeSource(t.db, { name: "Failing", status: "active", consecutiveErrors: 1, lastError: "HTTP 404", createdAt: new Date(NOW.getTime() - 3000) });
+    await makeSource(t.db, { name: "In error", status: "error", consecutiveErrors: 3, lastError: "DNS_FAILURE", createdAt: new Date(NOW.getTime() - 2000) });
+    await makeSource(t.db, { name: "Off", status: "inactive", createdAt: new Date(NOW.getTime() - 1000) });
+    const all = await listSources(deps());
+    expect(all.map((s) => [s.name, s.health.failing])).toEqual([
+      ["Off", false],
+      ["In error", true],
+      ["Failing", true],
+      ["Healthy", false],
+    ]);
+    expect((await listSources(deps(), { troubled: true })).map((s) => s.name)).toEqual(["In error", "Failing"]);
+    expect((await listSources(deps(), { troubled: true, search: "err" })).map((s) => s.name)).toEqual(["In error"]);
   });
 
   test("a Web Scraping source shows its last discovery and its URLs queued now; other types have no discovery", async () => {
@@ -284,5 +302,22 @@ describe("deleting a source", () => {
 
   test("a source that is gone cannot be deleted", async () => {
     await expect(deleteSource(deps(), { actorUserId: null, sourceId: 999_999 })).rejects.toMatchObject({ code: "SOURCE_NOT_FOUND" });
+  });
+});
+
+describe("what went wrong in an ingestion run", () => {
+  test("lists, by name and with why, the sources fetched during the run whose fetch failed", async () => {
+    const start = new Date("2026-11-22T10:00:00Z");
+    const end = new Date("2026-11-22T10:00:30Z");
+    const during = new Date("2026-11-22T10:00:10Z");
+    await makeSource(t.db, { name: "Zeta Wire", lastFetchedAt: during, consecutiveErrors: 1, lastError: "HTTP 404" });
+    await makeSource(t.db, { name: "Alpha Post", lastFetchedAt: during, consecutiveErrors: 4, status: "error", lastError: "DNS_FAILURE: cannot resolve alpha.example" });
+    await makeSource(t.db, { name: "Fine", lastFetchedAt: during, consecutiveErrors: 0 });
+    // Failed before the run started, and not fetched in it.
+    await makeSource(t.db, { name: "Earlier", lastFetchedAt: new Date("2026-11-22T09:00:00Z"), consecutiveErrors: 2, lastError: "timeout" });
+    expect(await ingestionFailures(t.repos, { from: start, to: end })).toEqual([
+      { id: expect.any(Number), name: "Alpha Post", error: "DNS_FAILURE: cannot resolve alpha.example" },
+      { id: expect.any(Number), name: "Zeta Wire", error: "HTTP 404" },
+    ]);
   });
 });

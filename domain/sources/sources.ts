@@ -4,12 +4,21 @@ import type { DiscoveryStats } from "~/db/schema";
 import { DomainError } from "~/domain/errors";
 import { rootCauseMessage } from "~/lib/error-message";
 import { normalizeUrl } from "~/lib/normalize-url";
+import { inTrouble } from "./source-health";
 import { HEALTH_WINDOW_DAYS, validateSourceForm, type SourceFieldErrors, type SourceFormInput, type SourceFormValues, type SourceType } from "./source-form";
 
 // Source management for the Sources page (spec sections 2, 3, 4, 5 and 7): list with health, create,
 // edit and delete. Every change is recorded with who made it.
 
-export type SourcesDeps = { sources: SourcesRepo; clock?: () => Date };
+/** What saving an RSS source learns by reading its feed (the RSS Validator's result, in part). */
+export type FeedCheck = { ok: boolean; code: string | null; error: string | null };
+
+export type SourcesDeps = {
+  sources: SourcesRepo;
+  clock?: () => Date;
+  /** Reads a feed URL before an RSS source is saved with it; without it nothing is fetched. */
+  checkFeed?: (url: string) => Promise<FeedCheck>;
+};
 /** Who acts: a user, or null for the command line. */
 type Actor = { actorUserId: string | null };
 
@@ -31,6 +40,8 @@ export type SourceView = {
     lastFetchedAt: string | null;
     lastError: string | null;
     consecutiveErrors: number;
+    /** Its last fetch (or discovery) failed: a source in trouble, whatever its status says. */
+    failing: boolean;
     /** Stories created from this source in the last HEALTH_WINDOW_DAYS days. */
     recentStories: number;
     recentPublished: number;
@@ -67,6 +78,7 @@ function toView(row: SourceRow & { recentStories: number; recentPublished: numbe
       lastFetchedAt: row.lastFetchedAt?.toISOString() ?? null,
       lastError: row.lastError,
       consecutiveErrors: row.consecutiveErrors,
+      failing: row.consecutiveErrors > 0,
       recentStories: row.recentStories,
       recentPublished: row.recentPublished,
       publishedPercent: row.recentStories > 0 ? Math.round((row.recentPublished * 100) / row.recentStories) : null,
@@ -77,13 +89,30 @@ function toView(row: SourceRow & { recentStories: number; recentPublished: numbe
 
 /**
  * Every source, newest first, whose name contains `search` (case-insensitive), with its health and,
- * for Web Scraping sources, their last discovery and queued URLs. Unpaginated.
+ * for Web Scraping sources, their last discovery and queued URLs; with `troubled`, only those in
+ * trouble. Unpaginated.
  */
-export async function listSources(deps: SourcesDeps & { crawl: Pick<CrawlRepo, "queuedCounts"> }, input: { search?: string } = {}): Promise<SourceView[]> {
+export async function listSources(
+  deps: Pick<SourcesDeps, "sources" | "clock"> & { crawl: Pick<CrawlRepo, "queuedCounts"> },
+  input: { search?: string; troubled?: boolean } = {},
+): Promise<SourceView[]> {
   const now = (deps.clock ?? (() => new Date()))();
   const since = new Date(now.getTime() - HEALTH_WINDOW_DAYS * 24 * 3_600_000);
   const [rows, queued] = await Promise.all([deps.sources.listWithHealth({ search: input.search ?? "", since }), deps.crawl.queuedCounts()]);
-  return rows.map((row) => toView(row, queued));
+  const views = rows.map((row) => toView(row, queued));
+  return input.troubled ? views.filter(inTrouble) : views;
+}
+
+/** A source whose fetch failed in an ingestion run, and why. */
+export type FailedSource = { id: number; name: string; error: string };
+
+/**
+ * The sources whose fetch failed during an ingestion run (between its start and end), by name: the
+ * result's three counts say what was done, this says what went wrong.
+ */
+export async function ingestionFailures(deps: { sources: Pick<SourcesRepo, "listFetchFailures"> }, run: { from: Date; to: Date }): Promise<FailedSource[]> {
+  const rows = await deps.sources.listFetchFailures(run);
+  return rows.map((row) => ({ id: row.id, name: row.name, error: row.lastError ?? "Unknown error" }));
 }
 
 /** Queues background work; the web layer passes in its job runner. */
@@ -113,6 +142,19 @@ function check(form: SourceFormInput): SourceFormValues {
   return result.value;
 }
 
+/**
+ * Reads the feed of an RSS source about to be saved with a new feed URL (or newly made RSS); one
+ * that cannot be read is refused with why, unless the editor chose to save it anyway.
+ */
+async function assertFeedReadable(deps: SourcesDeps, values: SourceFormValues, input: { saveAnyway?: boolean }, before?: SourceRow) {
+  if (!deps.checkFeed || input.saveAnyway || values.sourceType !== "rss" || !values.rssFeedUrl) return;
+  if (before && before.sourceType === "rss" && before.rssFeedUrl === values.rssFeedUrl) return;
+  const check = await deps.checkFeed(values.rssFeedUrl);
+  if (check.ok) return;
+  const why = check.error ?? "The URL does not contain a valid RSS feed";
+  throw new DomainError("NOT_A_FEED", `The feed could not be read: ${why}`, { fields: { rssFeedUrl: `The feed could not be read: ${why}` } });
+}
+
 async function assertFeedUnused(deps: SourcesDeps, feedUrl: string | null, exceptId?: number) {
   if (!feedUrl) return;
   const key = feedKey(feedUrl);
@@ -120,10 +162,11 @@ async function assertFeedUnused(deps: SourcesDeps, feedUrl: string | null, excep
   if (other) throw new InvalidSourceError({ rssFeedUrl: `This feed is already added as "${other.name}"` });
 }
 
-/** Adds a source from the form; refuses a feed URL another source already has. */
-export async function createSource(deps: SourcesDeps, input: Actor & { form: SourceFormInput }): Promise<SourceRow> {
+/** Adds a source from the form; refuses a feed URL another source already has, or (unless saved anyway) one that cannot be read. */
+export async function createSource(deps: SourcesDeps, input: Actor & { form: SourceFormInput; saveAnyway?: boolean }): Promise<SourceRow> {
   const values = check(input.form);
   await assertFeedUnused(deps, values.rssFeedUrl);
+  await assertFeedReadable(deps, values, input);
   const { scrapingConfig, ...fields } = values;
   return deps.sources.create(
     { ...fields, scrapingConfig: scrapingConfig ?? {} },
@@ -136,11 +179,12 @@ export async function createSource(deps: SourcesDeps, input: Actor & { form: Sou
  * a new feed URL drops the old one's conditional-GET state. Config text that is not JSON on a type that
  * does not need it keeps the stored config.
  */
-export async function updateSource(deps: SourcesDeps, input: Actor & { sourceId: number; form: SourceFormInput }): Promise<SourceRow> {
+export async function updateSource(deps: SourcesDeps, input: Actor & { sourceId: number; form: SourceFormInput; saveAnyway?: boolean }): Promise<SourceRow> {
   const existing = await deps.sources.findById(input.sourceId);
   if (!existing) throw new DomainError("SOURCE_NOT_FOUND", "That source no longer exists");
   const values = check(input.form);
   await assertFeedUnused(deps, values.rssFeedUrl, existing.id);
+  await assertFeedReadable(deps, values, input, existing);
   const { scrapingConfig, ...fields } = values;
   const patch: SourcePatch = { ...fields, scrapingConfig: scrapingConfig ?? existing.scrapingConfig };
   if (existing.status === "error" && values.status === "active") Object.assign(patch, { consecutiveErrors: 0, nextCheckAt: null });

@@ -1,9 +1,11 @@
 import { z } from "zod";
 import { requireAdmin } from "~/app/lib/admin.server";
-import { failureResponse, json, methodNotAllowed, readJsonBody } from "~/app/lib/json-route.server";
+import { failureResponse, json, parseOr400, readJsonBody } from "~/app/lib/json-route.server";
+import { ingestionFailures } from "~/domain/sources/sources";
 import type { Route } from "./+types/api.ingestion";
 
 const Body = z.object({ use_canonical: z.boolean().optional().default(false) });
+const JobId = z.string().trim().min(1, "Which run? Add ?job=ID.").max(100, "Not a job id.");
 
 /** POST /admin/api/ingestion {use_canonical?}: queues one RSS ingestion cycle and answers its job id (202). */
 export async function action(args: Route.ActionArgs) {
@@ -17,7 +19,20 @@ export async function action(args: Route.ActionArgs) {
   }
 }
 
+/**
+ * GET /admin/api/ingestion?job=ID : what went wrong in a finished ingestion run, `{failedSources:
+ * [{id, name, error}]}`: the sources whose fetch failed while it ran.
+ */
 export async function loader(args: Route.LoaderArgs) {
   await requireAdmin(args);
-  return methodNotAllowed("POST");
+  const jobId = parseOr400(JobId, new URL(args.request.url).searchParams.get("job") ?? "");
+  try {
+    const job = await args.context.jobs.get(jobId);
+    if (!job || job.kind !== "rss-ingestion") return json({ error: "No such ingestion run." }, { status: 404 });
+    if (!job.finishedAt) return json({ error: "The run has not finished yet." }, { status: 409 });
+    const failedSources = await ingestionFailures(args.context.repos, { from: new Date(job.startedAt ?? job.createdAt), to: new Date(job.finishedAt) });
+    return json({ failedSources });
+  } catch (error) {
+    return failureResponse(error, args.context.logger, "Failed to read the ingestion run");
+  }
 }

@@ -72,7 +72,8 @@ export default function AdminLayout({ loaderData }: Route.ComponentProps) {
           <Outlet />
         </fieldset>
       </main>
-      <Toaster position="top-right" richColors closeButton />
+      {/* At the bottom: a toast never covers a page's header buttons (Trigger RSS Ingestion, Add New ...). */}
+      <Toaster position="bottom-right" richColors closeButton />
     </div>
   );
 }

@@ -15,6 +15,7 @@ import { requireAdmin } from "~/app/lib/admin.server";
 import { errorAnswer } from "~/app/lib/error-response.server";
 import { idField } from "~/app/lib/form-fields";
 import { plural } from "~/app/lib/format";
+import { validateFeed } from "~/domain/ingestion/validate-feed";
 import { importSourcesOpml, OPML_MAX_BYTES } from "~/domain/sources/opml";
 import { SOURCE_MESSAGES, sourceFormFromData } from "~/domain/sources/source-form";
 import { createSource, deleteSource, listSources, startDiscovery, updateSource, type SourceView } from "~/domain/sources/sources";
@@ -23,9 +24,14 @@ import type { Route } from "./+types/sources";
 
 export async function loader(args: Route.LoaderArgs) {
   await requireAdmin(args);
-  const q = new URL(args.request.url).searchParams.get("q")?.trim() ?? "";
-  const [sources, sourceNames] = await Promise.all([listSources({ sources: args.context.repos.sources, crawl: args.context.repos.crawl }, { search: q }), args.context.repos.sources.listNames()]);
-  return { sources, sourceNames, q };
+  const params = new URL(args.request.url).searchParams;
+  const q = params.get("q")?.trim() ?? "";
+  const troubled = params.get("trouble") === "1";
+  const [sources, sourceNames] = await Promise.all([
+    listSources({ sources: args.context.repos.sources, crawl: args.context.repos.crawl }, { search: q, troubled }),
+    args.context.repos.sources.listNames(),
+  ]);
+  return { sources, sourceNames, q, troubled };
 }
 
 /** Switching tabs changes only ?tab=: the list is already here, so it is not loaded again. */
@@ -54,7 +60,10 @@ export async function action(args: Route.ActionArgs) {
   const me = await requireAdmin(args);
   const form = await args.request.formData();
   const intent = String(form.get("intent") ?? "");
-  const deps = { sources: args.context.repos.sources };
+  // Saving an RSS source reads its feed first, as the RSS Validator does; the editor may save anyway.
+  const checkFeed = (url: string) => validateFeed({ http: args.context.http, parseFeed: args.context.parseFeed }, url);
+  const deps = { sources: args.context.repos.sources, checkFeed };
+  const saveAnyway = form.get("saveAnyway") === "1";
   const actor = { actorUserId: me.id };
   const done = (result: ActionResult) => {
     args.context.invalidatePublicPages();
@@ -64,10 +73,10 @@ export async function action(args: Route.ActionArgs) {
   try {
     switch (intent) {
       case "create":
-        await createSource(deps, { ...actor, form: sourceFormFromData(form) });
+        await createSource(deps, { ...actor, form: sourceFormFromData(form), saveAnyway });
         return done({ ok: true, toast: SOURCE_MESSAGES.created });
       case "update":
-        await updateSource(deps, { ...actor, sourceId: SourceId.parse(form.get("sourceId")), form: sourceFormFromData(form) });
+        await updateSource(deps, { ...actor, sourceId: SourceId.parse(form.get("sourceId")), form: sourceFormFromData(form), saveAnyway });
         return done({ ok: true, toast: SOURCE_MESSAGES.updated });
       case "delete":
         await deleteSource(deps, { ...actor, sourceId: SourceId.parse(form.get("sourceId")) });
@@ -98,12 +107,14 @@ export async function action(args: Route.ActionArgs) {
     const answer = errorAnswer(error, args.context.logger, GENERIC_FAILURE, { intent, sourceId: form.get("sourceId") ?? undefined });
     // Spec section 8: a failed delete reads 'Error: message'; a refused form points at its fields.
     const description = intent === "delete" ? `Error: ${answer.message}` : answer.code === "INVALID_SOURCE" ? SOURCE_MESSAGES.fixFields : answer.message;
-    return data(failedAction(answer, title, description), { status: answer.status });
+    // A feed that could not be read is a warning the dialog offers to override.
+    const feedWarning = answer.code === "NOT_A_FEED" ? { feedWarning: answer.message } : {};
+    return data({ ...failedAction(answer, title, description), ...feedWarning }, { status: answer.status });
   }
 }
 
 export default function Sources({ loaderData }: Route.ComponentProps) {
-  const { sources, sourceNames, q } = loaderData;
+  const { sources, sourceNames, q, troubled } = loaderData;
   const [search, setSearch] = useSearchParams();
   const [dialog, setDialog] = useState<{ source: SourceView | null } | null>(null);
   const closeDialog = useCallback(() => setDialog(null), []);
@@ -141,7 +152,7 @@ export default function Sources({ loaderData }: Route.ComponentProps) {
       <Tabs active={tab} onSelect={selectTab} />
       {TABS.map((t) => (
         <div key={t.id} role="tabpanel" id={`panel-${t.id}`} aria-labelledby={`tab-${t.id}`} hidden={t.id !== tab} tabIndex={0} className="pt-6">
-          {t.id === "sources" ? <SourcesPanel sources={sources} q={q} onEdit={(source) => setDialog({ source })} /> : null}
+          {t.id === "sources" ? <SourcesPanel sources={sources} q={q} troubled={troubled} onEdit={(source) => setDialog({ source })} /> : null}
           {t.id === "rss-validator" ? <RssValidatorTab /> : null}
           {t.id === "manual-scrape" ? <ManualScrapeTab sources={sourceNames} /> : null}
           {t.id === "watchlist" ? <WatchlistTab /> : null}

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { ingestionCounts, ingestionProgressLine, ingestionSummary, lastRunOf, parseLastRun } from "./ingestion-messages";
+import { ingestionCounts, ingestionFailureSummary, ingestionProgressLine, ingestionSummary, lastRunOf, parseLastRun } from "./ingestion-messages";
 
 describe("the progress line of a running ingestion", () => {
   test.each([
@@ -27,20 +27,47 @@ describe("the completion message", () => {
   });
 });
 
+describe("the failure summary beside the completion text", () => {
+  const source = (id: number, name: string, error: string) => ({ id, name, error });
+  test.each([
+    ["no failure, no summary", [], 3, null],
+    ["one of several", [source(1, "Odd Feed", "HTTP 404")], 3, "1 of 3 sources failed: Odd Feed (HTTP 404)."],
+    ["the only one", [source(1, "Odd Feed", "HTTP 404")], 1, "The one source failed: Odd Feed (HTTP 404)."],
+    [
+      "every source",
+      [source(1, "Odd Feed", "HTTP 404"), source(2, "Weird Wire", "DNS_FAILURE")],
+      2,
+      "All 2 sources failed: Odd Feed (HTTP 404); Weird Wire (DNS_FAILURE).",
+    ],
+    [
+      "more than three are counted, not named",
+      [source(1, "A", "x"), source(2, "B", "y"), source(3, "C", "z"), source(4, "D", "w"), source(5, "E", "v")],
+      9,
+      "5 of 9 sources failed: A (x); B (y); C (z); and 2 more.",
+    ],
+  ] as const)("%s", (_name, failed, processed, summary) => {
+    expect(ingestionFailureSummary([...failed], processed)).toBe(summary);
+  });
+});
+
 describe("the last run a browser remembers", () => {
   const now = new Date("2025-03-04T14:05:00.000Z");
 
   test("a succeeded job keeps its counts, a failed one its error", () => {
     const ok = lastRunOf({ status: "succeeded", result: { sources_processed: 1, total_items_found: 3, total_items_processed: 2 }, error: null, finishedAt: "2025-03-04T14:00:00.000Z" }, now);
-    expect(ok).toEqual({ status: "succeeded", finishedAt: "2025-03-04T14:00:00.000Z", counts: { sources_processed: 1, total_items_found: 3, total_items_processed: 2 }, error: null });
+    expect(ok).toEqual({ status: "succeeded", finishedAt: "2025-03-04T14:00:00.000Z", counts: { sources_processed: 1, total_items_found: 3, total_items_processed: 2 }, error: null, failed: [] });
     const failed = lastRunOf({ status: "failed", result: null, error: "database down", finishedAt: null }, now);
-    expect(failed).toEqual({ status: "failed", finishedAt: now.toISOString(), counts: null, error: "database down" });
+    expect(failed).toEqual({ status: "failed", finishedAt: now.toISOString(), counts: null, error: "database down", failed: [] });
     expect(lastRunOf({ status: "cancelled", result: null, error: null, finishedAt: null }, now).error).toBe("The job was cancelled.");
   });
 
-  test("reads back what it stored", () => {
-    const run = lastRunOf({ status: "succeeded", result: { sources_processed: 1, total_items_found: 3, total_items_processed: 2 }, error: null, finishedAt: null }, now);
+  test("reads back what it stored, the sources that failed too", () => {
+    const failed = [{ id: 7, name: "Odd Feed", error: "HTTP 404" }];
+    const run = lastRunOf({ status: "succeeded", result: { sources_processed: 1, total_items_found: 3, total_items_processed: 2 }, error: null, finishedAt: null }, now, failed);
     expect(parseLastRun(JSON.stringify(run))).toEqual(run);
+    // A run stored before failures were kept reads as one without any.
+    const { failed: _dropped, ...older } = run;
+    expect(parseLastRun(JSON.stringify(older))?.failed).toEqual([]);
   });
 
   test.each([

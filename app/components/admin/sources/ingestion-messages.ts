@@ -1,3 +1,4 @@
+import type { FailedSource } from "~/domain/sources/sources";
 import type { JobView } from "~/jobs/types";
 
 /** The line shown while an ingestion job runs: 'Processing 3 of 12 sources...'. */
@@ -28,12 +29,38 @@ export function ingestionSummary(counts: IngestionCounts): string {
   return `Processed ${counts.sources_processed} sources, found ${counts.total_items_found} items, processed ${counts.total_items_processed} new stories`;
 }
 
+/** Where the Sources page lists only the sources in trouble. */
+export const TROUBLED_SOURCES_HREF = "/admin/sources?trouble=1";
+
+/** How many failed sources a summary names before it says how many more. */
+const NAMED_FAILURES = 3;
+
+/**
+ * Our own line beside the spec's completion text when some sources failed: how many, which, and why
+ * ('2 of 3 sources failed: Odd Feed (HTTP 404); Weird Wire (DNS failure).'). Null when none did.
+ */
+export function ingestionFailureSummary(failed: FailedSource[], processed: number): string | null {
+  if (failed.length === 0) return null;
+  const total = Math.max(processed, failed.length);
+  const named = failed.slice(0, NAMED_FAILURES).map((f) => `${f.name} (${f.error})`);
+  const more = failed.length > NAMED_FAILURES ? `; and ${failed.length - NAMED_FAILURES} more` : "";
+  const how = failed.length < total ? `${failed.length} of ${total} sources` : total === 1 ? "The one source" : `All ${total} sources`;
+  return `${how} failed: ${named.join("; ")}${more}.`;
+}
+
 /** Where this browser keeps the running ingestion job (so a reload resumes it) and the last finished run. */
 export const RUNNING_JOB_KEY = "oddwire.ingestion-job";
 export const LAST_RUN_KEY = "oddwire.ingestion-last-run";
 
-/** The last finished ingestion run this browser saw. */
-export type LastIngestionRun = { status: "succeeded" | "failed"; finishedAt: string; counts: IngestionCounts | null; error: string | null };
+/** The last finished ingestion run this browser saw, with the sources that failed in it. */
+export type LastIngestionRun = { status: "succeeded" | "failed"; finishedAt: string; counts: IngestionCounts | null; error: string | null; failed: FailedSource[] };
+
+function failedSourcesOf(value: unknown): FailedSource[] {
+  if (!Array.isArray(value)) return [];
+  return value.filter(
+    (f): f is FailedSource => !!f && typeof f === "object" && typeof f.id === "number" && typeof f.name === "string" && typeof f.error === "string",
+  );
+}
 
 /** The stored last run, or null when there is none or it is not one. */
 export function parseLastRun(raw: string | null): LastIngestionRun | null {
@@ -46,19 +73,21 @@ export function parseLastRun(raw: string | null): LastIngestionRun | null {
       finishedAt: value.finishedAt,
       counts: value.counts && typeof value.counts === "object" ? ingestionCounts(value.counts as unknown as Record<string, unknown>) : null,
       error: typeof value.error === "string" ? value.error : null,
+      failed: failedSourcesOf(value.failed),
     };
   } catch {
     return null;
   }
 }
 
-/** The last-run record of a finished job. */
-export function lastRunOf(job: Pick<JobView, "status" | "result" | "error" | "finishedAt">, now: Date): LastIngestionRun {
+/** The last-run record of a finished job, with the sources that failed in it. */
+export function lastRunOf(job: Pick<JobView, "status" | "result" | "error" | "finishedAt">, now: Date, failed: FailedSource[] = []): LastIngestionRun {
   const succeeded = job.status === "succeeded";
   return {
     status: succeeded ? "succeeded" : "failed",
     finishedAt: job.finishedAt ?? now.toISOString(),
     counts: succeeded ? ingestionCounts(job.result) : null,
     error: succeeded ? null : (job.error ?? (job.status === "cancelled" ? "The job was cancelled." : "Unknown error")),
+    failed,
   };
 }

@@ -1,10 +1,20 @@
 import { useState, useSyncExternalStore } from "react";
-import { useRevalidator } from "react-router";
+import { useNavigate, useRevalidator } from "react-router";
 import { toast } from "sonner";
+import type { FailedSource } from "~/domain/sources/sources";
 import type { JobView } from "~/jobs/types";
 import { requestJson } from "~/app/components/admin/admin-fetch";
 import { readStorage, writeStorage } from "~/app/components/admin/browser-storage";
-import { ingestionCounts, ingestionProgressLine, ingestionSummary, LAST_RUN_KEY, lastRunOf, RUNNING_JOB_KEY } from "./ingestion-messages";
+import {
+  ingestionCounts,
+  ingestionFailureSummary,
+  ingestionProgressLine,
+  ingestionSummary,
+  LAST_RUN_KEY,
+  lastRunOf,
+  RUNNING_JOB_KEY,
+  TROUBLED_SOURCES_HREF,
+} from "./ingestion-messages";
 import { useJobPoll } from "~/app/components/admin/job-poll";
 import { Spinner } from "./spinner";
 
@@ -23,8 +33,8 @@ function setRunningJob(jobId: string | null) {
   window.dispatchEvent(new Event(CHANGED));
 }
 
-function rememberLastRun(job: JobView) {
-  writeStorage("local", LAST_RUN_KEY, JSON.stringify(lastRunOf(job, new Date())));
+function rememberLastRun(job: JobView, failed: FailedSource[]) {
+  writeStorage("local", LAST_RUN_KEY, JSON.stringify(lastRunOf(job, new Date(), failed)));
   window.dispatchEvent(new Event(CHANGED));
 }
 
@@ -37,24 +47,49 @@ export function useIngestionStorage(key: typeof LAST_RUN_KEY | typeof RUNNING_JO
   );
 }
 
-/** The 'Trigger RSS Ingestion' button: queues a cycle, shows its progress, then the spec's toasts. */
+/** The sources whose fetch failed in a finished run; none when that cannot be read (logged). */
+async function failedSourcesOf(jobId: string): Promise<FailedSource[]> {
+  const answer = await requestJson<{ failedSources: FailedSource[] }>(`/admin/api/ingestion?job=${encodeURIComponent(jobId)}`);
+  if (answer.kind === "ok") return answer.body.failedSources;
+  console.error("Could not read which sources failed in the ingestion run:", answer.message ?? answer);
+  return [];
+}
+
+/**
+ * The 'Trigger RSS Ingestion' button: queues a cycle, shows its progress, then the spec's toasts;
+ * when sources failed, the completion says how many, which and why, with a way to them.
+ */
 export function IngestionTrigger({ useCanonical = false, align = "end" }: { useCanonical?: boolean; align?: "start" | "end" } = {}) {
   const jobId = useIngestionStorage(RUNNING_JOB_KEY);
   const [starting, setStarting] = useState(false);
   const running = starting || jobId !== null;
   const revalidator = useRevalidator();
-  const current = useJobPoll(jobId, (finished, detail) => {
+  const navigate = useNavigate();
+  const current = useJobPoll(jobId, async (finished, detail) => {
     setRunningJob(null);
-    // The page's data (source health, story counts) is stale once a run ends.
-    if (finished) {
-      rememberLastRun(finished);
-      void revalidator.revalidate();
-    }
-    if (finished?.status === "succeeded") {
-      toast.success("RSS Ingestion Complete", { description: ingestionSummary(ingestionCounts(finished.result)) });
-    } else {
+    if (finished?.status !== "succeeded") {
+      if (finished) {
+        rememberLastRun(finished, []);
+        void revalidator.revalidate();
+      }
       console.error("RSS ingestion failed:", detail);
       toast.error(FAILED.title, { description: FAILED.description });
+      return;
+    }
+    const failed = await failedSourcesOf(finished.id);
+    rememberLastRun(finished, failed);
+    // The page's data (source health, story counts) is stale once a run ends.
+    void revalidator.revalidate();
+    const counts = ingestionCounts(finished.result);
+    const problems = ingestionFailureSummary(failed, counts.sources_processed);
+    if (problems) {
+      toast.warning("RSS Ingestion Complete", {
+        description: `${ingestionSummary(counts)}. ${problems}`,
+        duration: 20_000,
+        action: { label: "Show failing sources", onClick: () => navigate(TROUBLED_SOURCES_HREF) },
+      });
+    } else {
+      toast.success("RSS Ingestion Complete", { description: ingestionSummary(counts) });
     }
   });
 

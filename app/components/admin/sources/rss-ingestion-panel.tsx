@@ -1,7 +1,8 @@
 import { useId, useMemo, useState } from "react";
+import { Link } from "react-router";
 import { formatDate, formatTime } from "~/app/lib/format";
 import { IngestionTrigger, useIngestionStorage } from "./ingestion-trigger";
-import { LAST_RUN_KEY, parseLastRun } from "./ingestion-messages";
+import { ingestionFailureSummary, LAST_RUN_KEY, parseLastRun, TROUBLED_SOURCES_HREF, type LastIngestionRun } from "./ingestion-messages";
 import { panelClass } from "./ui";
 
 /** The dashboard's RSS Ingestion panel: run a cycle now, optionally with canonical URLs, and see the last result. */
@@ -29,20 +30,44 @@ export function RssIngestionPanel() {
       <div className="mt-4 border-t-2 border-ink/10 pt-3 text-sm">
         <h3 className="font-bold">Last result</h3>
         {lastRun ? (
-          <p className="mt-1">
-            <span className={`mr-2 rounded-full px-2 py-0.5 text-xs font-bold ${lastRun.status === "succeeded" ? "bg-green-200 text-green-900" : "bg-red-100 text-alarm-ink"}`}>
-              {lastRun.status === "succeeded" ? "Complete" : "Failed"}
-            </span>
-            <time dateTime={lastRun.finishedAt}>{`${formatDate(lastRun.finishedAt)} ${formatTime(lastRun.finishedAt)}`}</time>
-            {" · "}
-            {lastRun.counts
-              ? `${lastRun.counts.sources_processed} sources processed, ${lastRun.counts.total_items_found} items found, ${lastRun.counts.total_items_processed} new stories`
-              : lastRun.error}
-          </p>
+          <LastResult run={lastRun} />
         ) : (
           <p className="mt-1 text-ink/70">No ingestion has been run from this browser yet.</p>
         )}
       </div>
     </section>
+  );
+}
+
+// A run that finished but could not fetch some sources is not a plain success: it says so, and why.
+const OUTCOME = {
+  complete: { label: "Complete", className: "bg-green-200 text-green-900" },
+  problems: { label: "Complete, with failures", className: "bg-yellow-200 text-yellow-900" },
+  failed: { label: "Failed", className: "bg-red-100 text-alarm-ink" },
+} as const;
+
+/** The last run: how it ended, when, its counts (or error), and the sources that failed in it. */
+function LastResult({ run }: { run: LastIngestionRun }) {
+  const outcome = run.status !== "succeeded" ? OUTCOME.failed : run.failed.length > 0 ? OUTCOME.problems : OUTCOME.complete;
+  const problems = run.counts ? ingestionFailureSummary(run.failed, run.counts.sources_processed) : null;
+  return (
+    <>
+      <p className="mt-1">
+        <span className={`mr-2 rounded-full px-2 py-0.5 text-xs font-bold ${outcome.className}`}>{outcome.label}</span>
+        <time dateTime={run.finishedAt}>{`${formatDate(run.finishedAt)} ${formatTime(run.finishedAt)}`}</time>
+        {" · "}
+        {run.counts
+          ? `${run.counts.sources_processed} sources processed, ${run.counts.total_items_found} items found, ${run.counts.total_items_processed} new stories`
+          : run.error}
+      </p>
+      {problems ? (
+        <p className="mt-2 rounded-lg border-2 border-yellow-600 bg-yellow-50 px-3 py-2">
+          {problems}{" "}
+          <Link to={TROUBLED_SOURCES_HREF} className="font-bold text-ufo underline">
+            Show the failing sources
+          </Link>
+        </p>
+      ) : null}
+    </>
   );
 }

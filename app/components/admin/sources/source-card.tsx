@@ -12,6 +12,20 @@ const STATUS_BADGE: Record<SourceView["status"], string> = {
   inactive: "border-gray-200 bg-gray-200 text-gray-800",
   error: "border-alarm-ink bg-alarm-ink text-white",
 };
+// An active (or inactive) source whose last run failed is in trouble: its badge says so.
+const FAILING_BADGE = "border-alarm-ink bg-red-50 text-alarm-ink";
+
+/** The status badge: the source's status, and 'failing' beside it when its last run failed. */
+function StatusBadge({ source }: { source: SourceView }) {
+  const failing = source.status !== "error" && source.health.failing;
+  return (
+    <Badge className={failing ? FAILING_BADGE : STATUS_BADGE[source.status]}>
+      <span className="sr-only">Status: </span>
+      {source.status}
+      {failing ? ", failing" : null}
+    </Badge>
+  );
+}
 const TYPE_BADGE: Record<SourceType, string> = {
   rss: "border-orange-700 bg-orange-50 text-orange-900",
   web_scraping: "border-ufo-deep text-ufo-deep bg-ufo/5",
@@ -66,7 +80,8 @@ function when(iso: string) {
 
 function Health({ source }: { source: SourceView }) {
   const { health, discovery } = source;
-  const error = health.lastError && source.status === "error";
+  // In error, or failing now: the last error is the first thing to read, not a footnote.
+  const error = health.lastError && (source.status === "error" || health.failing);
   return (
     <div className="rounded-xl bg-paper px-3 py-2 text-sm">
       <dl className="grid gap-x-6 gap-y-1 sm:grid-cols-2">
@@ -106,7 +121,8 @@ function Health({ source }: { source: SourceView }) {
       {error ? (
         <div className="mt-2 rounded-lg border-2 border-alarm-ink bg-red-50 px-3 py-2 text-alarm-ink">
           <p className="font-bold">
-            Last error{health.consecutiveErrors > 1 ? ` (${health.consecutiveErrors} failures in a row)` : ""}:
+            {source.status === "error" ? "Last error" : "Last run failed"}
+            {health.consecutiveErrors > 1 ? ` (${health.consecutiveErrors} failures in a row)` : ""}:
           </p>
           <p className="break-words">{health.lastError}</p>
         </div>
@@ -124,16 +140,16 @@ export function SourceCard({ source, onEdit }: { source: SourceView; onEdit: () 
   const fetcher = useFetcher<ActionResult>({ key: DELETE_FETCHER });
   const deleting = fetcher.state !== "idle" && fetcher.formData?.get("sourceId") === String(source.id);
   return (
-    <li aria-labelledby={`source-${source.id}-name`} className={`flex flex-col gap-3 rounded-2xl border-2 bg-white p-5 ${source.status === "error" ? "border-alarm-ink" : "border-ink"} ${deleting ? "opacity-60" : ""}`}>
+    <li
+      aria-labelledby={`source-${source.id}-name`}
+      className={`flex flex-col gap-3 rounded-2xl border-2 bg-white p-5 ${source.status === "error" || source.health.failing ? "border-alarm-ink" : "border-ink"} ${deleting ? "opacity-60" : ""}`}
+    >
       <div className="flex flex-wrap items-start justify-between gap-2">
         <h2 id={`source-${source.id}-name`} className="min-w-0 font-display text-xl font-bold break-words">
           {source.name}
         </h2>
         <div className="flex shrink-0 gap-1.5">
-          <Badge className={STATUS_BADGE[source.status]}>
-            <span className="sr-only">Status: </span>
-            {source.status}
-          </Badge>
+          <StatusBadge source={source} />
           <Badge className={TYPE_BADGE[source.sourceType]}>
             <span className="sr-only">Type: </span>
             {SOURCE_TYPE_LABELS[source.sourceType]}

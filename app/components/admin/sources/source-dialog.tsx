@@ -24,7 +24,7 @@ const FIELD_ORDER: SourceFormField[] = ["name", "sourceType", "websiteUrl", "rss
 
 /** The create and edit dialog: the browser checks with the server's rules, the server's field errors are shown in place. */
 export function SourceDialog({ source, onClose }: { source: SourceView | null; onClose: () => void }) {
-  const fetcher = useFetcher<ActionResult>();
+  const fetcher = useFetcher<ActionResult & { feedWarning?: string }>();
   const formRef = useRef<HTMLFormElement>(null);
   const adding = source === null;
   const [sourceType, setSourceType] = useState<SourceType>(source?.sourceType ?? "rss");
@@ -33,6 +33,9 @@ export function SourceDialog({ source, onClose }: { source: SourceView | null; o
   const [include, setInclude] = useState(source?.includeKeywords ?? []);
   const [exclude, setExclude] = useState(source?.excludeKeywords ?? []);
   const [errors, setErrors] = useState<SourceFieldErrors>({});
+  // The server could not read the feed: the editor may fix the URL or save anyway.
+  const [feedWarning, setFeedWarning] = useState<string | null>(null);
+  const [saveAnyway, setSaveAnyway] = useState(false);
   useActionToast(fetcher.data);
 
   // The server's field errors replace the browser's once per answer; a success closes the dialog.
@@ -40,6 +43,8 @@ export function SourceDialog({ source, onClose }: { source: SourceView | null; o
   if (fetcher.data !== answered) {
     setAnswered(fetcher.data);
     if (fetcher.data?.fieldErrors) setErrors(fetcher.data.fieldErrors);
+    setFeedWarning(fetcher.data?.feedWarning ?? null);
+    setSaveAnyway(false);
   }
   useEffect(() => {
     if (fetcher.state === "idle" && fetcher.data?.ok) onClose();
@@ -94,6 +99,7 @@ export function SourceDialog({ source, onClose }: { source: SourceView | null; o
             value={sourceType}
             onChange={(e) => {
               setSourceType(e.target.value as SourceType);
+              setFeedWarning(null);
               clear("sourceType");
               clear("rssFeedUrl");
               clear("scrapingConfig");
@@ -140,7 +146,10 @@ export function SourceDialog({ source, onClose }: { source: SourceView | null; o
             required={sourceType === "rss"}
             placeholder="https://example.com/feed.xml"
             defaultValue={source?.rssFeedUrl ?? ""}
-            onInput={() => clear("rssFeedUrl")}
+            onInput={() => {
+              clear("rssFeedUrl");
+              setFeedWarning(null);
+            }}
             className={field()}
             {...describe("rssFeedUrl")}
           />
@@ -169,39 +178,44 @@ export function SourceDialog({ source, onClose }: { source: SourceView | null; o
           </p>
           <FieldError id="source-pollIntervalMinutes-error" message={errors.pollIntervalMinutes} />
         </div>
-        <div className="sm:col-span-2">
-          <label htmlFor="source-config" className="text-sm font-bold">
-            Scraping Config (JSON) {sourceType === "web_scraping" ? null : <span className="font-normal text-ink/70">(used by Web Scraping sources)</span>}
-          </label>
-          <div className={sourceType === "web_scraping" ? "grid gap-3 md:grid-cols-[minmax(0,1fr)_19rem]" : undefined}>
-            <div className="flex flex-col">
-              <textarea
-                id="source-config"
-                data-field="scrapingConfig"
-                name="scrapingConfig"
-                rows={10}
-                spellCheck={false}
-                value={config}
-                onChange={(e) => {
-                  setConfig(e.target.value);
-                  clear("scrapingConfig");
-                }}
-                placeholder={SCRAPING_CONFIG_PLACEHOLDER}
-                className={field("flex-1 font-mono text-sm")}
-                {...describe("scrapingConfig", [sourceType === "web_scraping" ? "source-config-help-intro" : null, configCheck.ok ? null : "source-config-inline"].filter(Boolean).join(" "))}
-              />
-              {!configCheck.ok ? (
-                <p id="source-config-inline" className={`mt-1 text-sm font-semibold ${configBlocks ? "text-alarm-ink" : "text-ink/70"}`}>
-                  {configBlocks ? configCheck.message : `${configCheck.message.replace(" Please fix before saving.", "")} It is not saved for this source type.`}
-                </p>
-              ) : null}
-              {errors.scrapingConfig && errors.scrapingConfig !== (configCheck.ok ? undefined : configCheck.message) ? (
-                <FieldError id="source-scrapingConfig-error" message={errors.scrapingConfig} />
-              ) : null}
+        {sourceType === "web_scraping" ? (
+          <div className="sm:col-span-2">
+            <label htmlFor="source-config" className="text-sm font-bold">
+              Scraping Config (JSON)
+            </label>
+            <div className="grid gap-3 md:grid-cols-[minmax(0,1fr)_19rem]">
+              <div className="flex flex-col">
+                <textarea
+                  id="source-config"
+                  data-field="scrapingConfig"
+                  name="scrapingConfig"
+                  rows={10}
+                  spellCheck={false}
+                  value={config}
+                  onChange={(e) => {
+                    setConfig(e.target.value);
+                    clear("scrapingConfig");
+                  }}
+                  placeholder={SCRAPING_CONFIG_PLACEHOLDER}
+                  className={field("flex-1 font-mono text-sm")}
+                  {...describe("scrapingConfig", ["source-config-help-intro", configCheck.ok ? null : "source-config-inline"].filter(Boolean).join(" "))}
+                />
+                {!configCheck.ok ? (
+                  <p id="source-config-inline" className="mt-1 text-sm font-semibold text-alarm-ink">
+                    {configCheck.message}
+                  </p>
+                ) : null}
+                {errors.scrapingConfig && errors.scrapingConfig !== (configCheck.ok ? undefined : configCheck.message) ? (
+                  <FieldError id="source-scrapingConfig-error" message={errors.scrapingConfig} />
+                ) : null}
+              </div>
+              <ScrapingConfigHelp />
             </div>
-            {sourceType === "web_scraping" ? <ScrapingConfigHelp /> : null}
           </div>
-        </div>
+        ) : (
+          // Only Web Scraping sources are configured here; another type keeps what it has (manual scrape reads minBodyThreshold).
+          <input type="hidden" name="scrapingConfig" value={config} />
+        )}
         <KeywordInput name="includeKeywords" label="Include keywords" words={include} onChange={(w) => (setInclude(w), clear("includeKeywords"))} error={errors.includeKeywords} />
         <KeywordInput name="excludeKeywords" label="Exclude keywords" words={exclude} onChange={(w) => (setExclude(w), clear("excludeKeywords"))} error={errors.excludeKeywords} />
         <div className="sm:col-span-2">
@@ -216,6 +230,19 @@ export function SourceDialog({ source, onClose }: { source: SourceView | null; o
             {INVALID_JSON_ALERT}
           </div>
         ) : null}
+        {feedWarning && sourceType === "rss" ? (
+          <div role="alert" className="rounded-xl border-2 border-yellow-600 bg-yellow-50 px-4 py-3 text-sm sm:col-span-2">
+            <p className="font-bold">{feedWarning}</p>
+            <p className="mt-1">
+              Check the RSS Feed URL, or save the source anyway: it is fetched again at each ingestion and shows as failing until the feed can be read.
+            </p>
+            <label className="mt-2 flex items-center gap-2 font-semibold">
+              <input type="checkbox" checked={saveAnyway} onChange={(e) => setSaveAnyway(e.target.checked)} className="h-4 w-4 accent-ufo" />
+              Save anyway, without a readable feed
+            </label>
+          </div>
+        ) : null}
+        {saveAnyway ? <input type="hidden" name="saveAnyway" value="1" /> : null}
         <div className="flex justify-end gap-2 border-t-2 border-ink/20 pt-4 sm:col-span-2">
           <button type="button" onClick={onClose} className="rounded-full border-2 border-ink px-5 py-2 font-bold hover:bg-white">
             Cancel

@@ -1,13 +1,18 @@
-import { Form, useNavigation } from "react-router";
+import { Form, Link, useNavigation } from "react-router";
 import { SearchIcon } from "~/app/components/icons";
 import { plural } from "~/app/lib/format";
+import { inTrouble } from "~/domain/sources/source-health";
 import type { SourceView } from "~/domain/sources/sources";
 import { OpmlTools } from "./opml-tools";
 import { SourceCard } from "./source-card";
 import { inputClass } from "./ui";
 
-/** The Sources tab: search, OPML tools, the count line and the cards. */
-export function SourcesPanel({ sources, q, onEdit }: { sources: SourceView[]; q: string; onEdit: (source: SourceView) => void }) {
+/**
+ * The Sources tab: search, OPML tools, the count line (with how many sources are in trouble, and a
+ * way to list only those) and the cards.
+ */
+export function SourcesPanel({ sources, q, troubled, onEdit }: { sources: SourceView[]; q: string; troubled: boolean; onEdit: (source: SourceView) => void }) {
+  const inTroubleCount = sources.filter(inTrouble).length;
   const navigation = useNavigation();
   const searching = navigation.state === "loading" && navigation.location.pathname === "/admin/sources" && new URLSearchParams(navigation.location.search).get("q") !== (q || null);
   return (
@@ -28,7 +33,23 @@ export function SourcesPanel({ sources, q, onEdit }: { sources: SourceView[]; q:
         <OpmlTools />
       </div>
       <p className="mt-4 text-sm text-ink/70" aria-live="polite">
-        {searching ? "Searching..." : `${plural(sources.length, "source", "sources")}${q ? ` matching "${q}"` : ""}`}
+        {searching ? "Searching..." : `${plural(sources.length, "source", "sources")}${troubled ? " in trouble" : ""}${q ? ` matching "${q}"` : ""}`}
+        {!searching && troubled ? (
+          <>
+            {" · "}
+            <Link to={q ? `?q=${encodeURIComponent(q)}` : "?"} className="font-bold text-ufo underline">
+              Show all sources
+            </Link>
+          </>
+        ) : null}
+        {!searching && !troubled && inTroubleCount > 0 ? (
+          <>
+            {" · "}
+            <Link to={`?trouble=1${q ? `&q=${encodeURIComponent(q)}` : ""}`} className="font-bold text-alarm-ink underline">
+              {inTroubleCount} in trouble: show only {inTroubleCount === 1 ? "it" : "them"}
+            </Link>
+          </>
+        ) : null}
       </p>
       {sources.length === 0 ? (
         <p className="mt-4 rounded-2xl border-2 border-dashed border-ink/40 p-10 text-center font-semibold">No sources found matching your criteria</p>
