@@ -1,4 +1,4 @@
-import { asc, eq, sql } from "drizzle-orm";
+import { asc, eq, isNotNull, sql } from "drizzle-orm";
 import type { Db } from "../client";
 import { insertAudit } from "./audit.repo";
 import { auditLog, categories, stories } from "../schema";
@@ -11,16 +11,38 @@ export type NewCategory = { name: string; slug: string; displayOrder?: number };
 export function categoriesRepo(db: Db) {
   const audit = (tx: Db, categoryId: number, entry: Audit) => insertAudit(tx, "category", categoryId, entry);
 
+  /**
+   * How many stories each category has: published (the number the public pages show for it),
+   * pending, and in all (every status; what a delete must move). One grouped query; categories
+   * without stories are absent.
+   */
+  async function storyCounts(): Promise<Map<number, { published: number; pending: number; all: number }>> {
+    const rows = await db
+      .select({
+        categoryId: stories.categoryId,
+        published: sql<number>`(count(*) filter (where ${stories.status} = 'published'))::int`,
+        pending: sql<number>`(count(*) filter (where ${stories.status} = 'pending'))::int`,
+        all: sql<number>`count(*)::int`,
+      })
+      .from(stories)
+      .where(isNotNull(stories.categoryId))
+      .groupBy(stories.categoryId);
+    return new Map(rows.map(({ categoryId, ...counts }) => [categoryId as number, counts]));
+  }
+
   return {
-    /** Every category in display order with how many stories it has (any status). */
-    async listWithCounts(): Promise<(CategoryRow & { storyCount: number })[]> {
-      const counts = await db
-        .select({ categoryId: stories.categoryId, n: sql<number>`count(*)::int` })
-        .from(stories)
-        .groupBy(stories.categoryId);
-      const countOf = new Map(counts.map((c) => [c.categoryId, c.n]));
-      const rows = await db.select().from(categories).orderBy(asc(categories.displayOrder), asc(categories.id));
-      return rows.map((c) => ({ ...c, storyCount: countOf.get(c.id) ?? 0 }));
+    storyCounts,
+
+    /** Every category in display order with its story counts (see storyCounts). */
+    async listWithCounts(): Promise<(CategoryRow & { storyCount: number; publishedCount: number; pendingCount: number })[]> {
+      const [counts, rows] = await Promise.all([
+        storyCounts(),
+        db.select().from(categories).orderBy(asc(categories.displayOrder), asc(categories.id)),
+      ]);
+      return rows.map((c) => {
+        const n = counts.get(c.id);
+        return { ...c, storyCount: n?.all ?? 0, publishedCount: n?.published ?? 0, pendingCount: n?.pending ?? 0 };
+      });
     },
 
     async findById(id: number): Promise<CategoryRow | null> {

@@ -3,6 +3,7 @@ import { describe, expect, test } from "vitest";
 import { stories } from "~/db/schema";
 import { makeCategory, makeStory, makeUser } from "~/db/testing/factories";
 import { useTestDatabase } from "~/db/testing/test-database";
+import { getCategoryPage } from "~/domain/public/public-site";
 import { addCategory, deleteCategory, listAdminCategories, reorderCategories, updateCategory } from "./admin-categories";
 import { categorySlug } from "./category-slug";
 
@@ -55,11 +56,19 @@ describe("categories", () => {
     await expect(reorderCategories(t.repos, { actorUserId: admin.id, ids: [a.id, b.id] })).rejects.toMatchObject({ code: "STALE_ORDER" });
   });
 
-  test("lists each category with its story count", async () => {
-    const category = await makeCategory(t.db);
+  test("lists each category with its published count (the one its public page shows) and its pending count beside it", async () => {
+    const category = await makeCategory(t.db, { slug: "oddities" });
+    const other = await makeCategory(t.db);
     await makeStory(t.db, { categoryId: category.id });
+    await makeStory(t.db, { categoryId: category.id, isFeatured: true });
     await makeStory(t.db, { categoryId: category.id, status: "pending" });
-    expect((await listAdminCategories(t.repos))[0]?.storyCount).toBe(2);
+    await makeStory(t.db, { categoryId: other.id, status: "pending" });
+    await makeStory(t.db, { categoryId: null });
+    const [listed, empty] = await listAdminCategories(t.repos);
+    expect(listed).toMatchObject({ id: category.id, published: 2, pending: 1, storyCount: 3 });
+    expect(empty).toMatchObject({ id: other.id, published: 0, pending: 1, storyCount: 1 });
+    // One definition: the category page counts the same published stories, the featured one included.
+    expect((await getCategoryPage(t.repos, "oddities", 1)).stories.total).toBe(listed?.published);
   });
 
   test("a category with stories is deleted only after moving them", async () => {

@@ -4,13 +4,26 @@ import { categorySlug } from "./category-slug";
 
 // The Categories page (spec sections 2, 4 and 5): add, edit, reorder, and (beyond the spec) delete.
 
-export type AdminCategory = { id: number; name: string; slug: string; displayOrder: number; storyCount: number };
+/**
+ * A category as the Categories page shows it. `published` is the category's story count wherever
+ * the site shows one (its page, its home card, the Stories filter); `pending` sits beside it here;
+ * `storyCount` counts every status, which a delete must move.
+ */
+export type AdminCategory = { id: number; name: string; slug: string; displayOrder: number; published: number; pending: number; storyCount: number };
 type Deps = { categories: CategoriesRepo };
 type Actor = { actorUserId: string };
 
-/** Every category with its story count, in display order. */
+/** Every category with its story counts, in display order. */
 export async function listAdminCategories(deps: Deps): Promise<AdminCategory[]> {
-  return (await deps.categories.listWithCounts()).map(({ id, name, slug, displayOrder, storyCount }) => ({ id, name, slug, displayOrder, storyCount }));
+  return (await deps.categories.listWithCounts()).map(({ id, name, slug, displayOrder, storyCount, publishedCount, pendingCount }) => ({
+    id,
+    name,
+    slug,
+    displayOrder,
+    published: publishedCount,
+    pending: pendingCount,
+    storyCount,
+  }));
 }
 
 function clean(input: { name: string; slug: string }) {

@@ -68,7 +68,8 @@ export function CategoryCard({
           <div className="min-w-[14rem] flex-1">
             <h2 className="font-display text-lg font-bold">{category.name}</h2>
             <p className="text-sm text-ink/70">
-              Slug: /{category.slug} · {category.storyCount} {category.storyCount === 1 ? "story" : "stories"} · Order: {category.displayOrder}
+              Slug: /{category.slug} · {category.published} published {category.published === 1 ? "story" : "stories"}
+              {category.pending > 0 ? `, ${category.pending} pending` : ""} · Order: {category.displayOrder}
             </p>
           </div>
           <button type="button" onClick={onEdit} className="rounded-full border-2 border-ink px-3 py-1.5 text-sm font-bold hover:bg-acid">
