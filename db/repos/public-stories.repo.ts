@@ -24,6 +24,9 @@ const SEARCH = {
   vector: sql.raw(`"stories"."search_vector"`),
 };
 
+/** Up to this many matches, a search reads them all through its indexes and orders them itself. */
+const FEW_MATCHES = 2_000;
+
 /** Edits between two words (optimal string alignment: insert, delete, replace, or swap two neighbours). */
 export function editDistance(a: string, b: string): number {
   const rows = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
@@ -156,20 +159,39 @@ export function publicStoriesRepo(db: Db) {
      * the others, each newest first; with the total, counted up to `countCap` matches. Title and body
      * matches are read separately so that a common word needs only the rows of the page.
      */
-    async search(query: string, page: { limit: number; offset: number; countCap: number }) {
+    async search(query: string, page: { limit: number; offset: number; countCap: number; fewMatches?: number }) {
       const pattern = sql`oddwire_fold(${containsPattern(query.replace(/"/g, "").trim())})`;
       const words = sql`websearch_to_tsquery('english', oddwire_fold(${query}))`;
       const inTitle = sql`(${SEARCH.title} LIKE ${pattern} OR ${SEARCH.titleVector} @@ ${words})`;
       const inBody = sql`(${SEARCH.body} LIKE ${pattern} OR ${SEARCH.vector} @@ ${words})`;
       const newestFirst = [desc(stories.publishDate), desc(stories.id)] as const;
 
-      const counting = db.execute(sql`
-        SELECT count(*)::int AS n FROM (
-          SELECT 1 FROM ${stories}
-          WHERE ${and(published, sql`(${inTitle} OR ${inBody})`)}
-          LIMIT ${page.countCap + 1}
-        ) matches`) as unknown as Promise<{ rows: { n: number }[] }>;
+      // Counted first, through the indexes: how many match decides how the page is read.
+      const counted =
+        (
+          (await db.execute(sql`
+            SELECT count(*)::int AS n FROM (
+              SELECT 1 FROM ${stories}
+              WHERE ${and(published, sql`(${inTitle} OR ${inBody})`)}
+              LIMIT ${page.countCap + 1}
+            ) matches`)) as unknown as { rows: { n: number }[] }
+        ).rows[0]?.n ?? 0;
+      const total = { total: Math.min(counted, page.countCap), totalIsCapped: counted > page.countCap };
+      if (counted === 0) return { stories: [], ...total };
 
+      if (counted <= (page.fewMatches ?? FEW_MATCHES)) {
+        // Few matches: read them all through the search indexes and order them here. Walking the date
+        // index instead would pass over nearly every story to find them.
+        const rows = await selectStories()
+          .where(and(published, sql`(${inTitle} OR ${inBody})`))
+          .orderBy(sql`CASE WHEN ${inTitle} THEN 0 ELSE 1 END`, ...newestFirst)
+          .limit(page.limit)
+          .offset(page.offset);
+        return { stories: flatten(rows), ...total };
+      }
+
+      // Many matches (a common word): they are dense, so walking the date index finds a page's rows
+      // quickly; title matches first, then the others.
       const titleRows = flatten(
         await selectStories().where(and(published, inTitle)).orderBy(...newestFirst).limit(page.limit).offset(page.offset),
       );
@@ -188,12 +210,7 @@ export function publicStoriesRepo(db: Db) {
             .offset(Math.max(0, page.offset - titleTotal)),
         );
       }
-      const counted = (await counting).rows[0]?.n ?? 0;
-      return {
-        stories: [...titleRows, ...bodyRows],
-        total: Math.min(counted, page.countCap),
-        totalIsCapped: counted > page.countCap,
-      };
+      return { stories: [...titleRows, ...bodyRows], ...total };
     },
 
     /** Up to `limit` published titles containing `query`, newest first. */

@@ -196,6 +196,19 @@ describe("search at scale", () => {
     expect(second.results.items.map((s) => s.title)).toEqual([`Body ${PAGE_SIZE - 1}`, `Body ${PAGE_SIZE}`, `Body ${PAGE_SIZE + 1}`]);
   });
 
+  test("many matches (read by walking the date index) and few (read whole, then ordered) give the same pages", async () => {
+    await makeStory(t.db, { title: "Comet in the title", publishDate: hoursAgo(500) });
+    for (let i = 0; i < PAGE_SIZE + 2; i++) await makeStory(t.db, { title: `Comet ${i}`, publishDate: hoursAgo(100 + i) });
+    for (let i = 0; i < PAGE_SIZE + 2; i++) await makeStory(t.db, { title: `Body ${i}`, summary: "a comet", publishDate: hoursAgo(i + 1) });
+    for (const offset of [0, PAGE_SIZE, 2 * PAGE_SIZE]) {
+      const page = { limit: PAGE_SIZE, offset, countCap: 10_000 };
+      const few = await t.repos.publicStories.search("comet", page);
+      const many = await t.repos.publicStories.search("comet", { ...page, fewMatches: 0 });
+      expect(many.stories.map((s) => s.title)).toEqual(few.stories.map((s) => s.title));
+      expect(many.total).toBe(few.total);
+    }
+  });
+
   test("counts matches up to a cap and says so", async () => {
     for (let i = 0; i < 5; i++) await makeStory(t.db, { title: `Yak ${i}` });
     const capped = await t.repos.publicStories.search("yak", { limit: 2, offset: 0, countCap: 3 });
