@@ -80,13 +80,15 @@ export function publicStoriesRepo(db: Db) {
 
     /** Categories that have a non-featured published story: its count and its newest such story. */
     async categoryCards(): Promise<CategoryCardRow[]> {
+      // A category's count is its published stories, featured included: the number its own page shows.
       const counts = await db
         .select({ categoryId: stories.categoryId, n: sql<number>`count(*)::int` })
         .from(stories)
-        .where(and(published, eq(stories.isFeatured, false)))
+        .where(published)
         .groupBy(stories.categoryId);
       const countOf = new Map(counts.map((c) => [c.categoryId, c.n]));
       const all = await db.select().from(categories).orderBy(asc(categories.displayOrder), asc(categories.id));
+      // A card needs a non-featured story to show (the samples below): categories without one drop out there.
       const shown = all.filter((c) => (countOf.get(c.id) ?? 0) > 0);
       if (shown.length === 0) return [];
       // Each shown category's newest non-featured story, in one query (the category index, newest first, per category).

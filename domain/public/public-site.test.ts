@@ -24,22 +24,26 @@ describe("the home page", () => {
     expect(home.featured?.title).toBe("New featured");
   });
 
-  test("has one card per category with a non-featured published story: its count and newest story", async () => {
+  test("has one card per category with a non-featured published story: its count (every published story, as its page) and newest non-featured story", async () => {
     const animals = await makeCategory(t.db, { name: "Animals", slug: "animals", displayOrder: 2 });
     const space = await makeCategory(t.db, { name: "Space", slug: "space", displayOrder: 1 });
     const empty = await makeCategory(t.db, { name: "Empty", slug: "empty", displayOrder: 3 });
+    const onlyFeatured = await makeCategory(t.db, { name: "Only featured", slug: "only-featured", displayOrder: 4 });
     await makeStory(t.db, { title: "Goat", categoryId: animals.id, publishDate: hoursAgo(5) });
     await makeStory(t.db, { title: "Llama", categoryId: animals.id, publishDate: hoursAgo(2) });
     await makeStory(t.db, { title: "Pending cat", categoryId: animals.id, status: "pending" });
     await makeStory(t.db, { title: "Featured comet", categoryId: space.id, isFeatured: true });
     await makeStory(t.db, { title: "Moon cheese", categoryId: space.id, publishDate: hoursAgo(3) });
     await makeStory(t.db, { title: "Only pending", categoryId: empty.id, status: "pending" });
+    await makeStory(t.db, { title: "Alone and featured", categoryId: onlyFeatured.id, isFeatured: true });
 
     const { cards } = await getHome(t.repos);
     expect(cards.map((c) => [c.name, c.storyCount, c.sample.title])).toEqual([
-      ["Space", 1, "Moon cheese"],
+      ["Space", 2, "Moon cheese"],
       ["Animals", 2, "Llama"],
     ]);
+    // The same number as the category's own page.
+    expect((await getCategoryPage(t.repos, "space", 1)).stories.total).toBe(2);
   });
 
   test("is empty when nothing is published", async () => {
