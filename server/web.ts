@@ -93,6 +93,8 @@ export function createWebApp(options: {
   demo?: boolean;
   /** The most bytes a request body may have, by where it goes (tests pass smaller ones). */
   bodyLimits?: BodyLimits;
+  /** Where the build's hashed assets are (tests pass their own). */
+  assetsDir?: string;
 }) {
   const { config, database, logger } = options;
   const http = options.http ?? createGuardedClient({ userAgent: userAgentFor(config.siteUrl), allowHosts: config.fetchAllowHosts });
@@ -211,7 +213,7 @@ export function createWebApp(options: {
   app.use(routerHandler({ build: options.build, siteUrl: config.siteUrl, getLoadContext: (req) => ({ ...context, clientAddress: clientAddressOf(req) }) }));
 
   // The production build's hashed assets, read once (absent in development, where Vite serves them).
-  const assets = options.before ? null : loadStaticAssets(path.join(BUILD_DIR, "client", "assets"));
+  const assets = options.before ? null : loadStaticAssets(options.assetsDir ?? path.join(BUILD_DIR, "client", "assets"));
   /**
    * The whole server's request handler: every request is counted and timed; a hashed asset and a
    * page fresh in the page cache are answered from memory here, before Express and React Router
