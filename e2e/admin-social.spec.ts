@@ -145,6 +145,8 @@ test("a scheduled post is listed with its time and can be cancelled", async ({ p
 });
 
 test("Check connection says plainly when the token no longer works, and that it must be renewed", async ({ page }) => {
+  // The journeys before this one signed in from the file's address: sign-in is limited per address.
+  await page.context().setExtraHTTPHeaders({ "x-forwarded-for": "192.0.2.141" });
   await signInAsAdmin(page, "/admin/social");
   const connection = page.getByRole("region", { name: "Facebook Page connection" });
   await expect(connection).toContainText("works");
