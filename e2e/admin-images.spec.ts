@@ -110,7 +110,7 @@ test("a single-story test finds the larger image on the story's page and stores 
   await signInAsAdmin(page, `/admin/stories?status=pending&q=${encodeURIComponent("Hedgehog found asleep")}`);
   const card = page.getByRole("main").getByRole("listitem").filter({ hasText: IMAGES_TEST_STORY.title });
   // The file names are matched, so the check holds whether the list shows the picture as it is or through a resizing address.
-  await expect(card.getByRole("img")).toHaveAttribute("src", new RegExp(fileName(IMAGES_TEST_STORY.smallImage)));
+  await expect(card.locator("img")).toHaveAttribute("src", new RegExp(fileName(IMAGES_TEST_STORY.smallImage)));
   await expect(card).toHaveAttribute("id", `story-${IMAGES_TEST_STORY.id}`);
   const id = String(IMAGES_TEST_STORY.id);
 
@@ -127,7 +127,7 @@ test("a single-story test finds the larger image on the story's page and stores 
   await expect(panel.getByRole("link", { name: `New image for ${IMAGES_TEST_STORY.title}` })).toHaveAttribute("href", `${siteUrl}${IMAGES_TEST_STORY.largeImage}`);
 
   await gotoHydrated(page, `/admin/stories?status=pending&q=${encodeURIComponent("Hedgehog found asleep")}`);
-  await expect(card.getByRole("img")).toHaveAttribute("src", new RegExp(fileName(IMAGES_TEST_STORY.largeImage)));
+  await expect(card.locator("img")).toHaveAttribute("src", new RegExp(fileName(IMAGES_TEST_STORY.largeImage)));
 });
 
 test("a batch of 10 asks first, shows its progress (through a reload), and ends with its numbers", async ({ page }) => {

@@ -18,8 +18,8 @@ test("an ingestion run whose sources fail says how many, which and why, and lead
   await signInAsAdmin(page, "/admin/sources");
   await page.getByRole("button", { name: "Trigger RSS Ingestion" }).click();
   const done = toast(page, "RSS Ingestion Complete");
-  // The spec's text, then our failure summary.
-  await expect(done).toContainText(/Processed (\d+) sources, found \d+ items, processed \d+ new stories\. \d+ of \1 sources failed: /, { timeout: 25_000 });
+  // The spec's text, then our failure summary (a source the minute poll holds at that moment sits this run out).
+  await expect(done).toContainText(/Processed (\d+) sources, found \d+ items, processed \d+ new stories\. (\d+ of \1|All \1) sources failed: /, { timeout: 25_000 });
   await expect(done).toContainText(`${SOURCES_PAGE.broken.name} (`);
   await expect(done).toContainText(`${ODD_PLANET} (`);
   await expect(done).not.toContainText(`${TOOLS_SOURCE_NAME} (`);
