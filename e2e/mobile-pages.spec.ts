@@ -48,8 +48,9 @@ for (const { name, path, picture } of PAGES) {
     await slowLine(page);
     await observe(page);
     const response = await page.goto(path, { waitUntil: "load" });
-    // Every font and picture has arrived and been drawn.
-    await page.waitForLoadState("networkidle");
+    // Every font and every picture the first screen asks for has arrived and been drawn. (Not
+    // "networkidle": on a busy machine the slowed line keeps lazy pictures below the fold trickling in.)
+    await page.waitForFunction(() => [...document.images].filter((img) => img.loading !== "lazy").every((img) => img.complete), undefined, { timeout: 20_000 });
     await page.evaluate(() => document.fonts.ready.then(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)))));
 
     const shifts = await page.evaluate(() => (window as unknown as { __shifts: number }).__shifts);
