@@ -229,10 +229,10 @@ export function publicStoriesRepo(db: Db) {
      * The word of recent published titles and summaries closest in spelling to `word` (accents and
      * case folded): at most one edit away for a word of up to four letters, two for longer ones, a
      * swap of two letters counting as one edit; the most frequent among equally close ones. Null when
-     * `word` is itself one of those words, or nothing is close. (`minSimilarity` is not used: edit
-     * distance finds the transposed and doubled letters of real typos that trigrams miss.)
+     * `word` is itself one of those words, or nothing is close. Edit distance, not trigram similarity:
+     * it finds the transposed and doubled letters of real typos that trigrams miss.
      */
-    async closestTitleWord(word: string, options: { minSimilarity?: number; recentTitles: number }): Promise<string | null> {
+    async closestTitleWord(word: string, options: { recentTitles: number }): Promise<string | null> {
       const folded = word.normalize("NFD").replace(/[\u0300-\u036f]/g, "").toLowerCase();
       const maxEdits = folded.length <= 4 ? 1 : 2;
       const result = (await db.execute(sql`

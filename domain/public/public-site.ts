@@ -117,7 +117,7 @@ async function suggestSpelling(deps: PublicDeps, query: string): Promise<string 
   const fixed = await Promise.all(
     words.map(async (word) => {
       if (word.length < 3 || word.length > SEARCH_MAX_WORD_LENGTH) return word;
-      const close = await deps.publicStories.closestTitleWord(word, { minSimilarity: 0.3, recentTitles: DID_YOU_MEAN_TITLES });
+      const close = await deps.publicStories.closestTitleWord(word, { recentTitles: DID_YOU_MEAN_TITLES });
       if (close) changed = true;
       return close ?? word;
     }),
