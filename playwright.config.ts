@@ -70,6 +70,9 @@ export default defineConfig({
       HOST: "127.0.0.1",
       LOG_LEVEL: "warn",
       SITE_URL: s.url,
+      // Each journey signs in from an address of its own (X-Forwarded-For), sign-in being limited per
+      // address: the browser on loopback stands for the proxy.
+      TRUST_PROXY: "loopback",
       E2E_DATA_DIR: s.dataDir,
       E2E_DATABASE_NAME: s.databaseName,
     },

@@ -429,6 +429,19 @@ export const verifications = pgTable(
 // Operations
 
 /** Durable record of background work: the queue's job id, progress while it runs, and its outcome. */
+// Sign-in, sign-up and reset-mail limits, by client address and by account: kept in the database so
+// every process counts against the same limit and a restart forgets nothing. One row per key and
+// window; rows whose window ended long ago are pruned.
+export const authRateLimits = pgTable(
+  "auth_rate_limits",
+  {
+    key: text("key").primaryKey(),
+    hits: integer("hits").notNull(),
+    windowStartedAt: timestamptz("window_started_at").notNull().defaultNow(),
+  },
+  (t) => [index("auth_rate_limits_window_idx").on(t.windowStartedAt)],
+);
+
 export const jobs = pgTable(
   "jobs",
   {

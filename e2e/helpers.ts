@@ -1,5 +1,6 @@
+import { createHash } from "node:crypto";
 import AxeBuilder from "@axe-core/playwright";
-import { expect, type Page } from "@playwright/test";
+import { expect, test, type Locator, type Page } from "@playwright/test";
 import { ADMIN } from "./fixtures";
 
 /** Opens a page and waits until React has hydrated it, so clicks reach their handlers. */
@@ -10,10 +11,22 @@ export async function gotoHydrated(page: Page, url: string) {
 }
 
 /**
- * Signs in on the admin sign-in screen that `to` shows, as the fixtures' admin; done when the admin
- * layout is hydrated (its Sign Out button is enabled only then).
+ * An address of the running test's own, and of this attempt's: sign-in allows 5 attempts a minute per
+ * address, which a file's journeys and their retries would otherwise share. The server believes the
+ * browser's X-Forwarded-For (TRUST_PROXY=loopback in playwright.config.ts).
+ */
+export function addressOfThisTest(): string {
+  const { testId, retry, repeatEachIndex } = test.info();
+  const [a = 0, b = 0, c = 0] = createHash("sha256").update(`${testId}:${retry}:${repeatEachIndex}`).digest();
+  return `10.${a}.${b}.${c}`;
+}
+
+/**
+ * Signs in on the admin sign-in screen that `to` shows, as the fixtures' admin, from the test's own
+ * address; done when the admin layout is hydrated (its Sign Out button is enabled only then).
  */
 export async function signInAsAdmin(page: Page, to: string) {
+  await page.setExtraHTTPHeaders({ "x-forwarded-for": addressOfThisTest() });
   await page.goto(to);
   await page.getByLabel("Email").fill(ADMIN.email);
   await page.getByLabel("Password").fill(ADMIN.password);
@@ -24,6 +37,34 @@ export async function signInAsAdmin(page: Page, to: string) {
 /** The toast whose text contains `title`. */
 export function toast(page: Page, title: string | RegExp) {
   return page.locator("[data-sonner-toast]").filter({ hasText: title });
+}
+
+type Box = { x: number; y: number; width: number; height: number };
+const overlap = (a: Box, b: Box) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+
+/** A box once it has stopped moving (a toast slides in). */
+async function settledBox(locator: Locator): Promise<Box> {
+  let last = await locator.boundingBox();
+  for (let i = 0; i < 20; i++) {
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    const next = await locator.boundingBox();
+    if (last && next && JSON.stringify(last) === JSON.stringify(next)) return next;
+    last = next;
+  }
+  throw new Error("the box never settled");
+}
+
+/** Some toast is on screen, and none of them covers any of these buttons. */
+export async function expectToastsClearOf(page: Page, buttons: Locator[]) {
+  const toasts = page.locator("[data-sonner-toast][data-visible='true']");
+  expect(await toasts.count()).toBeGreaterThan(0);
+  for (const shown of await toasts.all()) {
+    const box = await settledBox(shown);
+    for (const button of buttons) {
+      const target = (await button.boundingBox())!;
+      expect(overlap(box, target), `the toast at ${JSON.stringify(box)} covers "${await button.innerText()}" at ${JSON.stringify(target)}`).toBe(false);
+    }
+  }
 }
 
 /** Every axe violation on the page (WCAG 2.1 A and AA, and axe's best practices), whatever its impact. */

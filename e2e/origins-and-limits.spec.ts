@@ -1,10 +1,10 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import http from "node:http";
-import { createServer, type AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
+import { freePort, postDeclaredBytes } from "~/test/http-test-server";
 import { gotoHydrated } from "./helpers";
 
 // The production server as `npm run demo` starts it, in its own process, with the SITE_URL a test needs.
@@ -12,14 +12,6 @@ const BIN = path.resolve("bin/oddwire.mjs");
 const DEMO_ADMIN_EMAIL = "admin@oddwire.test";
 
 type Started = { port: number; pid: number; dataDir: string; password: string; stop: () => Promise<void> };
-
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
-  const { port } = probe.address() as AddressInfo;
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
-}
 
 async function startDemo(env: Record<string, string>): Promise<Started> {
   const port = await freePort();
@@ -186,30 +178,7 @@ test.describe("with SITE_URL unset", () => {
     test.skip(!existsSync(statusFile), "reads the server's memory from /proc");
     const rssKb = () => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(statusFile, "utf8"))![1]);
     const before = rssKb();
-    const chunk = Buffer.alloc(64 * 1024, "a");
-    const bytes = 200 * 1024 * 1024;
-    const oversized = () =>
-      new Promise<Answer>((resolve, reject) => {
-        const request = http.request(
-          { host: "127.0.0.1", port: server.port, method: "POST", path: "/api/auth/sign-in/email", headers: { "content-type": "application/json", "content-length": bytes } },
-          (response) => {
-            let body = "";
-            response.on("data", (c: Buffer) => (body += c.toString()));
-            response.on("end", () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body }));
-          },
-        );
-        request.on("error", (error: NodeJS.ErrnoException) => (error.code === "EPIPE" || error.code === "ECONNRESET" ? undefined : reject(error)));
-        let sent = 0;
-        const write = () => {
-          while (sent < bytes) {
-            const part = chunk.subarray(0, Math.min(chunk.length, bytes - sent));
-            sent += part.length;
-            if (!request.write(part)) return void request.once("drain", write);
-          }
-          request.end();
-        };
-        write();
-      });
+    const oversized = () => postDeclaredBytes(`http://127.0.0.1:${server.port}/api/auth/sign-in/email`, 200 * 1024 * 1024);
     const answers = await Promise.all([oversized(), oversized(), oversized(), oversized()]);
     for (const answer of answers) {
       expect(answer.status).toBe(413);

@@ -1,8 +1,9 @@
 import { randomUUID } from "node:crypto";
 import { betterAuth } from "better-auth";
 import { drizzleAdapter } from "better-auth/adapters/drizzle";
-import { createAuthMiddleware } from "better-auth/api";
+import { APIError, createAuthMiddleware } from "better-auth/api";
 import type { Db } from "~/db/client";
+import { rateLimitsRepo, type RateLimitRule } from "~/db/repos/rate-limits.repo";
 import { accounts, sessions, users, verifications } from "~/db/schema";
 import type { Mailer } from "~/integrations/mail/mailer";
 import type { Logger } from "./logger";
@@ -13,12 +14,39 @@ import type { Logger } from "./logger";
  */
 export const CLIENT_IP_HEADER = "x-oddwire-client-ip";
 
-/** Sign-in and sign-up limits per client address (better-auth's rate limiter, per process). */
-export const AUTH_RATE_LIMITS = {
+/**
+ * Limits per client address, counted in the database (every process shares them and a restart
+ * forgets nothing). Every other auth path has a generous 100 a minute per address.
+ */
+export const AUTH_RATE_LIMITS: Record<string, RateLimitRule> = {
   "/sign-in/email": { window: 60, max: 5 },
   "/sign-up/email": { window: 60, max: 3 },
   "/request-password-reset": { window: 60, max: 3 },
-} as const;
+  "/send-verification-email": { window: 60, max: 3 },
+};
+
+/**
+ * Limits per account, whichever addresses the requests come from: sign-in attempts (forgotten once
+ * the account signs in) and the mails an account can be sent.
+ */
+export const ACCOUNT_RATE_LIMITS: Record<string, RateLimitRule & { what: string }> = {
+  "/sign-in/email": { window: 15 * 60, max: 10, what: "sign-in attempts for this account" },
+  "/request-password-reset": { window: 60 * 60, max: 3, what: "password reset e-mails for this account" },
+  "/send-verification-email": { window: 60 * 60, max: 3, what: "verification e-mails for this account" },
+};
+
+/** "3 minutes", "45 seconds": how long to wait, for the message. */
+export function waitText(seconds: number): string {
+  if (seconds < 90) return `${seconds} second${seconds === 1 ? "" : "s"}`;
+  const minutes = Math.ceil(seconds / 60);
+  return `${minutes} minute${minutes === 1 ? "" : "s"}`;
+}
+
+function tooManyRequests(message: string, retryAfter: number): APIError {
+  return new APIError("TOO_MANY_REQUESTS", { code: "TOO_MANY_REQUESTS", message }, { "Retry-After": String(retryAfter) });
+}
+
+const accountKey = (path: string, email: string) => `account:${path}:${email.trim().toLowerCase()}`;
 
 /**
  * A JSON answer without session tokens: the session cookie (HttpOnly) already carries the caller's,
@@ -51,10 +79,22 @@ export function createAuth(options: {
   logger: Logger;
   /** Off only in tests that sign in many times. */
   rateLimit?: boolean;
+  /** How often old counters are pruned, at most (in milliseconds); once an hour by default. */
+  pruneEveryMs?: number;
   /** The demo without SMTP: each verification link is also written to the log, for a local user to follow. */
   logVerificationLinks?: boolean;
 }) {
   const { mailer, logger } = options;
+  const limits = rateLimitsRepo(options.db);
+  const limiting = options.rateLimit ?? true;
+  // Counters whose window ended a day ago are deleted now and then, by whichever request comes.
+  const pruneEveryMs = options.pruneEveryMs ?? 60 * 60_000;
+  let lastPruned = 0;
+  const pruneNowAndThen = () => {
+    if (Date.now() - lastPruned < pruneEveryMs) return;
+    lastPruned = Date.now();
+    void limits.prune(86_400).catch((error: unknown) => logger.warn({ err: error }, "could not prune the sign-in limit counters"));
+  };
   return betterAuth({
     appName: "Oddwire",
     baseURL: options.siteUrl,
@@ -97,22 +137,53 @@ export function createAuth(options: {
       },
     },
     hooks: {
-      // Whatever the caller asks, a new password ends the account's other sessions.
       before: createAuthMiddleware(async (ctx) => {
+        // Requests over HTTP (not the server's own calls) are limited per address, then per account.
+        if (limiting && ctx.request) {
+          pruneNowAndThen();
+          const perAddress = AUTH_RATE_LIMITS[ctx.path];
+          if (perAddress) {
+            const address = ctx.request.headers.get(CLIENT_IP_HEADER) ?? "unknown";
+            const decision = await limits.consume(`ip:${ctx.path}:${address}`, perAddress);
+            if (!decision.allowed) {
+              const wait = decision.retryAfter ?? perAddress.window;
+              throw tooManyRequests(`Too many attempts from your address. Please wait ${waitText(wait)} and try again.`, wait);
+            }
+          }
+          const perAccount = ACCOUNT_RATE_LIMITS[ctx.path];
+          const email = (ctx.body as { email?: unknown } | undefined)?.email;
+          if (perAccount && typeof email === "string" && email.trim() !== "") {
+            const decision = await limits.consume(accountKey(ctx.path, email), perAccount);
+            if (!decision.allowed) {
+              const wait = decision.retryAfter ?? perAccount.window;
+              logger.warn({ path: ctx.path }, "an account reached its limit");
+              throw tooManyRequests(`Too many ${perAccount.what}. Please wait ${waitText(wait)} and try again.`, wait);
+            }
+          }
+        }
+        // Whatever the caller asks, a new password ends the account's other sessions.
         if (ctx.path !== "/change-password") return;
         return { context: { body: { ...(ctx.body as Record<string, unknown>), revokeOtherSessions: true } } };
       }),
       after: createAuthMiddleware(async (ctx) => {
         const returned: unknown = ctx.context.returned;
+        // A successful sign-in forgets the account's earlier failed attempts.
+        if (limiting && ctx.request && ctx.path === "/sign-in/email" && !(returned instanceof Error)) {
+          const email = (ctx.body as { email?: unknown } | undefined)?.email;
+          if (typeof email === "string") await limits.clear(accountKey(ctx.path, email));
+        }
         if (!ctx.request || returned === null || typeof returned !== "object" || returned instanceof Response || returned instanceof Error) return;
         return ctx.json(withoutSessionTokens(returned) as Record<string, unknown>);
       }),
     },
+    // The generous default for every other path, in the same database counters; the paths limited
+    // above are left to the hook, which answers with a clear message.
     rateLimit: {
-      enabled: options.rateLimit ?? true,
+      enabled: limiting,
       window: 60,
       max: 100,
-      customRules: AUTH_RATE_LIMITS,
+      customRules: Object.fromEntries(Object.keys(AUTH_RATE_LIMITS).map((path) => [path, false])),
+      customStorage: { consume: (key, rule) => limits.consume(`auth:${key}`, rule) },
     },
     advanced: {
       useSecureCookies: options.siteUrl.startsWith("https://"),
@@ -121,6 +192,14 @@ export function createAuth(options: {
       defaultCookieAttributes: { httpOnly: true, sameSite: "lax" },
       database: { generateId: () => randomUUID() },
       ipAddress: { ipAddressHeaders: [CLIENT_IP_HEADER] },
+    },
+    // A refused request (a wrong password, a limit) is the answer, not a fault: only faults are errors.
+    onAPIError: {
+      onError: (error) => {
+        const status = error instanceof APIError ? error.status : undefined;
+        if (status !== undefined && status !== "INTERNAL_SERVER_ERROR") logger.debug({ service: "auth", status, message: error instanceof Error ? error.message : undefined }, "auth request refused");
+        else logger.error({ service: "auth", err: error }, "the auth service failed");
+      },
     },
     // The auth service's own messages (a refused origin, a failed mail) go to our structured log.
     logger: {

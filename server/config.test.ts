@@ -57,6 +57,20 @@ describe("loadConfig", () => {
     expect(loadConfig({ AUTH_SECRET: SECRET, SITE_URL: "http://localhost:3000" }).trustedOrigins).toEqual(["http://localhost:3000"]);
   });
 
+  test("trusts no proxy by default; TRUST_PROXY names a hop count or the proxies' addresses", () => {
+    expect(loadConfig({ AUTH_SECRET: SECRET }).trustProxy).toBe(false);
+    expect(loadConfig({ AUTH_SECRET: SECRET, TRUST_PROXY: "off" }).trustProxy).toBe(false);
+    expect(loadConfig({ AUTH_SECRET: SECRET, TRUST_PROXY: "0" }).trustProxy).toBe(false);
+    expect(loadConfig({ AUTH_SECRET: SECRET, TRUST_PROXY: "1" }).trustProxy).toBe(1);
+    expect(loadConfig({ AUTH_SECRET: SECRET, TRUST_PROXY: "loopback, 10.0.0.0/8,fd00::1" }).trustProxy).toEqual(["loopback", "10.0.0.0/8", "fd00::1"]);
+  });
+
+  test.each([["true"], ["10.0.0.0/33"], ["proxy.example"], ["10.0.0.1/8/8"]])("a TRUST_PROXY of %j is an error", (value) => {
+    const problems = configError({ AUTH_SECRET: SECRET, TRUST_PROXY: value }).problems;
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).toMatch(/^TRUST_PROXY: must be off, a number of proxies/);
+  });
+
   test("reads DATA_DIR as an absolute path", () => {
     expect(loadConfig({ AUTH_SECRET: SECRET, DATA_DIR: dataDir }).dataDir).toBe(path.resolve(dataDir));
   });

@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { isIP } from "node:net";
 import path from "node:path";
 import { z } from "zod";
 import { DEFAULT_CHROMIUM_PATH } from "~/integrations/browser/chromium";
@@ -26,6 +27,35 @@ const evenWithOtherProblems = {
   when: (payload: z.core.ParsePayload) => typeof payload.value === "object" && payload.value !== null,
 };
 
+const PROXY_NAMES = new Set(["loopback", "linklocal", "uniquelocal"]);
+const isProxyAddress = (entry: string) => {
+  if (PROXY_NAMES.has(entry)) return true;
+  const [address = "", prefix, ...rest] = entry.split("/");
+  const family = isIP(address);
+  if (family === 0 || rest.length > 0) return false;
+  return prefix === undefined || (/^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128));
+};
+
+/**
+ * TRUST_PROXY: which peers' X-Forwarded-For (and -Proto, -Host) to believe. Off by default: the
+ * socket's address is the client's. A number trusts that many proxies in front of the server; a
+ * comma-separated list trusts those addresses, subnets or names (loopback, linklocal, uniquelocal).
+ */
+export const trustProxySchema = optionalText.transform((value, ctx): false | number | string[] => {
+  if (value === undefined || ["off", "false", "0", "no"].includes(value.toLowerCase())) return false;
+  if (/^\d+$/.test(value)) return Number(value);
+  const entries = value.split(",").map((e) => e.trim()).filter(Boolean);
+  const bad = entries.filter((e) => !isProxyAddress(e));
+  if (["true", "on", "yes", "all"].includes(value.toLowerCase()) || bad.length > 0 || entries.length === 0) {
+    ctx.addIssue({
+      code: "custom",
+      message: `must be off, a number of proxies (1, 2...) or a comma-separated list of proxy addresses, subnets or loopback/linklocal/uniquelocal${bad.length > 0 && !["true", "on", "yes", "all"].includes(value.toLowerCase()) ? ` (not an address: ${bad.join(", ")})` : ""}`,
+    });
+    return z.NEVER;
+  }
+  return entries;
+});
+
 /** Every environment variable Oddwire reads, with its default. Parsed once, at start-up. */
 export const envSchema = z
   .object({
@@ -46,6 +76,7 @@ export const envSchema = z
     FETCH_ALLOW_HOSTS: optionalText,
     CHROMIUM_PATH: optionalText,
     ROLE: z.enum(["web", "worker", "all"]).default("all"),
+    TRUST_PROXY: trustProxySchema,
     METRICS_TOKEN: optionalText.refine((v) => v === undefined || v.length >= 16, "must be at least 16 characters"),
     METRICS_PORT: z.coerce.number().int().min(1).max(65535).optional(),
     LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
@@ -85,6 +116,8 @@ export type Config = {
    * or with SITE_URL unset, both loopback spellings of the port (localhost and 127.0.0.1).
    */
   trustedOrigins: string[];
+  /** The proxies whose forwarded headers are believed (Express's "trust proxy"): none by default. */
+  trustProxy: false | number | string[];
   authSecret: string;
   smtpUrl: string | undefined;
   contactEmail: string;
@@ -131,6 +164,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl: env.DATABASE_URL,
     siteUrl,
     trustedOrigins: env.SITE_URL === undefined ? [`http://localhost:${env.PORT}`, `http://127.0.0.1:${env.PORT}`] : [new URL(siteUrl).origin],
+    trustProxy: env.TRUST_PROXY,
     authSecret: env.AUTH_SECRET ?? localAuthSecret(dataDir),
     smtpUrl: env.SMTP_URL,
     contactEmail: env.CONTACT_EMAIL,
@@ -166,6 +200,7 @@ export function describeConfig(config: Config): Record<string, unknown> {
     dataDir: config.databaseUrl ? undefined : config.dataDir,
     database: config.databaseUrl ? "postgres" : "pglite",
     siteUrl: config.siteUrl,
+    trustProxy: config.trustProxy === false ? "off" : config.trustProxy,
     images: { dir: config.imageDir, cacheMb: config.imageCacheMb },
     authSecret: "[set]",
     smtp: config.smtpUrl ? "[set]" : "outbox",

@@ -1,15 +1,18 @@
 import { spawnSync } from "node:child_process";
 import http from "node:http";
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { createServer, type AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { Writable } from "node:stream";
 import pino from "pino";
 import { afterAll, afterEach, describe, expect, test } from "vitest";
-import { useTestDatabase } from "~/db/testing/test-database";
+import type { Database } from "~/db/client";
+import { createUser } from "~/domain/users/users";
+import { openTestDatabase, useTestDatabase } from "~/db/testing/test-database";
+import { freePort, postDeclaredBytes } from "~/test/http-test-server";
 import { BODY_LIMITS } from "./body-limit";
 import { loadConfig } from "./config";
+import { MAINTENANCE_RETRY_SECONDS } from "./maintenance";
 import type { Logger } from "./logger";
 import { sql } from "drizzle-orm";
 import { createWebApp, startWebServer } from "./web";
@@ -25,14 +28,6 @@ afterAll(() => {
 const SECRET = "a-test-secret-that-is-long-enough-0123456789";
 const noBuild = () => Promise.reject(new Error("these tests need no React build"));
 
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
-  const { port } = probe.address() as AddressInfo;
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
-}
-
 type Running = { base: string; port: number; dataDir: string; logLines: () => string[]; close: () => Promise<void> };
 const running: Running[] = [];
 afterEach(async () => {
@@ -40,11 +35,12 @@ afterEach(async () => {
 });
 
 /** The web app as `serve` builds it, from an environment like the one `npm start` sees. */
-async function startApp(env: Record<string, string> = {}, options: { demo?: boolean; assetsDir?: string } = {}): Promise<Running> {
+async function startApp(env: Record<string, string> = {}, options: { demo?: boolean; assetsDir?: string; database?: Database } = {}): Promise<Running> {
   const port = await freePort();
   const dataDir = mkdtempSync(path.join(os.tmpdir(), "oddwire-web-"));
   dirs.push(dataDir);
-  const config = loadConfig({ NODE_ENV: "production", PORT: String(port), DATA_DIR: dataDir, AUTH_SECRET: SECRET, ...env });
+  // The test client on loopback stands for a proxy, so that calls can come from addresses of their own.
+  const config = loadConfig({ NODE_ENV: "production", PORT: String(port), DATA_DIR: dataDir, AUTH_SECRET: SECRET, TRUST_PROXY: "loopback", ...env });
   const lines: string[] = [];
   const sink = new Writable({
     write(chunk: Buffer, _encoding, done) {
@@ -53,7 +49,7 @@ async function startApp(env: Record<string, string> = {}, options: { demo?: bool
     },
   });
   const logger = pino({ level: "info" }, sink) as Logger;
-  const app = createWebApp({ config, database: t.database, logger, build: noBuild, demo: options.demo, assetsDir: options.assetsDir });
+  const app = createWebApp({ config, database: options.database ?? t.database, logger, build: noBuild, demo: options.demo, assetsDir: options.assetsDir });
   // The whole handler, as startWebServer serves it.
   const server = http.createServer(app.nodeHandler).listen(port, "127.0.0.1");
   await new Promise((resolve) => server.once("listening", resolve));
@@ -73,7 +69,7 @@ async function startApp(env: Record<string, string> = {}, options: { demo?: bool
 }
 
 const CHUNK = Buffer.alloc(64 * 1024, "a");
-// Sign-in is rate limited per address (in memory shared by every app of a process): each call its own.
+// Sign-in is rate limited per address: each call from its own.
 let calls = 0;
 const fromNewAddress = () => ({ "x-forwarded-for": `192.0.2.${++calls % 250}` });
 
@@ -99,25 +95,7 @@ function postLarge(url: string, bytes: number, how: "chunked" | "declared"): Pro
       duplex: "half",
     } as RequestInit).then(async (response) => ({ status: response.status, body: await response.text() }));
   }
-  return new Promise((resolve, reject) => {
-    const request = http.request(url, { method: "POST", headers: { "content-type": "application/json", "content-length": bytes } }, (response) => {
-      let body = "";
-      response.on("data", (chunk: Buffer) => (body += chunk.toString()));
-      response.on("end", () => resolve({ status: response.statusCode ?? 0, body }));
-    });
-    // Once the server has answered and closed, the rest cannot be sent: that is the point.
-    request.on("error", (error: NodeJS.ErrnoException) => (error.code === "EPIPE" || error.code === "ECONNRESET" ? undefined : reject(error)));
-    let sent = 0;
-    const write = () => {
-      while (sent < bytes) {
-        const part = CHUNK.subarray(0, Math.min(CHUNK.length, bytes - sent));
-        sent += part.length;
-        if (!request.write(part)) return void request.once("drain", write);
-      }
-      request.end();
-    };
-    write();
-  });
+  return postDeclaredBytes(url, bytes);
 }
 
 describe("request bodies are capped before they are read", () => {
@@ -309,5 +287,103 @@ describe("operations endpoints", () => {
     const answer = await fetch(`${secure.base}/healthz`);
     expect(answer.headers.get("strict-transport-security")).toBe("max-age=31536000; includeSubDomains");
     expect(answer.headers.get("x-content-type-options")).toBe("nosniff");
+  });
+});
+
+describe("while the database is unreachable", () => {
+  test("a public page with no copy kept is the maintenance page, and /healthz says why it is unhealthy", async () => {
+    // A database of its own, closed under the running app: every query fails as in an outage.
+    const gone = await openTestDatabase();
+    try {
+      const app = await startApp({}, { database: gone.database });
+      await gone.database.close();
+      const page = await fetch(`${app.base}/category/animals`);
+      expect(page.status).toBe(503);
+      expect(page.headers.get("retry-after")).toBe(String(MAINTENANCE_RETRY_SECONDS));
+      expect(page.headers.get("x-content-type-options")).toBe("nosniff");
+      const html = await page.text();
+      expect(html).toContain("<h1");
+      expect(html).toContain("Back in a moment");
+      expect(html).toContain("Oddwire cannot reach its stories right now.");
+      expect(html).not.toContain("<script");
+      const health = await fetch(`${app.base}/healthz`);
+      expect(health.status).toBe(503);
+      expect(((await health.json()) as { reason: string }).reason).toMatch(/^The database is unreachable: /);
+    } finally {
+      await gone.dispose();
+    }
+  });
+});
+
+describe("sign-in limits, kept in the database", () => {
+  const signIn = (app: Running, email: string, password: string, address?: string) =>
+    fetch(`${app.base}/api/auth/sign-in/email`, {
+      method: "POST",
+      headers: { "content-type": "application/json", origin: app.base, ...(address ? { "x-forwarded-for": address } : {}) },
+      body: JSON.stringify({ email, password }),
+    });
+
+  test("two app instances on one database share the per-address limit, and a restart forgets nothing", async () => {
+    const first = await startApp();
+    const second = await startApp({}, { database: await t.openAnother() });
+    const statuses: number[] = [];
+    for (const app of [first, second, first, second, first]) statuses.push((await signIn(app, "nobody@oddwire.test", "wrong-password", "198.51.100.7")).status);
+    expect(statuses).toEqual([401, 401, 401, 401, 401]);
+    const refused = await signIn(second, "nobody@oddwire.test", "wrong-password", "198.51.100.7");
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect(((await refused.json()) as { message: string }).message).toMatch(/^Too many attempts from your address\. Please wait \d+ seconds and try again\.$/);
+
+    // Both stop and a new one starts on the same database: the address is still refused.
+    await first.close();
+    await second.close();
+    const restarted = await startApp({}, { database: await t.openAnother() });
+    expect((await signIn(restarted, "nobody@oddwire.test", "wrong-password", "198.51.100.7")).status).toBe(429);
+    expect((await signIn(restarted, "nobody@oddwire.test", "wrong-password", "198.51.100.8")).status).toBe(401);
+
+    // The count is the database's: its row says five, and once it is gone the address may try again.
+    const rows = (await t.db.execute(sql`SELECT hits FROM auth_rate_limits WHERE key = ${"ip:/sign-in/email:198.51.100.7"}`)) as unknown as { rows: { hits: number }[] };
+    expect(rows.rows).toEqual([{ hits: 5 }]);
+    await t.db.execute(sql`DELETE FROM auth_rate_limits`);
+    expect((await signIn(restarted, "nobody@oddwire.test", "wrong-password", "198.51.100.7")).status).toBe(401);
+  });
+
+  test("an account is limited whichever addresses the attempts come from, and its own sign-in clears its count", async () => {
+    await createUser({ users: t.repos.users }, { email: "target@oddwire.test", password: "the-right-password" });
+    const app = await startApp();
+    const statuses: number[] = [];
+    for (let i = 0; i < 9; i++) statuses.push((await signIn(app, "Target@oddwire.test", "wrong-password", `203.0.113.${i + 1}`)).status);
+    expect(statuses.every((s) => s === 401)).toBe(true);
+    // The owner, from a new address, gets in and so starts the account's count again.
+    expect((await signIn(app, "target@oddwire.test", "the-right-password", "203.0.113.50")).status).toBe(200);
+    for (let i = 0; i < 10; i++) expect((await signIn(app, "target@oddwire.test", "wrong-password", `203.0.113.${i + 60}`)).status).toBe(401);
+    const refused = await signIn(app, "target@oddwire.test", "the-right-password", "203.0.113.99");
+    expect(refused.status).toBe(429);
+    expect(((await refused.json()) as { message: string }).message).toMatch(/^Too many sign-in attempts for this account\. Please wait 1[45] minutes and try again\.$/);
+    // Another account is not held back.
+    expect((await signIn(app, "someone-else@oddwire.test", "wrong-password", "203.0.113.100")).status).toBe(401);
+  });
+
+  test("an account is sent at most three reset e-mails an hour, whichever addresses ask", async () => {
+    await createUser({ users: t.repos.users }, { email: "forgetful@oddwire.test", password: "the-right-password" });
+    const app = await startApp();
+    const ask = (address: string) =>
+      fetch(`${app.base}/api/auth/request-password-reset`, {
+        method: "POST",
+        headers: { "content-type": "application/json", origin: app.base, "x-forwarded-for": address },
+        body: JSON.stringify({ email: "forgetful@oddwire.test", redirectTo: "/admin" }),
+      });
+    const statuses: number[] = [];
+    for (let i = 0; i < 5; i++) statuses.push((await ask(`192.0.2.${200 + i}`)).status);
+    expect(statuses).toEqual([200, 200, 200, 429, 429]);
+    const mails = readdirSync(path.join(app.dataDir, "outbox")).filter((file) => readFileSync(path.join(app.dataDir, "outbox", file), "utf8").includes("Reset your Oddwire password"));
+    expect(mails).toHaveLength(3);
+  });
+
+  test("without TRUST_PROXY a client cannot choose its address with X-Forwarded-For", async () => {
+    const app = await startApp({ TRUST_PROXY: "" });
+    const statuses: number[] = [];
+    for (let i = 0; i < 7; i++) statuses.push((await signIn(app, `nobody${i}@oddwire.test`, "wrong-password", `198.51.100.${100 + i}`)).status);
+    expect(statuses).toEqual([401, 401, 401, 401, 401, 429, 429]);
   });
 });

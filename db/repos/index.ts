@@ -8,6 +8,7 @@ import { ingestionRepo } from "./ingestion.repo";
 import { jobsRepo } from "./jobs.repo";
 import { metricsRepo } from "./metrics.repo";
 import { publicStoriesRepo } from "./public-stories.repo";
+import { rateLimitsRepo } from "./rate-limits.repo";
 import { socialRepo } from "./social.repo";
 import { sourcesRepo } from "./sources.repo";
 import { storiesRepo } from "./stories.repo";
@@ -25,6 +26,7 @@ export function createRepos(db: Db) {
     jobs: jobsRepo(db),
     metrics: metricsRepo(db),
     publicStories: publicStoriesRepo(db),
+    rateLimits: rateLimitsRepo(db),
     social: socialRepo(db),
     sources: sourcesRepo(db),
     stories: storiesRepo(db),

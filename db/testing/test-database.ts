@@ -20,10 +20,17 @@ export type TestDatabase = {
   readonly repos: Repos;
   /** Runs `work` and returns the SQL of every query it made through the Drizzle handle. */
   queriesOf(work: () => Promise<unknown>): Promise<string[]>;
+  /**
+   * Another handle on the same database, as a second process would have: a pool of its own on
+   * PostgreSQL; on PGlite, which one process holds, the same handle. Closed after the file's tests.
+   */
+  openAnother(): Promise<Database>;
 };
 
 /** Opens a fresh copy of the migrated template database for one test file. */
-export async function openTestDatabase(onQuery?: (sqlText: string) => void): Promise<{ database: Database; dispose: () => Promise<void> }> {
+export async function openTestDatabase(
+  onQuery?: (sqlText: string) => void,
+): Promise<{ database: Database; openAnother: () => Promise<Database>; dispose: () => Promise<void> }> {
   const spec = inject("testDatabase");
   if (spec.kind === "pglite") {
     const dump = new Blob([readFileSync(spec.dumpFile)]);
@@ -33,15 +40,22 @@ export async function openTestDatabase(onQuery?: (sqlText: string) => void): Pro
       postgresqlConf: ["shared_buffers = 16MB"],
       onQuery,
     });
-    return { database, dispose: () => database.close() };
+    return { database, openAnother: async () => database, dispose: () => database.close() };
   }
   const name = `oddwire_t_${process.pid}_${randomBytes(4).toString("hex")}`;
   const admin = await openDatabase({ databaseUrl: spec.url, poolSize: 1 });
   await admin.exec(createDatabaseSql(name, spec.template));
   const database = await openDatabase({ databaseUrl: adminUrl(spec.url, name), poolSize: 4, onQuery });
+  const others: Database[] = [];
   return {
     database,
+    openAnother: async () => {
+      const other = await openDatabase({ databaseUrl: adminUrl(spec.url, name), poolSize: 4 });
+      others.push(other);
+      return other;
+    },
     dispose: async () => {
+      for (const other of others) await other.close();
       await database.close();
       await admin.exec(dropDatabaseSql(name));
       await admin.close();
@@ -54,7 +68,7 @@ export async function openTestDatabase(onQuery?: (sqlText: string) => void): Pro
  * TEST_DATABASE_URL is set), emptied before each test.
  */
 export function useTestDatabase(): TestDatabase {
-  let current: { database: Database; dispose: () => Promise<void> } | undefined;
+  let current: Awaited<ReturnType<typeof openTestDatabase>> | undefined;
   let repos: Repos | undefined;
   let recording: string[] | null = null;
   beforeAll(async () => {
@@ -80,6 +94,10 @@ export function useTestDatabase(): TestDatabase {
     },
     get repos() {
       return need().repos;
+    },
+    openAnother() {
+      if (!current) throw new Error("useTestDatabase(): the database is opened in beforeAll");
+      return current.openAnother();
     },
     async queriesOf(work) {
       const seen: string[] = [];
