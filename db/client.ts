@@ -76,6 +76,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
         await pool.query(sqlText);
       },
       close: async () => {
+        if (pool.ended) return;
         const closed = connections === 0 ? Promise.resolve() : new Promise<void>((resolve) => (allClosed = resolve));
         await pool.end();
         await closed;

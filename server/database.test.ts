@@ -1,9 +1,9 @@
 import { createServer, connect, type Server } from "node:net";
-import type { AddressInfo } from "node:net";
 import pino from "pino";
 import { afterEach, describe, expect, inject, test } from "vitest";
 import type { Config } from "./config";
 import { openConfiguredDatabase } from "./database";
+import { freePort } from "~/test/http-test-server";
 
 const testDatabase = inject("testDatabase");
 const servers: Server[] = [];
@@ -16,15 +16,6 @@ function recordingLogger() {
   const entries: Record<string, unknown>[] = [];
   const logger = pino({ level: "info" }, { write: (line: string) => void entries.push(JSON.parse(line) as Record<string, unknown>) });
   return { logger, entries };
-}
-
-/** A port nothing listens on (yet). */
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
-  const { port } = probe.address() as AddressInfo;
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
 }
 
 const configFor = (databaseUrl: string) => ({ databaseUrl, dataDir: "/nonexistent" }) as unknown as Config;

@@ -12,9 +12,14 @@ afterEach(() => new Promise<void>((resolve) => (server ? server.close(() => reso
  * A real HTTP server behind the cache whose pages say how often they were rendered. The cache reads
  * a clock the test moves by hand, and /slow renders only once the test lets it.
  */
-async function start(options: { ttlMs?: number; staleMs?: number; staleIfErrorMs?: number } = {}) {
+async function start(options: { ttlMs?: number; staleMs?: number; staleIfErrorMs?: number; maintenance?: boolean } = {}) {
   let time = 0;
-  const cache: PublicCache = createPublicCache({ ...options, now: () => time });
+  // Renders until the test takes its "database" away, then fails as a page does without one.
+  let databaseUp = true;
+  const maintenance = options.maintenance
+    ? { isDatabaseDown: async () => !databaseUp, html: Buffer.from("<p>Back in a moment</p>"), retryAfterSeconds: 30 }
+    : undefined;
+  const cache: PublicCache = createPublicCache({ ...options, maintenance, now: () => time });
   let renders = 0;
   let slowGate: Promise<void> = Promise.resolve();
   let slowEntered: () => void = () => {};
@@ -49,8 +54,6 @@ async function start(options: { ttlMs?: number; staleMs?: number; staleIfErrorMs
     renders++;
     res.type("html").send(`<main>${"<p>A goat was elected mayor of a small town.</p>".repeat(100)}<p>render ${renders}</p></main>`);
   });
-  // Renders until the test takes its "database" away, then fails as a page does without one.
-  let databaseUp = true;
   app.get("/outage", (_req, res) => {
     renders++;
     if (databaseUp) res.type("html").send(`<p>outage ${renders}</p>`);
@@ -228,6 +231,31 @@ describe("the public page cache", () => {
     expect(tooOld.status).toBe(500);
     site.setDatabase(true);
     expect(await (await fetch(`${site.base}/outage`)).text()).toBe("<p>outage 4</p>");
+  });
+
+  test("a page that fails while the database is down, with no good copy kept, is the maintenance page; other failures are not", async () => {
+    const site = await start({ maintenance: true });
+    site.setDatabase(false);
+    const down = await fetch(`${site.base}/outage`);
+    expect(down.status).toBe(503);
+    expect(down.headers.get("retry-after")).toBe("30");
+    expect(down.headers.get("cache-control")).toBe("no-store");
+    expect(down.headers.get("content-security-policy")).toContain("default-src 'none'");
+    expect(down.headers.get("x-cache")).toBe("MAINTENANCE");
+    expect(await down.text()).toBe("<p>Back in a moment</p>");
+    // Nothing of it is kept: the database back, the page renders.
+    site.setDatabase(true);
+    expect(await (await fetch(`${site.base}/outage`)).text()).toBe("<p>outage 2</p>");
+    // A page that fails with the database up is its own failure, as it was rendered.
+    const broken = await fetch(`${site.base}/broken`);
+    expect(broken.status).toBe(500);
+    expect(await broken.text()).toBe("oops");
+    // A good copy kept wins over the maintenance page.
+    site.setDatabase(false);
+    site.advanceClock(60_000);
+    const stale = await fetch(`${site.base}/outage`);
+    expect(stale.status).toBe(200);
+    expect(stale.headers.get("x-cache")).toBe("STALE-IF-ERROR");
   });
 
   test("a page is compressed once and kept as br, gzip and identity, each with its own ETag, and answered by the encoding asked", async () => {

@@ -26,6 +26,9 @@ type Entry = {
  */
 export const PUBLIC_CACHE_CONTROL = "public, max-age=0, s-maxage=5, stale-while-revalidate=10, stale-if-error=600";
 
+// The maintenance page has no script: its styles are inline, its one picture the site's logo.
+const MAINTENANCE_CSP = "default-src 'none'; img-src 'self'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+
 const PRIVATE_PREFIXES = ["/admin", "/api/auth", "/healthz", "/readyz", "/metrics", "/assets/"];
 const CACHEABLE_STATUS = new Set([200, 404]);
 /** Bodies smaller than this are kept and sent as they are: compressing them saves nothing worth a CPU cycle. */
@@ -79,7 +82,18 @@ function etagMatches(ifNoneMatch: string | undefined, entry: Entry): Variant | u
  * clock ages are measured by (tests pass their own).
  */
 export function createPublicCache(
-  options: { ttlMs?: number; staleMs?: number; staleIfErrorMs?: number; maxEntries?: number; now?: () => number } = {},
+  options: {
+    ttlMs?: number;
+    staleMs?: number;
+    staleIfErrorMs?: number;
+    maxEntries?: number;
+    now?: () => number;
+    /**
+     * A page that failed to render with no good version kept: when the database is down, this page
+     * is answered instead (503, Retry-After), not the crash page.
+     */
+    maintenance?: { isDatabaseDown: () => Promise<boolean>; html: Buffer; retryAfterSeconds: number };
+  } = {},
 ) {
   const ttlMs = options.ttlMs ?? 2_000;
   const staleMs = Math.max(options.staleMs ?? 30_000, ttlMs);
@@ -159,10 +173,30 @@ export function createPublicCache(
         // The page failed to render (the database is down, say): the last good version, if there is one.
         const lastGood = res.statusCode >= 500 ? lookup(key, staleIfErrorMs) : undefined;
         if (lastGood) {
-          for (const name of res.getHeaderNames()) res.removeHeader(name);
+          dropRenderHeaders(res);
           resolve(lastGood);
           send(req, res, lastGood, "STALE-IF-ERROR");
           done?.();
+          return res;
+        }
+        if (res.statusCode >= 500 && options.maintenance) {
+          const { maintenance } = options;
+          resolve(null);
+          void maintenance.isDatabaseDown().then(
+            (down) => {
+              if (!down) return void end(body, done);
+              dropRenderHeaders(res);
+              res.statusCode = 503;
+              res.setHeader("Content-Type", "text/html; charset=utf-8");
+              res.setHeader("Cache-Control", "no-store");
+              res.setHeader("Retry-After", String(maintenance.retryAfterSeconds));
+              res.setHeader("Content-Security-Policy", MAINTENANCE_CSP);
+              res.setHeader("Content-Length", String(maintenance.html.length));
+              res.setHeader("X-Cache", "MAINTENANCE");
+              end(req.method === "HEAD" ? undefined : maintenance.html, done);
+            },
+            () => void end(body, done),
+          );
           return res;
         }
         if (!canStore) {
@@ -251,6 +285,14 @@ export function createPublicCache(
   };
 }
 export type PublicCache = ReturnType<typeof createPublicCache>;
+
+// Set by the node handler on every answer (server/security-headers.ts): kept when a failed render's own are dropped.
+const SECURITY_HEADERS = new Set(["x-content-type-options", "referrer-policy", "permissions-policy", "cross-origin-opener-policy", "strict-transport-security", "x-frame-options"]);
+
+/** Forgets the headers a failed render set, before another answer goes out in its place. */
+function dropRenderHeaders(res: ServerResponse) {
+  for (const name of res.getHeaderNames()) if (!SECURITY_HEADERS.has(name)) res.removeHeader(name);
+}
 
 function toBuffer(chunk: unknown, encoding: unknown): Buffer {
   if (Buffer.isBuffer(chunk)) return chunk;

@@ -9,9 +9,11 @@ import { requestUrl } from "./router-handler";
 const servers: Server[] = [];
 const bases: Record<string, number> = {};
 beforeAll(async () => {
-  for (const site of ["https://news.oddwire.test", "http://localhost:3000"]) {
+  for (const site of ["https://news.oddwire.test", "http://localhost:3000", "https://untrusting.oddwire.test"]) {
     const app = express();
-    app.set("trust proxy", "loopback");
+    // The third trusts one proxy elsewhere (TRUST_PROXY=10.0.0.1), not the loopback peer the tests
+    // connect from; the others trust the loopback proxy in front of them.
+    app.set("trust proxy", site.startsWith("https://untrusting") ? ["10.0.0.1"] : "loopback");
     app.all("/{*rest}", (req, res) => void res.send(requestUrl(req, site).href));
     const server = app.listen(0, "127.0.0.1");
     await new Promise((resolve) => server.once("listening", resolve));
@@ -50,5 +52,14 @@ describe("the URL a request was made to", () => {
     expect(await urlSeen("https://news.oddwire.test", { host: "news.oddwire.test:8443" })).toBe("http://news.oddwire.test:8443/admin/categories.data?index");
     expect(await urlSeen("http://localhost:3000", { host: "127.0.0.1:3000" })).toBe("http://127.0.0.1:3000/admin/categories.data?index");
     expect(await urlSeen("http://localhost:3000", { host: "localhost:3000", "x-forwarded-proto": "https" })).toBe("http://localhost:3000/admin/categories.data?index");
+  });
+});
+
+describe("forwarded headers from a peer that is not a trusted proxy", () => {
+  test("are ignored: the Host header names the site, and the scheme is the connection's", async () => {
+    const site = "https://untrusting.oddwire.test";
+    expect(await urlSeen(site, { host: "127.0.0.1:8080", "x-forwarded-host": "untrusting.oddwire.test" })).toBe("http://127.0.0.1:8080/admin/categories.data?index");
+    expect(await urlSeen(site, { host: "elsewhere.test", "x-forwarded-proto": "https" })).toBe("http://elsewhere.test/admin/categories.data?index");
+    expect(await urlSeen(site, { host: "untrusting.oddwire.test" })).toBe("https://untrusting.oddwire.test/admin/categories.data?index");
   });
 });

@@ -13,7 +13,8 @@ const DEFAULT_PORTS: Record<string, string> = { "http:": "80", "https:": "443" }
  */
 export function requestUrl(req: ExpressRequest, siteUrl: string): URL {
   // req.hostname is the trusted proxy's X-Forwarded-Host when there is one: the port comes from the same header.
-  const forwardedHost = req.app?.enabled("trust proxy") ? req.get("X-Forwarded-Host") : undefined;
+  const trusted = req.app?.get("trust proxy fn") as ((address: string | undefined, hop: number) => boolean) | undefined;
+  const forwardedHost = trusted?.(req.socket.remoteAddress, 0) ? req.get("X-Forwarded-Host") : undefined;
   const [, portText] = (forwardedHost ?? req.get("host"))?.split(",")[0]?.trim().split(":") ?? [];
   const parsedPort = Number.parseInt(portText ?? "", 10);
   const port = Number.isSafeInteger(parsedPort) ? parsedPort : undefined;

@@ -23,6 +23,7 @@ import { errorMessage } from "~/lib/error-message";
 import { createRateLimiter } from "~/lib/rate-limit";
 import { publicConfig, type AppContext } from "./app-context";
 import { CLIENT_IP_HEADER, createAuth } from "./auth";
+import { databaseIsDown, MAINTENANCE_RETRY_SECONDS, maintenanceHtml } from "./maintenance";
 import { BODY_LIMITS, bufferedBody, limitRequestBodies, type BodyLimits } from "./body-limit";
 import { createImageRoute, siteImageReader } from "./image-route";
 import { createMailer } from "./mail";
@@ -98,7 +99,9 @@ export function createWebApp(options: {
 }) {
   const { config, database, logger } = options;
   const http = options.http ?? createGuardedClient({ userAgent: userAgentFor(config.siteUrl), allowHosts: config.fetchAllowHosts });
-  const publicCache = createPublicCache();
+  // A public page that fails while the database is down, with no good copy kept, is the maintenance page.
+  const maintenance = { isDatabaseDown: () => databaseIsDown(database), html: maintenanceHtml(), retryAfterSeconds: MAINTENANCE_RETRY_SECONDS };
+  const publicCache = createPublicCache({ maintenance });
   const auth = createAuth({
     db: database.db,
     secret: config.authSecret,
@@ -145,7 +148,8 @@ export function createWebApp(options: {
 
   const app = express();
   app.disable("x-powered-by");
-  app.set("trust proxy", "loopback");
+  // Forwarded headers count only from the proxies TRUST_PROXY names (none by default).
+  app.set("trust proxy", config.trustProxy);
   app.use(
     pinoHttp({
       logger,
@@ -236,7 +240,7 @@ function bearerMatches(authorization: string | undefined, token: string): boolea
   return given.length === expected.length && timingSafeEqual(given, expected);
 }
 
-// The socket's address, or a trusted local proxy's X-Forwarded-For (Express's "trust proxy").
+// The socket's address, or the client a trusted proxy (TRUST_PROXY) forwarded for.
 function clientAddressOf(req: express.Request): string {
   return req.ip ?? req.socket.remoteAddress ?? "unknown";
 }
