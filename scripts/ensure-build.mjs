@@ -21,11 +21,21 @@ const changed = Math.max(...inputs.map((p) => newest(path.join(root, p))));
 if (built > 0 && built >= changed) process.exit(0);
 
 console.log(built === 0 ? "No build yet: building the web app..." : "Sources changed: rebuilding the web app...");
-const result = spawnSync(process.execPath, [path.join(root, "node_modules", "@react-router", "dev", "bin.js"), "build"], {
-  cwd: root,
-  stdio: "inherit",
-});
-if (result.status !== 0) process.exit(result.status ?? 1);
+// The bundler's file-by-file report stays out of the way; it is shown in full when the build fails.
+const started = Date.now();
+const step = (script, args) => spawnSync(process.execPath, [script, ...args], { cwd: root, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
+const result = step(path.join(root, "node_modules", "@react-router", "dev", "bin.js"), ["build"]);
+if (result.status !== 0) {
+  process.stdout.write(result.stdout ?? "");
+  process.stderr.write(result.stderr ?? "");
+  console.error("The build failed: its output is above.");
+  process.exit(result.status ?? 1);
+}
 // Static files are compressed once, here, never per request.
-const compressed = spawnSync(process.execPath, [path.join(root, "scripts", "precompress.mjs")], { cwd: root, stdio: "inherit" });
-process.exit(compressed.status ?? 1);
+const compressed = step(path.join(root, "scripts", "precompress.mjs"), []);
+if (compressed.status !== 0) {
+  process.stdout.write(compressed.stdout ?? "");
+  process.stderr.write(compressed.stderr ?? "");
+  process.exit(compressed.status ?? 1);
+}
+console.log(`Built in ${((Date.now() - started) / 1000).toFixed(1)} s (${compressed.stdout.trim()}).`);

@@ -1,4 +1,6 @@
+import { isatty } from "node:tty";
 import pino, { type Logger } from "pino";
+import pretty from "pino-pretty";
 
 export type { Logger };
 
@@ -17,15 +19,22 @@ const REDACT = [
   'res.headers["set-cookie"]',
 ];
 
-/** The one structured logger; JSON lines on stdout. */
-export function createLogger(options: { level?: string; name?: string; /** 2 sends lines to stderr (the CLI keeps stdout for its JSON). */ fd?: 1 | 2 } = {}): Logger {
-  return pino(
-    {
-      name: options.name ?? "oddwire",
-      level: options.level ?? "info",
-      redact: { paths: REDACT, censor: "[redacted]" },
-      base: undefined,
-    },
-    pino.destination({ fd: options.fd ?? 1, sync: options.fd === 2 }),
-  );
+/**
+ * The one structured logger: JSON lines, or short coloured lines when a person reads them in a
+ * terminal (the output is a TTY). `pretty` decides instead when given.
+ */
+export function createLogger(
+  options: { level?: string; name?: string; /** 2 sends lines to stderr (the CLI keeps stdout for its JSON). */ fd?: 1 | 2; pretty?: boolean } = {},
+): Logger {
+  const fd = options.fd ?? 1;
+  const settings = {
+    name: options.name ?? "oddwire",
+    level: options.level ?? "info",
+    redact: { paths: REDACT, censor: "[redacted]" },
+    base: undefined,
+  };
+  if (options.pretty ?? isatty(fd)) {
+    return pino(settings, pretty({ destination: fd, sync: true, colorize: true, translateTime: "SYS:HH:MM:ss", ignore: "name", singleLine: true }));
+  }
+  return pino(settings, pino.destination({ fd, sync: fd === 2 }));
 }

@@ -1,4 +1,4 @@
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { verifyPassword } from "better-auth/crypto";
@@ -8,6 +8,7 @@ import { accounts, categories, rejectedStories, sources, stories, users } from "
 import { makeCategory } from "~/db/testing/factories";
 import { useTestDatabase } from "~/db/testing/test-database";
 import { DEFAULT_CATEGORIES, ensureDefaultCategories } from "~/domain/categories/default-categories";
+import { getDashboardStats } from "~/domain/dashboard/dashboard";
 import { DEMO_ADMIN } from "./demo-content";
 import { seedDemo } from "./seed-demo";
 
@@ -33,6 +34,16 @@ async function counts() {
 }
 
 describe("seedDemo", () => {
+  test("the README's demo numbers are the ones the dashboard shows after a demo start", async () => {
+    await seedDemo({ repos: t.repos, clock: () => NOW }, { adminPassword: PASSWORD });
+    const readme = readFileSync(fileURLToPath(new URL("../../README.md", import.meta.url)), "utf8").replace(/\s+/g, " ");
+    const said = /Total Stories (\d+) \((\d+) published, (\d+) pending\), Active Sources (\d+) \(of (\d+) sources.*?(\d+) categories, and (\d+) rejected stories/.exec(readme);
+    expect(said, "the README states the demo's numbers").not.toBeNull();
+    const stats = await getDashboardStats(t.repos, NOW);
+    const found = await counts();
+    expect(said!.slice(1).map(Number)).toEqual([stats.total, stats.published, stats.pending, stats.activeSources, found.sources, found.categories, found.rejected]);
+  });
+
   test("loads a newsroom's worth of categories, sources, stories and an admin", async () => {
     const result = await seedDemo({ repos: t.repos, clock: () => NOW }, { adminPassword: PASSWORD });
 
