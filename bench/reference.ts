@@ -3,9 +3,9 @@
 // packages when missing (apt-get, as root or through sudo).
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
 import os from "node:os";
 import path from "node:path";
+import { freePort } from "~/test/http-test-server";
 
 /** Installs Debian's package for `command` when the command is missing; throws with what to do when it cannot. */
 export function ensureTool(command: string, debianPackage: string): string {
@@ -19,14 +19,6 @@ export function ensureTool(command: string, debianPackage: string): string {
   // The package may start its own service; the benchmark runs its own instance on a free port.
   if (debianPackage === "nginx") spawnSync(asRoot[0] ?? "service", asRoot.length ? [...asRoot.slice(1), "service", "nginx", "stop"] : ["nginx", "stop"], { stdio: "ignore" });
   return ensureTool(command, debianPackage);
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 export type ReferenceFile = { name: string; body: Buffer; contentType: string; contentEncoding?: string };

@@ -1,4 +1,4 @@
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import { createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 
 export type TestServer = {
@@ -54,4 +54,44 @@ ${item.image ? `<media:content url="${escape(item.image)}" medium="image"/>` : "
   )
   .join("\n")}
 </channel></rss>`;
+}
+
+/** A port on 127.0.0.1 that nothing listens on (yet). */
+export async function freePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}
+
+/**
+ * POSTs `bytes` of body with its length declared, written in 64 KB pieces as the server drains them,
+ * so the client never holds it; resolves with the answer. A server that answers early and closes
+ * (413) cuts the upload: that is not an error here.
+ */
+export function postDeclaredBytes(
+  url: string,
+  bytes: number,
+  headers: Record<string, string> = { "content-type": "application/json" },
+): Promise<{ status: number; headers: IncomingMessage["headers"]; body: string }> {
+  const chunk = Buffer.alloc(64 * 1024, "a");
+  return new Promise((resolve, reject) => {
+    const request = httpRequest(url, { method: "POST", headers: { ...headers, "content-length": bytes } }, (response) => {
+      let body = "";
+      response.on("data", (c: Buffer) => (body += c.toString()));
+      response.on("end", () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body }));
+    });
+    request.on("error", (error: NodeJS.ErrnoException) => (error.code === "EPIPE" || error.code === "ECONNRESET" ? undefined : reject(error)));
+    let sent = 0;
+    const write = () => {
+      while (sent < bytes) {
+        const part = chunk.subarray(0, Math.min(chunk.length, bytes - sent));
+        sent += part.length;
+        if (!request.write(part)) return void request.once("drain", write);
+      }
+      request.end();
+    };
+    write();
+  });
 }
