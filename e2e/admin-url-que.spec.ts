@@ -167,7 +167,15 @@ test("reject and delete act on the selection, by mouse and by keyboard, with the
   await expect(dialog).toContainText("Are you sure you want to permanently delete 2 URLs from the queue? This action cannot be undone.");
   await expect(dialog.getByRole("button", { name: "Cancel" })).toBeFocused();
   expect(await seriousViolations(page)).toEqual([]);
+  // The dialog is gone by the time Escape's keydown reaches the window, so no later key can find it
+  // closed but still mounted (an Enter on Delete would then not open it again).
+  await page.evaluate(() =>
+    window.addEventListener("keydown", (event) => {
+      if (event.key === "Escape") document.documentElement.dataset.dialogAtEscape = String(document.querySelector("dialog") !== null);
+    }),
+  );
   await page.keyboard.press("Escape");
+  expect(await page.evaluate(() => document.documentElement.dataset.dialogAtEscape)).toBe("false");
   await expect(dialog).toHaveCount(0);
   await expect(action(page, "Delete", 2)).toBeFocused();
   await expect(rows(page)).toHaveCount(2);

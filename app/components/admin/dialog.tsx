@@ -6,8 +6,8 @@ const FOCUSABLE = 'input:not([type="hidden"]):not([disabled]), select:not([disab
 const WIDTHS = { sm: "w-[min(95vw,28rem)]", md: "w-[min(95vw,40rem)]", lg: "w-[min(95vw,48rem)]" } as const;
 
 /**
- * The back office's one modal dialog, on the native <dialog>: it traps focus and closes on Escape
- * (both the browser's doing), is named by its title, has a close button, and gives focus back to
+ * The back office's one modal dialog, on the native <dialog>: it traps focus (the browser's doing)
+ * and closes on Escape, is named by its title, has a close button, and gives focus back to
  * what opened it. It is open while mounted: the caller renders it to open it and drops it on close.
  */
 export function Dialog({
@@ -47,7 +47,15 @@ export function Dialog({
     <dialog
       ref={ref}
       aria-labelledby={titleId}
-      // Escape fires 'cancel' then 'close'; the caller unmounts the dialog, which is what closes it for good.
+      // Escape is answered in its own keydown: the caller drops the dialog before the next key is read.
+      // Left to the browser, Escape closes the element at once but its 'close' event comes in a later
+      // task, and a busy page can take the next key first: an Enter on the opener then finds the dialog
+      // still mounted (closed) and does not open it again. Other closings still go through 'close'.
+      onKeyDown={(event) => {
+        if (event.key !== "Escape" || event.defaultPrevented) return;
+        event.preventDefault();
+        close.current();
+      }}
       onClose={() => close.current()}
       className={`m-auto max-h-[92vh] ${WIDTHS[width]} overflow-y-auto rounded-2xl border-4 border-ink bg-paper p-0 text-ink backdrop:bg-ink/60`}
     >
