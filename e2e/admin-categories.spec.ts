@@ -1,5 +1,6 @@
 import { expect, test } from "@playwright/test";
 import { ADMIN, CATEGORIES } from "./fixtures";
+import { signInAsAdmin } from "./helpers";
 
 test.use({ extraHTTPHeaders: { "x-forwarded-for": "192.0.2.80" } });
 
@@ -42,4 +43,57 @@ test("the add form makes the slug from the name and stays disabled until both ar
   await expect(submit).toBeEnabled();
   await page.getByLabel("URL Slug").first().fill("");
   await expect(submit).toBeDisabled();
+});
+
+test("the disabled Delete and Add Category buttons say why beside them, and Delete says what it will do once it may", async ({ page }) => {
+  await signInAsAdmin(page, "/admin/categories");
+  const animals = CATEGORIES.animals.name;
+  const card = page.getByRole("main").getByRole("listitem").filter({ has: page.getByRole("heading", { name: animals }) });
+  const remove = page.getByRole("button", { name: `Delete ${animals}` });
+  await expect(remove).toBeDisabled();
+  const why = /^Choose where its \d+ stories go before deleting it\.$/;
+  await expect(card.getByText(why)).toBeVisible();
+  await expect(remove).toHaveAccessibleDescription(why);
+
+  await page.getByLabel(`Move the stories of ${animals} to`).selectOption({ label: CATEGORIES.desk.name });
+  await expect(remove).toBeEnabled();
+  await expect(remove).toHaveAccessibleDescription(new RegExp(`^Its \\d+ stories will move to ${CATEGORIES.desk.name}\\.$`));
+
+  // A category without stories may go at once: nothing to explain.
+  const empty = page.getByRole("button", { name: `Delete ${CATEGORIES.empty.name}` });
+  await expect(empty).toBeEnabled();
+  await expect(empty).toHaveAccessibleDescription("");
+
+  await page.getByRole("button", { name: "Add Category" }).first().click();
+  const submit = page.getByRole("main").locator("form").getByRole("button", { name: "Add Category" });
+  await expect(submit).toBeDisabled();
+  await expect(page.getByText("Enter a category name and a URL slug to add the category.")).toBeVisible();
+  await expect(submit).toHaveAccessibleDescription("Enter a category name and a URL slug to add the category.");
+  await page.getByLabel("Category Name").first().fill("Strange Weather");
+  await expect(submit).toBeEnabled();
+  await expect(submit).toHaveAccessibleDescription("");
+  await page.getByLabel("URL Slug").first().fill("");
+  await expect(submit).toBeDisabled();
+  await expect(submit).toHaveAccessibleDescription("Enter a URL slug to add the category.");
+});
+
+test("moving a category with the keyboard is announced by the category's name, not its id", async ({ page }) => {
+  await signInAsAdmin(page, "/admin/categories");
+  const name = CATEGORIES.space.name;
+  const live = page.locator('[id^="DndLiveRegion"]');
+  const handle = page.getByRole("button", { name: `Reorder ${name}` });
+  await expect(handle).toHaveAccessibleDescription(/press Space or Enter to pick it up, use the up and down arrow keys/);
+
+  await handle.focus();
+  await page.keyboard.press("Space");
+  await expect(live).toHaveText(/^Picked up Science & Space, at position \d of 4\.$/);
+  // One place down, or up from the bottom (the other journeys may have reordered the list).
+  const from = Number((await live.innerText()).match(/position (\d)/)![1]);
+  const to = from < 4 ? from + 1 : from - 1;
+  for (let i = 0; i < 3; i++) await page.keyboard.press(to > from ? "ArrowDown" : "ArrowUp");
+  await expect(live).toHaveText(new RegExp(`^Science & Space moved to position ${to} of 4, where .+ is\\.$`));
+  await page.keyboard.press("Space");
+  await expect(live).toHaveText(`Science & Space was dropped at position ${to} of 4.`);
+  await expect(page.getByText("Order saved")).toBeVisible();
+  await expect(page.getByRole("main").getByRole("listitem").nth(to - 1)).toContainText(name);
 });

@@ -1,6 +1,6 @@
 import { expect, test, type Page } from "@playwright/test";
 import { SOURCES_PAGE, TOOLS_SOURCE_NAME } from "./fixtures";
-import { gotoHydrated, signInAsAdmin, toast } from "./helpers";
+import { expectToastsClearOf, gotoHydrated, signInAsAdmin, toast } from "./helpers";
 
 // Honest status: an ingestion run says how many sources failed and why, and leads to them; a source
 // in trouble says so in its badge. The fixtures' RSS sources: the fixture feed reads fine, while the
@@ -23,6 +23,8 @@ test("an ingestion run whose sources fail says how many, which and why, and lead
   await expect(done).toContainText(`${SOURCES_PAGE.broken.name} (`);
   await expect(done).toContainText(`${ODD_PLANET} (`);
   await expect(done).not.toContainText(`${TOOLS_SOURCE_NAME} (`);
+  // Long as it is, the summary leaves the page's main buttons uncovered.
+  await expectToastsClearOf(page, [page.getByRole("button", { name: "Trigger RSS Ingestion" }), page.getByRole("button", { name: "Add New Source" })]);
 
   await done.getByRole("button", { name: "Show failing sources" }).click();
   await expect(page).toHaveURL(/\/admin\/sources\?trouble=1$/);

@@ -162,14 +162,14 @@ test("a source in error shows its last error; sources go out and come in as OPML
     <outline type="rss" text="Haunted again" xmlUrl="${SOURCES_PAGE.broken.rssFeedUrl}"/></outline></body></opml>`;
   const importButton = page.getByRole("button", { name: "Import OPML" });
   await expect(importButton).toBeDisabled();
-  await page.getByLabel("OPML file to import").setInputFiles({ name: "tips.opml", mimeType: "text/x-opml", buffer: Buffer.from(file) });
+  await page.getByLabel("Choose OPML file").setInputFiles({ name: "tips.opml", mimeType: "text/x-opml", buffer: Buffer.from(file) });
   await importButton.click();
   await expect(toast(page, "Imported 1 source, skipped 1")).toContainText(`already added as "${SOURCES_PAGE.broken.name}"`);
   await expect(card(page, "Imported Oddities")).toContainText("Status: active");
 
   // A hostile file adds nothing and says why.
   await page
-    .getByLabel("OPML file to import")
+    .getByLabel("Choose OPML file")
     .setInputFiles({ name: "bomb.opml", mimeType: "text/x-opml", buffer: Buffer.from('<!DOCTYPE x [<!ENTITY a "aaaa">]><opml><body><outline text="&a;" xmlUrl="http://127.0.0.1:9/x"/></body></opml>') });
   await importButton.click();
   await expect(toast(page, "OPML import failed")).toContainText("DOCTYPE");

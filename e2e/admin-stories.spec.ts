@@ -36,19 +36,45 @@ test("an editor publishes a pending story and sees it on the public site; reject
   await expect(rejected).toContainText("manual_rejection");
 });
 
-test("the Add New Story dialog refuses a story without title and category, then publishes one", async ({ page }) => {
+test("the Add New Story dialog marks its required fields, refuses a story without title and category in its own words, then publishes one", async ({ page }) => {
   await signInAsAdmin(page, "/admin/stories");
+  // The refusal is written in the form: a browser alert would block the page.
+  const browserDialogs: string[] = [];
+  page.on("dialog", (alert) => {
+    browserDialogs.push(alert.message());
+    void alert.dismiss();
+  });
   await page.getByRole("button", { name: "Add New Story" }).click();
   const dialog = page.getByRole("dialog", { name: "Add New Story" });
-  page.once("dialog", (alert) => {
-    expect(alert.message()).toBe("Please fill in the title and select a category");
-    void alert.accept();
-  });
-  await dialog.getByRole("button", { name: "Create" }).click();
-  await expect(dialog).toBeVisible();
+  const title = dialog.getByLabel("Title");
+  const category = dialog.getByLabel("Category");
+  await expect(dialog.getByText("Fields marked * are required.")).toBeVisible();
+  for (const field of [title, category]) {
+    await expect(field).toHaveAttribute("required", "");
+    await expect(field).not.toHaveAttribute("aria-invalid", "true");
+  }
+  await expect(dialog.getByLabel("Summary")).not.toHaveAttribute("required", "");
 
-  await dialog.getByLabel("Title").fill("Hand-made: Pigeon learns to knock");
-  await dialog.getByLabel("Category").selectOption({ label: CATEGORIES.desk.name });
+  await dialog.getByRole("button", { name: "Create" }).click();
+  const refusal = dialog.getByRole("alert");
+  await expect(refusal).toHaveText("Please fill in the title and select a category");
+  await expect(title).toBeFocused();
+  for (const field of [title, category]) {
+    await expect(field).toHaveAttribute("aria-invalid", "true");
+    await expect(field).toHaveAccessibleDescription("Please fill in the title and select a category");
+  }
+
+  // A title alone is not enough: the category stays marked.
+  await title.fill("Hand-made: Pigeon learns to knock");
+  await dialog.getByRole("button", { name: "Create" }).click();
+  await expect(refusal).toBeVisible();
+  await expect(category).toBeFocused();
+  await expect(title).not.toHaveAttribute("aria-invalid", "true");
+  await expect(category).toHaveAttribute("aria-invalid", "true");
+  expect(browserDialogs).toEqual([]);
+
+  await category.selectOption({ label: CATEGORIES.desk.name });
+  await expect(refusal).toHaveCount(0);
   await dialog.getByLabel("Source URL").fill("https://handmade.example/pigeon");
   await dialog.getByRole("button", { name: "Create" }).click();
   await expect(page.getByText("Story Created")).toBeVisible();

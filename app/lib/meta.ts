@@ -15,3 +15,8 @@ export function pageMeta(options: { title: string; description?: string; siteUrl
     { tagName: "link", rel: "canonical", href: `${options.siteUrl}${options.path}` },
   ];
 }
+
+/** Title and noindex for a back-office screen: the screen's name first, as the public pages put theirs. */
+export function adminMeta(screen?: string) {
+  return [{ title: screen ? `${screen} | Oddwire admin` : "Oddwire admin" }, { name: "robots", content: "noindex" }];
+}

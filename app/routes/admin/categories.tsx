@@ -1,17 +1,22 @@
 import { closestCenter, DndContext, type DragEndEvent } from "@dnd-kit/core";
 import { arrayMove, SortableContext, verticalListSortingStrategy } from "@dnd-kit/sortable";
-import { useState } from "react";
+import { useMemo, useState } from "react";
 import { data, useFetcher, useNavigation } from "react-router";
 import { AddCategory } from "~/app/components/admin/categories/add-category";
 import { CategoryCard } from "~/app/components/admin/categories/category-card";
-import { useCategorySensors } from "~/app/components/admin/categories/sortable";
+import { CATEGORY_DRAG_INSTRUCTIONS, categoryAnnouncements, useCategorySensors } from "~/app/components/admin/categories/sortable";
 import { failedAction, useActionToast, type ActionResult } from "~/app/lib/action-toast";
 import { requireAdmin } from "~/app/lib/admin.server";
 import { errorAnswer } from "~/app/lib/error-response.server";
 import { idField, idListField } from "~/app/lib/form-fields";
 import { addCategory, deleteCategory, listAdminCategories, reorderCategories, updateCategory } from "~/domain/categories/admin-categories";
 import { PageHeader } from "~/app/components/admin/page-header";
+import { adminMeta } from "~/app/lib/meta";
 import type { Route } from "./+types/categories";
+
+export function meta(): Route.MetaDescriptors {
+  return adminMeta("Categories");
+}
 
 export async function loader(args: Route.LoaderArgs) {
   await requireAdmin(args);
@@ -71,6 +76,7 @@ export default function Categories({ loaderData }: Route.ComponentProps) {
   }
 
   const sensors = useCategorySensors();
+  const accessibility = useMemo(() => ({ announcements: categoryAnnouncements(order), screenReaderInstructions: CATEGORY_DRAG_INSTRUCTIONS }), [order]);
 
   const onDragEnd = ({ active, over }: DragEndEvent) => {
     if (!over || active.id === over.id) return;
@@ -108,6 +114,7 @@ export default function Categories({ loaderData }: Route.ComponentProps) {
           sensors={sensors}
           collisionDetection={closestCenter}
           onDragEnd={onDragEnd}
+          accessibility={accessibility}
           autoScroll={{ threshold: { x: 0.2, y: 0.2 }, acceleration: 10, interval: 5 }}
         >
           <SortableContext items={order.map((c) => c.id)} strategy={verticalListSortingStrategy}>

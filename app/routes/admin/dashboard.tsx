@@ -12,7 +12,12 @@ import { ImagePanel, type ImageAnswer, type ImageIntent } from "~/app/components
 import { actionFailure, actionFailureTitle, analysisSummary, IMAGE_PANEL_TEXT, type RunKind } from "~/app/components/admin/dashboard/image-messages";
 import { RssIngestionPanel } from "~/app/components/admin/sources/rss-ingestion-panel";
 import { PageHeader } from "~/app/components/admin/page-header";
+import { adminMeta } from "~/app/lib/meta";
 import type { Route } from "./+types/dashboard";
+
+export function meta(): Route.MetaDescriptors {
+  return adminMeta("Dashboard");
+}
 
 export async function loader(args: Route.LoaderArgs) {
   await requireAdmin(args);

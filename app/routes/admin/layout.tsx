@@ -1,14 +1,18 @@
 import { isRouteErrorResponse, Link, NavLink, Outlet } from "react-router";
-import { Toaster } from "sonner";
+import { AdminToaster } from "~/app/components/admin/admin-toaster";
 import { AccessDenied, SignInScreen } from "~/app/components/admin/sign-in-screen";
 import { WrongAddress } from "~/app/components/admin/wrong-address";
 import { requireAdmin, type GateRefusal } from "~/app/lib/admin.server";
 import { signOutAndReturn } from "~/app/lib/auth-client";
+import { adminMeta } from "~/app/lib/meta";
 import { useHydrated } from "~/app/lib/use-hydrated";
 import type { Route } from "./+types/layout";
 
-export function meta(): Route.MetaDescriptors {
-  return [{ title: "Admin | Oddwire" }, { name: "robots", content: "noindex" }];
+// Each screen titles itself; this one names the gate's own screens when it turns the visitor away.
+export function meta({ error }: Route.MetaArgs): Route.MetaDescriptors {
+  if (isRouteErrorResponse(error) && error.status === 401) return adminMeta("Sign in");
+  if (isRouteErrorResponse(error) && error.status === 403) return adminMeta("Access denied");
+  return adminMeta();
 }
 
 export async function loader(args: Route.LoaderArgs) {
@@ -72,8 +76,7 @@ export default function AdminLayout({ loaderData }: Route.ComponentProps) {
           <Outlet />
         </fieldset>
       </main>
-      {/* At the bottom: a toast never covers a page's header buttons (Trigger RSS Ingestion, Add New ...). */}
-      <Toaster position="bottom-right" richColors closeButton />
+      <AdminToaster />
     </div>
   );
 }

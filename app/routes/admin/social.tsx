@@ -8,10 +8,11 @@ import { errorAnswer } from "~/app/lib/error-response.server";
 import { idField } from "~/app/lib/form-fields";
 import { cancelScheduledPost, requestPost } from "~/domain/social/post-story";
 import { socialOverview, storyForRepost } from "~/domain/social/social-page";
+import { adminMeta } from "~/app/lib/meta";
 import type { Route } from "./+types/social";
 
 export function meta(): Route.MetaDescriptors {
-  return [{ title: "Social Media | Oddwire" }, { name: "robots", content: "noindex" }];
+  return adminMeta("Social Media");
 }
 
 export async function loader(args: Route.LoaderArgs) {

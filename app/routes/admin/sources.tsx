@@ -20,7 +20,12 @@ import { importSourcesOpml, OPML_MAX_BYTES } from "~/domain/sources/opml";
 import { SOURCE_MESSAGES, sourceFormFromData } from "~/domain/sources/source-form";
 import { createSource, deleteSource, listSources, startDiscovery, updateSource, type SourceView } from "~/domain/sources/sources";
 import { PageHeader } from "~/app/components/admin/page-header";
+import { adminMeta } from "~/app/lib/meta";
 import type { Route } from "./+types/sources";
+
+export function meta(): Route.MetaDescriptors {
+  return adminMeta("Sources");
+}
 
 export async function loader(args: Route.LoaderArgs) {
   await requireAdmin(args);

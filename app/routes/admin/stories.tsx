@@ -13,7 +13,12 @@ import { listAdminStories, parseAdminListQuery } from "~/domain/stories/admin-li
 import { bulkOutcomeMessage, bulkPublishStories, bulkRejectStories } from "~/domain/stories/bulk-review";
 import { changeStoryCategory, createStory, deleteStory, editStory, publishStory, rejectStory, unpublishStory } from "~/domain/stories/editorial";
 import { PageHeader } from "~/app/components/admin/page-header";
+import { adminMeta } from "~/app/lib/meta";
 import type { Route } from "./+types/stories";
+
+export function meta(): Route.MetaDescriptors {
+  return adminMeta("Stories");
+}
 
 export async function loader(args: Route.LoaderArgs) {
   await requireAdmin(args);

@@ -8,10 +8,11 @@ import { errorAnswer } from "~/app/lib/error-response.server";
 import { idListField } from "~/app/lib/form-fields";
 import { DEFAULT_URL_QUEUE_STATUS, deleteQueuedUrls, listUrlQueue, rejectQueuedUrls, URL_QUEUE_LIMIT, URL_QUEUE_STATUSES } from "~/domain/crawl/url-queue";
 import { DomainError } from "~/domain/errors";
+import { adminMeta } from "~/app/lib/meta";
 import type { Route } from "./+types/url-que";
 
 export function meta(): Route.MetaDescriptors {
-  return [{ title: "URL Que | Oddwire" }, { name: "robots", content: "noindex" }];
+  return adminMeta("URL Que");
 }
 
 export async function loader(args: Route.LoaderArgs) {

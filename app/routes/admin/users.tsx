@@ -4,7 +4,12 @@ import { listUsers, setAdminRight } from "~/domain/users/admin-rights";
 import { requireAdmin } from "~/app/lib/admin.server";
 import { errorAnswer } from "~/app/lib/error-response.server";
 import { PageHeader } from "~/app/components/admin/page-header";
+import { adminMeta } from "~/app/lib/meta";
 import type { Route } from "./+types/users";
+
+export function meta(): Route.MetaDescriptors {
+  return adminMeta("Users");
+}
 
 export async function loader(args: Route.LoaderArgs) {
   const me = await requireAdmin(args);

@@ -1,7 +1,9 @@
-import { useEffect, useState } from "react";
+import { useEffect, useId, useState } from "react";
 import { useFetcher } from "react-router";
 import { categorySlug } from "~/domain/categories/category-slug";
 import { useActionToast, type ActionResult } from "~/app/lib/action-toast";
+import { DisabledReason } from "~/app/components/admin/disabled-reason";
+import { missingFieldsReason } from "./reasons";
 
 /** The Add Category form: the slug follows the name until it is edited by hand (spec section 5). */
 export function AddCategory({ onDone }: { onDone: () => void }) {
@@ -14,6 +16,8 @@ export function AddCategory({ onDone }: { onDone: () => void }) {
     if (fetcher.state === "idle" && fetcher.data?.ok) onDone();
   }, [fetcher.state, fetcher.data, onDone]);
   const field = "w-full rounded-lg border-2 border-ink bg-white px-3 py-2";
+  const reasonId = useId();
+  const reason = missingFieldsReason(name, slug, "add the category");
   return (
     <fetcher.Form method="post" className="mt-4 grid gap-3 rounded-2xl border-2 border-ink bg-white p-4 sm:grid-cols-[1fr_1fr_auto] sm:items-end">
       <input type="hidden" name="intent" value="create" />
@@ -41,9 +45,19 @@ export function AddCategory({ onDone }: { onDone: () => void }) {
           className={field}
         />
       </label>
-      <button type="submit" disabled={!name.trim() || !slug.trim() || fetcher.state !== "idle"} className="rounded-full bg-ink px-4 py-2 font-bold text-acid disabled:opacity-50">
-        Add Category
+      <button
+        type="submit"
+        disabled={reason !== null || fetcher.state !== "idle"}
+        aria-describedby={reason ? reasonId : undefined}
+        className="rounded-full bg-ink px-4 py-2 font-bold text-acid disabled:opacity-50"
+      >
+        {fetcher.state !== "idle" ? "Adding..." : "Add Category"}
       </button>
+      {reason ? (
+        <DisabledReason id={reasonId} className="sm:col-span-3">
+          {reason}
+        </DisabledReason>
+      ) : null}
     </fetcher.Form>
   );
 }

@@ -4,6 +4,8 @@ import { useEffect, useState } from "react";
 import { useFetcher } from "react-router";
 import type { AdminCategory } from "~/domain/categories/admin-categories";
 import { useActionToast, type ActionResult } from "~/app/lib/action-toast";
+import { DisabledReason } from "~/app/components/admin/disabled-reason";
+import { deleteNote, missingFieldsReason } from "./reasons";
 
 /** One category: name, slug, story count and order, or its edit form; a drag handle; delete, moving its stories. */
 export function CategoryCard({
@@ -28,7 +30,9 @@ export function CategoryCard({
   useEffect(() => {
     if (fetcher.state === "idle" && fetcher.data?.ok) onDone();
   }, [fetcher.state, fetcher.data, onDone]);
-  const field = "rounded-lg border-2 border-ink bg-white px-3 py-1.5";
+  const field = "min-w-0 flex-1 basis-40 rounded-lg border-2 border-ink bg-white px-3 py-1.5";
+  const saveReason = missingFieldsReason(name, slug, "save");
+  const deleteReason = deleteNote(category.storyCount, others.find((o) => String(o.id) === moveTo)?.name ?? null);
   return (
     <li
       ref={setNodeRef}
@@ -45,7 +49,7 @@ export function CategoryCard({
         ⠿
       </button>
       {editing ? (
-        <fetcher.Form method="post" className="flex flex-1 flex-wrap items-center gap-2">
+        <fetcher.Form method="post" className="flex min-w-0 flex-1 flex-wrap items-center gap-2">
           <input type="hidden" name="intent" value="update" />
           <input type="hidden" name="id" value={category.id} />
           <label className="sr-only" htmlFor={`name-${category.id}`}>
@@ -56,12 +60,22 @@ export function CategoryCard({
             URL Slug
           </label>
           <input id={`slug-${category.id}`} name="slug" value={slug} onChange={(e) => setSlug(e.target.value)} className={field} />
-          <button type="submit" disabled={!name.trim() || !slug.trim() || fetcher.state !== "idle"} className="rounded-full bg-ink px-3 py-1.5 font-bold text-acid disabled:opacity-50">
+          <button
+            type="submit"
+            disabled={saveReason !== null || fetcher.state !== "idle"}
+            aria-describedby={saveReason ? `save-reason-${category.id}` : undefined}
+            className="rounded-full bg-ink px-3 py-1.5 font-bold text-acid disabled:opacity-50"
+          >
             Save
           </button>
           <button type="button" onClick={onDone} className="rounded-full border-2 border-ink px-3 py-1.5 font-bold">
             Cancel
           </button>
+          {saveReason ? (
+            <DisabledReason id={`save-reason-${category.id}`} className="basis-full">
+              {saveReason}
+            </DisabledReason>
+          ) : null}
         </fetcher.Form>
       ) : (
         <>
@@ -72,41 +86,53 @@ export function CategoryCard({
               {category.pending > 0 ? `, ${category.pending} pending` : ""} · Order: {category.displayOrder}
             </p>
           </div>
-          <button type="button" onClick={onEdit} className="rounded-full border-2 border-ink px-3 py-1.5 text-sm font-bold hover:bg-acid">
-            Edit<span className="sr-only"> {category.name}</span>
-          </button>
-          <fetcher.Form
-            method="post"
-            className="flex items-center gap-2"
-            onSubmit={(event) => {
-              if (!window.confirm(`Delete the category ${category.name}?`)) event.preventDefault();
-            }}
-          >
-            <input type="hidden" name="intent" value="delete" />
-            <input type="hidden" name="id" value={category.id} />
-            {category.storyCount > 0 ? (
-              <>
-                <label className="sr-only" htmlFor={`move-${category.id}`}>
-                  Move the stories of {category.name} to
-                </label>
-                <select id={`move-${category.id}`} name="moveTo" value={moveTo} onChange={(e) => setMoveTo(e.target.value)} className="rounded-full border-2 border-ink bg-white px-2 py-1 text-sm">
-                  <option value="">Move stories to...</option>
-                  {others.map((o) => (
-                    <option key={o.id} value={o.id}>
-                      {o.name}
-                    </option>
-                  ))}
-                </select>
-              </>
-            ) : null}
-            <button
-              type="submit"
-              disabled={category.storyCount > 0 && moveTo === ""}
-              className="rounded-full border-2 border-alarm-ink px-3 py-1.5 text-sm font-bold text-alarm-ink hover:bg-alarm-ink hover:text-white disabled:opacity-40"
-            >
-              Delete<span className="sr-only"> {category.name}</span>
-            </button>
-          </fetcher.Form>
+          <div className="flex flex-col gap-1 sm:items-end">
+            <div className="flex flex-wrap items-center gap-2">
+              <button type="button" onClick={onEdit} className="rounded-full border-2 border-ink px-3 py-1.5 text-sm font-bold hover:bg-acid">
+                Edit<span className="sr-only"> {category.name}</span>
+              </button>
+              <fetcher.Form
+                method="post"
+                className="flex items-center gap-2"
+                onSubmit={(event) => {
+                  if (!window.confirm(`Delete the category ${category.name}?`)) event.preventDefault();
+                }}
+              >
+                <input type="hidden" name="intent" value="delete" />
+                <input type="hidden" name="id" value={category.id} />
+                {category.storyCount > 0 ? (
+                  <>
+                    <label className="sr-only" htmlFor={`move-${category.id}`}>
+                      Move the stories of {category.name} to
+                    </label>
+                    <select
+                      id={`move-${category.id}`}
+                      name="moveTo"
+                      value={moveTo}
+                      onChange={(e) => setMoveTo(e.target.value)}
+                      className="rounded-full border-2 border-ink bg-white px-2 py-1 text-sm"
+                    >
+                      <option value="">Move stories to...</option>
+                      {others.map((o) => (
+                        <option key={o.id} value={o.id}>
+                          {o.name}
+                        </option>
+                      ))}
+                    </select>
+                  </>
+                ) : null}
+                <button
+                  type="submit"
+                  disabled={category.storyCount > 0 && moveTo === ""}
+                  aria-describedby={deleteReason ? `delete-reason-${category.id}` : undefined}
+                  className="rounded-full border-2 border-alarm-ink px-3 py-1.5 text-sm font-bold text-alarm-ink hover:bg-alarm-ink hover:text-white disabled:opacity-40"
+                >
+                  Delete<span className="sr-only"> {category.name}</span>
+                </button>
+              </fetcher.Form>
+            </div>
+            {deleteReason ? <DisabledReason id={`delete-reason-${category.id}`}>{deleteReason}</DisabledReason> : null}
+          </div>
         </>
       )}
     </li>

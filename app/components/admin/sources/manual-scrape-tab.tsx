@@ -3,7 +3,7 @@ import { Link } from "react-router";
 import { toast } from "sonner";
 import type { ScrapeOutcome, ScrapeResult, ScrapeUrlResult } from "~/domain/ingestion/scrape-urls";
 import { requestJson } from "~/app/components/admin/admin-fetch";
-import { chunk, detectedUrlsLine, parseScrapeInput } from "./scrape-input";
+import { chunk, detectedUrlsLine, keptUrlsLine, parseScrapeInput, urlsToRetry } from "./scrape-input";
 import { Spinner } from "./spinner";
 import { ToolPanel } from "./tool-panel";
 import { inputClass, linkClass, panelClass, primaryButtonClass, safeHref } from "./ui";
@@ -27,6 +27,8 @@ export function ManualScrapeTab({ sources }: { sources: { id: number; name: stri
   const [sourceId, setSourceId] = useState("");
   const [progress, setProgress] = useState<Progress | null>(null);
   const [results, setResults] = useState<ScrapeUrlResult[]>([]);
+  // How many URLs the last run left in the box to retry (the spec clears the box; we keep what failed).
+  const [kept, setKept] = useState(0);
   const urls = useMemo(() => parseScrapeInput(text), [text]);
   const busy = progress !== null;
 
@@ -38,7 +40,15 @@ export function ManualScrapeTab({ sources }: { sources: { id: number; name: stri
     const totals = { inserted: 0, skipped: 0, failed: 0 };
     const seen: ScrapeUrlResult[] = [];
     setResults([]);
+    setKept(0);
     setProgress({ done: 0, total: urls.length });
+    // Whatever did not get in stays in the box, one URL per line, ready for another try.
+    const keep = (untried: string[] = []) => {
+      const left = urlsToRetry(seen, untried);
+      setText(left.join("\n"));
+      setKept(left.length);
+    };
+    let tried = 0;
     for (const step of chunk(urls, STEP)) {
       const answer = await requestJson<ScrapeResult>("/admin/api/scrape", {
         method: "POST",
@@ -47,9 +57,11 @@ export function ManualScrapeTab({ sources }: { sources: { id: number; name: stri
       if (answer.kind !== "ok") {
         setProgress(null);
         setResults(seen);
+        keep(urls.slice(tried));
         toast.error("Scrape failed", { description: answer.message || "Unknown error" });
         return;
       }
+      tried += step.length;
       totals.inserted += answer.body.inserted;
       totals.skipped += answer.body.skipped;
       totals.failed += answer.body.failed;
@@ -58,7 +70,7 @@ export function ManualScrapeTab({ sources }: { sources: { id: number; name: stri
       setProgress({ done: seen.length, total: urls.length });
     }
     setProgress(null);
-    setText("");
+    keep();
     toast.success(`Scrape complete: Inserted ${totals.inserted}, skipped ${totals.skipped}, failed ${totals.failed}.`);
   };
 
@@ -77,16 +89,24 @@ export function ManualScrapeTab({ sources }: { sources: { id: number; name: stri
           id={`${id}-urls`}
           rows={7}
           value={text}
-          onChange={(event) => setText(event.target.value)}
+          onChange={(event) => {
+            setText(event.target.value);
+            setKept(0);
+          }}
           readOnly={busy}
           spellCheck={false}
-          aria-describedby={`${id}-count`}
+          aria-describedby={kept ? `${id}-count ${id}-kept` : `${id}-count`}
           placeholder={"https://example.com/odd-story\nhttps://example.org/another-odd-story"}
           className={`${inputClass} mt-1 font-mono text-sm`}
         />
         <p id={`${id}-count`} aria-live="polite" className={`mt-1 text-sm font-semibold ${urls.length ? "text-green-900" : "text-ink/70"}`}>
           {detectedUrlsLine(urls.length)}
         </p>
+        {kept ? (
+          <p id={`${id}-kept`} className="mt-1 text-sm font-semibold text-alarm-ink">
+            {keptUrlsLine(kept)}
+          </p>
+        ) : null}
         <div className="mt-4 flex flex-col gap-3 sm:flex-row sm:items-end">
           <label className="block text-sm font-bold sm:w-72">
             Source (optional)
@@ -118,7 +138,14 @@ function ScrapeProgress({ progress }: { progress: Progress }) {
       <p className="text-sm font-semibold">
         Scraped {progress.done} of {progress.total} URL(s)...
       </p>
-      <div role="progressbar" aria-label="Scrape progress" aria-valuemin={0} aria-valuemax={progress.total} aria-valuenow={progress.done} className="mt-1 h-2.5 overflow-hidden rounded-full border-2 border-ink bg-paper">
+      <div
+        role="progressbar"
+        aria-label="Scrape progress"
+        aria-valuemin={0}
+        aria-valuemax={progress.total}
+        aria-valuenow={progress.done}
+        className="mt-1 h-2.5 overflow-hidden rounded-full border-2 border-ink bg-paper"
+      >
         <div className="h-full bg-ufo transition-[width]" style={{ width: `${Math.max(percent, 4)}%` }} />
       </div>
     </div>

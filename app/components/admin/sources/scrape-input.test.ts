@@ -1,5 +1,6 @@
 import { describe, expect, test } from "vitest";
-import { chunk, detectedUrlsLine, parseScrapeInput } from "./scrape-input";
+import type { ScrapeOutcome } from "~/domain/ingestion/scrape-urls";
+import { chunk, detectedUrlsLine, keptUrlsLine, parseScrapeInput, urlsToRetry } from "./scrape-input";
 
 describe("reading pasted URLs for a manual scrape", () => {
   test.each([
@@ -33,5 +34,35 @@ describe("splitting a long paste into steps", () => {
   test("keeps every URL in order, at most the step size in each", () => {
     expect(chunk([1, 2, 3, 4, 5], 2)).toEqual([[1, 2], [3, 4], [5]]);
     expect(chunk([], 5)).toEqual([]);
+  });
+});
+
+describe("what the box keeps after a scrape", () => {
+  const result = (url: string, outcome: ScrapeOutcome) => ({ url, outcome });
+  test.each([
+    ["nothing is kept when every URL got in", [result("https://a.example/1", "inserted"), result("https://b.example/2", "duplicate")], [], []],
+    [
+      "stored, duplicate and rejected URLs go, failed ones stay in their order",
+      [
+        result("https://a.example/1", "failed"),
+        result("https://b.example/2", "inserted"),
+        result("https://c.example/3", "previously_rejected"),
+        result("https://d.example/4", "failed"),
+      ],
+      [],
+      ["https://a.example/1", "https://d.example/4"],
+    ],
+    [
+      "URLs a broken-off run never tried stay after the failed ones",
+      [result("https://a.example/1", "failed"), result("https://b.example/2", "inserted")],
+      ["https://e.example/5"],
+      ["https://a.example/1", "https://e.example/5"],
+    ],
+  ])("%s", (_name, results, untried, kept) => {
+    expect(urlsToRetry(results, untried)).toEqual(kept);
+  });
+
+  test("the line under the box says how many were kept and why", () => {
+    expect(keptUrlsLine(2)).toBe("2 URL(s) could not be scraped and are left in the box to try again.");
   });
 });

@@ -1,4 +1,4 @@
-import { useEffect, useState } from "react";
+import { useEffect, useId, useRef, useState } from "react";
 import { useFetcher } from "react-router";
 import { Dialog } from "~/app/components/admin/dialog";
 import { useActionToast, type ActionResult } from "~/app/lib/action-toast";
@@ -6,13 +6,17 @@ import type { AdminStory } from "~/domain/stories/admin-list";
 import { REQUIRED_FIELDS_MESSAGE } from "~/domain/stories/messages";
 import type { CategoryOption } from "./types";
 
-const field = "w-full rounded-lg border-2 border-ink bg-white px-3 py-2";
+const field = "w-full rounded-lg border-2 border-ink bg-white px-3 py-2 aria-invalid:border-alarm-ink aria-invalid:bg-red-50";
 
 /** The Add/Edit dialog of spec section 2: a slug only when adding; Create or Update, and Cancel. */
 export function StoryDialog({ story, categories, onClose }: { story: AdminStory | null; categories: CategoryOption[]; onClose: () => void }) {
   const fetcher = useFetcher<ActionResult>();
   const adding = story === null;
   const [errors, setErrors] = useState<Record<string, string>>({});
+  // The spec's message for a missing title or category, shown in the form rather than a blocking alert.
+  const [missing, setMissing] = useState<MissingFields | null>(null);
+  const alertId = useId();
+  const form = useRef<HTMLFormElement>(null);
   useActionToast(fetcher.data);
   // The server's field problems are shown once per answer; a success closes the dialog.
   const [answered, setAnswered] = useState(fetcher.data);
@@ -27,7 +31,9 @@ export function StoryDialog({ story, categories, onClose }: { story: AdminStory 
   const problem = (name: string) =>
     errors[name]
       ? { "aria-invalid": true as const, "aria-describedby": `story-${name}-error` }
-      : {};
+      : missing?.[name as keyof MissingFields]
+        ? { "aria-invalid": true as const, "aria-describedby": alertId }
+        : {};
   const error = (name: string) =>
     errors[name] ? (
       <span id={`story-${name}-error`} className="mt-1 block font-semibold text-alarm-ink">
@@ -37,26 +43,44 @@ export function StoryDialog({ story, categories, onClose }: { story: AdminStory 
   return (
     <Dialog title={adding ? "Add New Story" : "Edit Story"} onClose={onClose}>
       <fetcher.Form
+        ref={form}
         method="post"
+        // Our own message, in the spec's words, instead of the browser's bubbles for the required fields.
+        noValidate
         className="space-y-3"
         onSubmit={(event) => {
-          const form = new FormData(event.currentTarget);
-          if (String(form.get("title") ?? "").trim() === "" || !form.get("categoryId")) {
-            event.preventDefault();
-            window.alert(REQUIRED_FIELDS_MESSAGE);
+          const found = requiredMissing(event.currentTarget);
+          if (!found) {
+            setMissing(null);
+            return;
           }
+          event.preventDefault();
+          setMissing(found);
+          event.currentTarget.querySelector<HTMLElement>(found.title ? '[name="title"]' : '[name="categoryId"]')?.focus();
+        }}
+        onChange={() => {
+          // Once the editor fills in what was missing, the fields stop being marked.
+          if (missing && form.current) setMissing(requiredMissing(form.current));
         }}
       >
+        <p className="text-sm text-ink/70">
+          Fields marked <span className="text-alarm-ink">*</span> are required.
+        </p>
+        {missing ? (
+          <p id={alertId} role="alert" className="rounded-lg border-2 border-alarm-ink bg-red-50 px-3 py-2 font-semibold text-alarm-ink">
+            {REQUIRED_FIELDS_MESSAGE}
+          </p>
+        ) : null}
         <input type="hidden" name="intent" value={adding ? "create" : "edit"} />
         {story ? <input type="hidden" name="storyId" value={story.id} /> : null}
         <label className="block text-sm font-bold">
-          Title
-          <input name="title" defaultValue={value("title")} className={field} {...problem("title")} />
+          Title <RequiredMark />
+          <input name="title" required defaultValue={value("title")} className={field} {...problem("title")} />
           {error("title")}
         </label>
         <label className="block text-sm font-bold">
-          Category
-          <select name="categoryId" defaultValue={value("categoryId")} className={field} {...problem("categoryId")}>
+          Category <RequiredMark />
+          <select name="categoryId" required defaultValue={value("categoryId")} className={field} {...problem("categoryId")}>
             <option value="">Select a category</option>
             {categories.map((c) => (
               <option key={c.id} value={c.id}>
@@ -105,5 +129,25 @@ export function StoryDialog({ story, categories, onClose }: { story: AdminStory 
         </div>
       </fetcher.Form>
     </Dialog>
+  );
+}
+
+type MissingFields = { title: boolean; categoryId: boolean };
+
+/** Which of the spec's required fields (a non-blank title, a category) the form lacks, or null when it has both. */
+function requiredMissing(form: HTMLFormElement): MissingFields | null {
+  const data = new FormData(form);
+  const found = {
+    title: String(data.get("title") ?? "").trim() === "",
+    categoryId: !data.get("categoryId"),
+  };
+  return found.title || found.categoryId ? found : null;
+}
+
+function RequiredMark() {
+  return (
+    <span aria-hidden="true" className="text-alarm-ink">
+      *
+    </span>
   );
 }
