@@ -9,7 +9,8 @@ export function schedulePostWith(jobs: () => Pick<JobsApi, "enqueue">, requested
 
 /**
  * Facebook posting as a job: one attempt at a pending post. A job resumed after a restart (its
- * attempt cut off mid-call) finds the attempt marked as sent and looks for it on the Page first.
+ * attempt cut off mid-call) finds the attempt marked as sent and looks for it on the Page first, once
+ * that attempt cannot still be running (ATTEMPT_SPAN_MS after it began; until then it queues the look).
  */
 export function socialHandlers(deps: AttemptPostDeps): Pick<JobHandlers, "facebook-post"> {
   return {

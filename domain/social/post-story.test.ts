@@ -8,6 +8,7 @@ import { isDomainError } from "~/domain/errors";
 import { createGraphClient, type GraphClient } from "~/integrations/facebook/graph-client";
 import { graphErrors, startFakeGraph, type FakeGraph } from "~/integrations/facebook/testing/fake-graph";
 import {
+  ATTEMPT_SPAN_MS,
   attemptPost,
   cancelScheduledPost,
   gaveUpMessage,
@@ -177,6 +178,26 @@ describe("an attempt at a post", () => {
     expect(feedCalls()).toBe(1);
   });
 
+  test("a job that finds another attempt's call still open leaves it alone and checks again once that attempt must be over", async () => {
+    const story = await makeStory(t.db);
+    const row = await requestPost(requestDeps(), { storyId: story.id, actorUserId: null });
+    fake.answerOnce("feed", { kind: "success", delayMs: 400 });
+    const first = attemptPost(attemptDeps(), row.id);
+    await expect.poll(() => fake.requests.some((r) => r.endpoint === "feed"), { interval: 10 }).toBe(true);
+
+    const scheduler = recordingScheduler();
+    const second = await attemptPost(attemptDeps(scheduler), row.id);
+    expect(second).toMatchObject({ outcome: "skipped", reason: expect.stringMatching(/under way/) });
+    expect(scheduler.queued).toEqual([{ postRowId: row.id, at: new Date(NOW.getTime() + ATTEMPT_SPAN_MS) }]);
+    expect(fake.requests.filter((r) => r.endpoint === "posts")).toHaveLength(0);
+
+    expect(await first).toMatchObject({ outcome: "posted", row: { status: "posted" } });
+    clockNow = new Date(NOW.getTime() + ATTEMPT_SPAN_MS);
+    expect((await attemptPost(attemptDeps(scheduler), row.id)).outcome).toBe("skipped");
+    expect(feedCalls()).toBe(1);
+    expect(await rowsOf(story.id)).toHaveLength(1);
+  });
+
   test.each([
     ["an expired token", graphErrors.expiredToken(), 190, /token has expired.*renew FACEBOOK_PAGE_TOKEN/],
     ["a missing permission", graphErrors.missingPermission(), 200, /lacks the permission pages_manage_posts/],
@@ -245,11 +266,20 @@ describe("an attempt at a post", () => {
     expect(feedCalls()).toBe(2);
   });
 
-  test("an attempt cut off mid-call (a crash) is confirmed from the Page without a second call", async () => {
+  test("an attempt cut off mid-call (a crash) is confirmed from the Page without a second call, once it cannot still be running", async () => {
     const story = await makeStory(t.db, { slug: "crashed" });
     const row = await requestPost(requestDeps(), { storyId: story.id, actorUserId: null });
-    await t.db.update(socialMediaPosts).set({ attempts: 1, attemptStartedAt: new Date(NOW.getTime() - 60_000) }).where(eq(socialMediaPosts.id, row.id));
+    const startedAt = new Date(NOW.getTime() - 60_000);
+    await t.db.update(socialMediaPosts).set({ attempts: 1, attemptStartedAt: startedAt }).where(eq(socialMediaPosts.id, row.id));
     const made = fake.addPost({ message: row.message!, link: `${SITE}/story/crashed` });
+
+    // Resumed at once after a restart: the attempt might still be running elsewhere, so nothing is settled yet.
+    const scheduler = recordingScheduler();
+    expect((await attemptPost(attemptDeps(scheduler), row.id)).outcome).toBe("skipped");
+    expect(scheduler.queued).toEqual([{ postRowId: row.id, at: new Date(startedAt.getTime() + ATTEMPT_SPAN_MS) }]);
+    expect(fake.requests).toHaveLength(0);
+
+    clockNow = scheduler.queued[0]!.at!;
     const result = await attemptPost(attemptDeps(), row.id);
     expect(result.outcome).toBe("posted");
     expect(result.row!.postId).toBe(made.id);
@@ -275,7 +305,7 @@ describe("an attempt at a post", () => {
     const story = await makeStory(t.db, { slug: "shared-by-hand" });
     fake.addPost({ message: "Shared by hand", link: `${SITE}/story/shared-by-hand`, createdTime: "2026-01-02T03:04:05+0000" });
     const row = await requestPost(requestDeps(), { storyId: story.id, actorUserId: null });
-    await t.db.update(socialMediaPosts).set({ attempts: 1, attemptStartedAt: new Date() }).where(eq(socialMediaPosts.id, row.id));
+    await t.db.update(socialMediaPosts).set({ attempts: 1, attemptStartedAt: new Date(NOW.getTime() - ATTEMPT_SPAN_MS) }).where(eq(socialMediaPosts.id, row.id));
     const result = await attemptPost(attemptDeps(), row.id);
     expect(result.outcome).toBe("posted");
     expect(result.row!.postId).not.toBe(fake.posts[0]!.id);

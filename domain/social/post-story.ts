@@ -3,7 +3,7 @@ import type { Repos } from "~/db/repos";
 import type { SocialPostRow } from "~/db/repos/social.repo";
 import { DomainError } from "~/domain/errors";
 import { systemClock, type Clock } from "~/domain/ingestion/deps";
-import { isGraphError, type GraphClient, type GraphError } from "~/integrations/facebook/graph-client";
+import { DEFAULT_TIMEOUT_MS, isGraphError, type GraphClient, type GraphError } from "~/integrations/facebook/graph-client";
 import { errorMessage } from "~/lib/error-message";
 import { composeMessage, storyLink } from "./compose";
 
@@ -30,6 +30,13 @@ export type AttemptPostDeps = {
   logger: Logger;
   clock?: Clock;
 };
+
+/**
+ * Longer than an attempt can be under way: at most four Graph calls (re-scrape, publish, the new
+ * post's permalink, a look-up after an uncertain answer), each cut at the client's time limit, and
+ * the database's share. An attempt marked as sent more recently than this may still be running.
+ */
+export const ATTEMPT_SPAN_MS = 4 * DEFAULT_TIMEOUT_MS + 60_000;
 
 /** Attempts a post gets before a rate limit or a passing failure fails it for good. */
 export const MAX_ATTEMPTS = 5;
@@ -152,6 +159,20 @@ export async function attemptPost(deps: AttemptPostDeps, postRowId: number): Pro
 
   // The story's earlier posts, and anything older than this request, are not this post: a repost
   // whose answer was lost must not be settled by the post it repeats.
+  if (current.attemptStartedAt && current.nextAttemptAt === null) {
+    // Marked as sent and not waiting for a retry: another job's attempt may be under way, its call
+    // open. Looking on the Page now could take that attempt's post for an earlier one's and settle
+    // the row under it. Look again once it cannot still be running: by then it has settled the row,
+    // or it was cut off (a crash) and that look finds its post or sends it.
+    const runningUntil = current.attemptStartedAt.getTime() + ATTEMPT_SPAN_MS;
+    if (clock.now().getTime() < runningUntil) {
+      const checkAt = new Date(runningUntil);
+      const { jobId } = await deps.schedule(postRowId, checkAt);
+      log.info({ checkAt: checkAt.toISOString(), jobId }, "another attempt at this post may be under way; it is checked later");
+      return { outcome: "skipped", row: current, reason: `Another attempt at this post is under way; it is checked again at ${checkAt.toISOString()}.` };
+    }
+  }
+
   const known = { excludePostIds: await earlierPostIds(deps, current), createdAfter: new Date(current.createdAt.getTime() - CLOCK_SKEW_MS) };
   if (current.attemptStartedAt) {
     const found = await graph.findRecentPostWithLink(link, known).catch((lookup: unknown) => {
