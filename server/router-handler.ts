@@ -1,4 +1,4 @@
-import { createReadableStreamFromReadable, writeReadableStreamToWritable } from "@react-router/node";
+import { createReadableStreamFromReadable } from "@react-router/node";
 import type { NextFunction, Request as ExpressRequest, Response as ExpressResponse } from "express";
 import { createRequestHandler, type AppLoadContext, type ServerBuild } from "react-router";
 import { bufferedBody } from "./body-limit";
@@ -70,7 +70,7 @@ function toFetchRequest(req: ExpressRequest, res: ExpressResponse, siteUrl: stri
   return new Request(requestUrl(req, siteUrl).href, init);
 }
 
-async function sendResponse(res: ExpressResponse, response: Response): Promise<void> {
+export async function sendResponse(res: ExpressResponse, response: Response): Promise<void> {
   if (res.destroyed || res.writableEnded) {
     await response.body?.cancel();
     return;
@@ -84,9 +84,51 @@ async function sendResponse(res: ExpressResponse, response: Response): Promise<v
     return;
   }
   try {
-    await writeReadableStreamToWritable(response.body, res);
+    await writeBody(response.body, res);
   } catch (error) {
     if (res.destroyed || res.writableEnded) return;
     throw error;
+  }
+}
+
+/**
+ * Streams a body into the response, waiting for 'drain' when the response is full. One 'drain'
+ * listener serves the whole response: the compression middleware hands 'drain' listeners to its
+ * zlib stream and cannot take them off again (expressjs/compression#135), so a listener per wait, as
+ * @react-router/node's writer adds, piles up on a long page and warns of a leak.
+ */
+async function writeBody(body: ReadableStream<Uint8Array>, res: ExpressResponse): Promise<void> {
+  const reader = body.getReader();
+  let resume: (() => void) | null = null;
+  const wake = () => {
+    const waiting = resume;
+    resume = null;
+    waiting?.();
+  };
+  res.on("drain", wake);
+  res.once("close", wake);
+  const flushable = res as ExpressResponse & { flush?: () => void };
+  try {
+    for (;;) {
+      if (res.destroyed) {
+        await reader.cancel();
+        return;
+      }
+      const { done, value } = await reader.read();
+      if (done) {
+        res.end();
+        return;
+      }
+      const roomLeft = res.write(value);
+      // Streamed parts of a page (React's Suspense boundaries) leave at once, not when zlib's buffer fills.
+      flushable.flush?.();
+      if (!roomLeft && !res.destroyed) await new Promise<void>((resolve) => (resume = resolve));
+    }
+  } catch (error) {
+    await reader.cancel(error).catch(() => {});
+    if (!res.destroyed) res.destroy(error as Error);
+    throw error;
+  } finally {
+    res.off("close", wake);
   }
 }
