@@ -4,7 +4,7 @@ import { defineConfig } from "vitest/config";
 export default defineConfig({
   resolve: { alias: { "~": fileURLToPath(new URL(".", import.meta.url)) } },
   test: {
-    include: ["{app,domain,db,jobs,integrations,lib,server,test}/**/*.test.{ts,tsx}"],
+    include: ["{app,bench,domain,db,jobs,integrations,lib,server,test}/**/*.test.{ts,tsx}"],
     globalSetup: ["./test/global-setup.ts"],
     setupFiles: ["./test/setup.ts"],
     pool: "forks",
