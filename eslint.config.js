@@ -17,6 +17,14 @@ const noWeb = { group: ["react", "react-dom", "react-router", "react-router/*", 
 const above = (layers, why) => ({ group: layers.map((layer) => `~/${layer}/**`), message: why });
 const realHttpClient = { group: ["~/integrations/http/guarded-client"], message: "Dependencies come in: take an HttpClient; the error predicate is in integrations/http/fetch-error." };
 const harness = { group: ["~/test/**", "~/db/testing/**"], message: "The test harness is for tests." };
+// Heavy packages a process needs only for some work (rendering a page in Chromium, drawing a share
+// card): loaded with import() where they are used, so a process that never does that work does not
+// carry them (Playwright alone is about 85 MB of memory). Their types may be named anywhere.
+const lazyHeavy = {
+  group: ["playwright-core", "satori", "@resvg/resvg-js"],
+  message: "Load it with await import() where it is used: a process that never needs it should not carry it.",
+  allowTypeImports: true,
+};
 const restrict = (...patterns) => ["error", { patterns }];
 // db and integrations types may be named in the domain (its dependencies come in, typed); their code may not run there.
 const typeOnly = (layers, why) => ({ group: layers.map((layer) => `~/${layer}/**`), message: why, allowTypeImports: true });
@@ -49,7 +57,16 @@ export default tseslint.config(
   {
     files: ["integrations/**/*.ts"],
     ignores: TESTS,
-    rules: { "no-restricted-imports": restrict(noDrizzle, noWeb, harness, above(["server", "app", "jobs", "domain", "db"], "integrations/ reach the outside world; they import only lib/.")) },
+    rules: {
+      "no-restricted-imports": "off",
+      "@typescript-eslint/no-restricted-imports": tsRestrict(
+        noDrizzle,
+        noWeb,
+        harness,
+        lazyHeavy,
+        above(["server", "app", "jobs", "domain", "db"], "integrations/ reach the outside world; they import only lib/."),
+      ),
+    },
   },
   {
     files: ["db/**/*.ts"],

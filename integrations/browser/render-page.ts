@@ -1,5 +1,6 @@
 import { existsSync } from "node:fs";
-import { chromium, errors, type Browser, type BrowserContext, type Request, type Route } from "playwright-core";
+import type * as Playwright from "playwright-core";
+import type { Browser, BrowserContext, Request, Route } from "playwright-core";
 import { errorMessage } from "~/lib/error-message";
 import { isHttpProtocol } from "~/lib/http-url";
 import { isFetchError, type FetchError } from "~/integrations/http/fetch-error";
@@ -154,6 +155,14 @@ async function forwardedHeaders(request: Request): Promise<Record<string, string
   return headers;
 }
 
+// Playwright weighs about 85 MB of a process's memory: it is loaded when a page is first rendered,
+// so web processes and workers that never render one do not carry it.
+let playwright: Promise<typeof Playwright> | undefined;
+const loadPlaywright = () => (playwright ??= import("playwright-core"));
+
+/** Playwright's timeout (it can only have come from Playwright, so it is loaded by then). */
+const isTimeout = (error: unknown) => error instanceof Error && error.name === "TimeoutError";
+
 async function launch(executablePath: string): Promise<Browser> {
   if (!existsSync(executablePath)) {
     throw new RenderError(
@@ -163,6 +172,7 @@ async function launch(executablePath: string): Promise<Browser> {
     );
   }
   try {
+    const { chromium } = await loadPlaywright();
     return await chromium.launch({
       executablePath,
       args: CHROMIUM_ARGS,
@@ -330,7 +340,7 @@ export function createPageRenderer(options: PageRendererOptions): PageRenderer {
         await page.waitForLoadState("load", { timeout: left() });
         await page.waitForLoadState("networkidle", { timeout: Math.min(SETTLE_MS, left()) }).catch((error: unknown) => {
           // A page still busy after the settling time is taken as it stands.
-          if (!(error instanceof errors.TimeoutError)) throw error;
+          if (!isTimeout(error)) throw error;
         });
       }
       const html = await page.content();
@@ -339,7 +349,7 @@ export function createPageRenderer(options: PageRendererOptions): PageRenderer {
     } catch (error) {
       if (callerSignal?.aborted) throw callerSignal.reason;
       const timedOut =
-        budget.signal.aborted || error instanceof errors.TimeoutError || (isRenderError(error) && error.code === "TIMEOUT");
+        budget.signal.aborted || isTimeout(error) || (isRenderError(error) && error.code === "TIMEOUT");
       if (timedOut && stage === "selector") {
         throw new RenderError("SELECTOR_NOT_FOUND", url, `nothing matched the selector ${waitForSelector} within ${timeoutMs} ms`, {
           cause: error,

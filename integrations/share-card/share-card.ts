@@ -1,9 +1,8 @@
 import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
-import { renderAsync } from "@resvg/resvg-js";
 import { LRUCache } from "lru-cache";
-import satori, { type Font } from "satori";
+import type { Font } from "satori";
 import { SHARE_CARD_SIZE, type ShareCardText } from "~/lib/story-image";
 
 // The share card of a story without a picture: its title and category on the site's colours, with
@@ -191,6 +190,7 @@ export async function shareCardSvg(text: ShareCardText, options: { logoSvg: Buff
   const { fonts, covers } = await loadFonts();
   // React-shaped, built without React (see el()).
   const element = card(text, options.logoSvg, covers) as unknown as Parameters<typeof satori>[0];
+  const { default: satori } = await import("satori");
   return satori(element, { ...SHARE_CARD_SIZE, fonts, embedFont: options.embedFont ?? true });
 }
 
@@ -198,6 +198,7 @@ export async function shareCardSvg(text: ShareCardText, options: { logoSvg: Buff
 export async function renderShareCard(text: ShareCardText, options: { logoSvg: Buffer }): Promise<Buffer> {
   const svg = await shareCardSvg(text, options);
   // Rasterised on libuv's threads, off the event loop; the text is paths already, so no font is looked up.
+  const { renderAsync } = await import("@resvg/resvg-js");
   const image = await renderAsync(svg, { font: { loadSystemFonts: false }, fitTo: { mode: "original" } });
   return image.asPng();
 }
