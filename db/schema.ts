@@ -186,6 +186,16 @@ export const stories = pgTable(
   ],
 );
 
+// Each category's published stories, featured included (the count its page, its home card and the
+// admin show), kept by triggers on stories (migration 0011) so no page counts a million rows. A
+// category with none has no row.
+export const categoryStoryCounts = pgTable("category_story_counts", {
+  categoryId: integer("category_id")
+    .primaryKey()
+    .references(() => categories.id, { onDelete: "cascade" }),
+  published: integer("published").notNull(),
+});
+
 export type RejectionDetails = {
   rejection_method: "admin_manual" | string;
   original_story_id: number | null;

@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, gte, ilike, ne, sql } from "drizzle-orm";
 import type { Db } from "../client";
-import { categories, sources, stories } from "../schema";
+import { categories, categoryStoryCounts, sources, stories } from "../schema";
 import type { StoryWithRelations } from "./stories.repo";
 
 // Every read of the public site. Each one filters on status = 'published' and is served by an index
@@ -81,11 +81,8 @@ export function publicStoriesRepo(db: Db) {
     /** Categories that have a non-featured published story: its count and its newest such story. */
     async categoryCards(): Promise<CategoryCardRow[]> {
       // A category's count is its published stories, featured included: the number its own page shows.
-      const counts = await db
-        .select({ categoryId: stories.categoryId, n: sql<number>`count(*)::int` })
-        .from(stories)
-        .where(published)
-        .groupBy(stories.categoryId);
+      // Kept by the database as stories change (category_story_counts): no count over every story.
+      const counts = await db.select({ categoryId: categoryStoryCounts.categoryId, n: categoryStoryCounts.published }).from(categoryStoryCounts);
       const countOf = new Map(counts.map((c) => [c.categoryId, c.n]));
       const all = await db.select().from(categories).orderBy(asc(categories.displayOrder), asc(categories.id));
       // A card needs a non-featured story to show (the samples below): categories without one drop out there.
@@ -117,7 +114,7 @@ export function publicStoriesRepo(db: Db) {
       const where = and(published, eq(stories.categoryId, categoryId));
       const [rows, [total]] = await Promise.all([
         selectStories().where(where).orderBy(desc(stories.publishDate), desc(stories.id)).limit(page.limit).offset(page.offset),
-        db.select({ n: sql<number>`count(*)::int` }).from(stories).where(where),
+        db.select({ n: categoryStoryCounts.published }).from(categoryStoryCounts).where(eq(categoryStoryCounts.categoryId, categoryId)),
       ]);
       return { stories: flatten(rows), total: total?.n ?? 0 };
     },
