@@ -25,6 +25,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Database } from "~/db/client";
 import type { WebServer } from "~/server/web";
+import { percentile, redactUrl } from "./measure";
 import { startNginx, wrk, type ReferenceFile, type WrkResult } from "./reference";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -64,18 +65,8 @@ const out = (line = "") => process.stdout.write(`${line}\n`);
 function commandLine(): string {
   const vars = ["BENCH_STORIES", "BENCH_LARGE", "BENCH_DURATION", "BENCH_CONNECTIONS", "BENCH_DATABASES", "BENCH_DATABASE_URL"]
     .filter((name) => process.env[name]?.trim())
-    .map((name) => `${name}=${name === "BENCH_DATABASE_URL" ? redact(process.env[name] ?? "") : process.env[name]}`);
+    .map((name) => `${name}=${name === "BENCH_DATABASE_URL" ? redactUrl(process.env[name] ?? "") : process.env[name]}`);
   return [...vars, "npm run bench:public"].join(" ");
-}
-
-function redact(url: string): string {
-  try {
-    const u = new URL(url);
-    if (u.password) u.password = "***";
-    return u.toString();
-  } catch {
-    return url;
-  }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -108,11 +99,6 @@ async function timedGet(url: string, headers: Record<string, string> = {}): Prom
 /** The same URL under another page-cache key: the app ignores the extra query parameter. */
 function cacheBusted(url: string, n: number): string {
   return `${url}${url.includes("?") ? "&" : "?"}bench-nocache=${Date.now()}-${n}`;
-}
-
-function percentile(values: number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN;
 }
 
 /** The page as the cache keeps it, in one encoding: its exact bytes, type and ETag. */
@@ -268,7 +254,7 @@ async function benchDatabase(kind: "pglite" | "postgres"): Promise<DatabaseRun |
       try {
         admin = await openDatabase({ databaseUrl: PG_URL, poolSize: 1, onIdleError: () => {} });
       } catch (error) {
-        return `PostgreSQL skipped: cannot connect to ${redact(PG_URL)} (${(error as Error).message}). Set BENCH_DATABASE_URL to a server where a database may be created.`;
+        return `PostgreSQL skipped: cannot connect to ${redactUrl(PG_URL)} (${(error as Error).message}). Set BENCH_DATABASE_URL to a server where a database may be created.`;
       }
       try {
         await admin.exec(dropDatabaseSql(PG_BENCH_DB));

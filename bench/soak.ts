@@ -15,11 +15,12 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { inArray, sql } from "drizzle-orm";
-import { openDatabase, type Database } from "~/db/client";
 import { runMigrations } from "~/db/migrate";
 import { stories } from "~/db/schema";
-import { adminUrl, createDatabaseSql, dropDatabaseSql } from "~/db/testing/postgres-admin";
+import { adminUrl } from "~/db/testing/postgres-admin";
 import { freePort } from "~/test/http-test-server";
+import { openFreshDatabase } from "./fresh-database";
+import { percentile, redactUrl } from "./measure";
 import { seedStories } from "./seed-stories";
 import { checkIngested, startSoakFeeds } from "./soak-feeds";
 
@@ -38,7 +39,6 @@ const SEARCH_WORDS = ["cat", "zeppelin", "goat", "mayor", "parrots", "bakery", "
 const out = (line: string) => process.stdout.write(`${line}\n`);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const pick = <T>(list: readonly T[]): T => list[Math.floor(Math.random() * list.length)]!;
-const redact = (url: string) => url.replace(/\/\/([^:@/]+):[^@/]+@/, "//$1:***@");
 
 // ---------------------------------------------------------------------------------------------
 // Measurements
@@ -77,7 +77,6 @@ async function hit(route: string, url: string, init: RequestInit = {}, refusals:
   }
 }
 
-const quantile = (sorted: number[], q: number) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]! : NaN);
 
 function rssMiB(pid: number | undefined): number | null {
   if (!pid) return null;
@@ -153,24 +152,22 @@ async function waitHealthy(base: string, proc: Proc): Promise<void> {
 const build = spawnSync(process.execPath, [path.join(ROOT, "scripts", "ensure-build.mjs")], { cwd: ROOT, stdio: "inherit" });
 if (build.status !== 0) process.exit(build.status ?? 1);
 
-let admin: Database;
+let fresh: Awaited<ReturnType<typeof openFreshDatabase>>;
 try {
-  admin = await openDatabase({ databaseUrl: PG_URL, poolSize: 1, onIdleError: () => {} });
+  fresh = await openFreshDatabase("postgres", { pgUrl: PG_URL, name: DB_NAME, poolSize: 4 });
 } catch (error) {
-  out(`The soak runs on PostgreSQL: cannot connect to ${redact(PG_URL)} (${(error as Error).message}). Set SOAK_DATABASE_URL.`);
+  out(`The soak runs on PostgreSQL: cannot use ${redactUrl(PG_URL)} (${(error as Error).message}). Set SOAK_DATABASE_URL.`);
   process.exit(1);
 }
-await admin.exec(dropDatabaseSql(DB_NAME));
-await admin.exec(createDatabaseSql(DB_NAME));
+const { database } = fresh;
 const databaseUrl = adminUrl(PG_URL, DB_NAME);
-const database = await openDatabase({ databaseUrl, poolSize: 4, onIdleError: () => {} });
 const logDir = mkdtempSync(path.join(os.tmpdir(), "oddwire-soak-"));
 const feeds = await startSoakFeeds({ feeds: FEEDS, periodMs: PERIOD_MS });
 const procs: Proc[] = [];
 let exitCode = 1;
 
 try {
-  out(`Soak: ${MINUTES} min on PostgreSQL (${redact(databaseUrl)}), 1 web + ${WORKERS} worker processes, ${READERS} readers and 1 editor, ${FEEDS} feeds gaining an item every ${PERIOD_MS / 1000} s.`);
+  out(`Soak: ${MINUTES} min on PostgreSQL (${redactUrl(databaseUrl)}), 1 web + ${WORKERS} worker processes, ${READERS} readers and 1 editor, ${FEEDS} feeds gaining an item every ${PERIOD_MS / 1000} s.`);
   out(`Seeding ${STORIES.toLocaleString("en")} published stories...`);
   await runMigrations(database);
   const seed = await seedStories(database, { published: STORIES });
@@ -391,7 +388,7 @@ try {
     const sorted = [...s.latencies].sort((a, b) => a - b);
     requestErrors += s.errors;
     out(
-      `| ${route} | ${sorted.length.toLocaleString("en")} | ${(sorted.length / seconds).toFixed(1)} | ${quantile(sorted, 0.5).toFixed(0)} ms | ${quantile(sorted, 0.99).toFixed(0)} ms | ${(sorted.at(-1) ?? NaN).toFixed(0)} ms | ${s.refused} | ${s.errors} |`,
+      `| ${route} | ${sorted.length.toLocaleString("en")} | ${(sorted.length / seconds).toFixed(1)} | ${percentile(sorted, 50).toFixed(0)} ms | ${percentile(sorted, 99).toFixed(0)} ms | ${(sorted.at(-1) ?? NaN).toFixed(0)} ms | ${s.refused} | ${s.errors} |`,
     );
   }
   for (const [route, s] of routes) for (const sample of s.samples) out(`  ${route} error: ${sample}`);
@@ -423,16 +420,7 @@ try {
 } finally {
   for (const proc of procs) await stopProcess(proc).catch(() => {});
   await feeds.close();
-  await database.close();
-  if (process.env.SOAK_KEEP !== "1") {
-    for (let waited = 0; waited < 5_000; waited += 200) {
-      const r = (await admin.db.execute(sql`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = ${DB_NAME}`)) as unknown as { rows: { n: number }[] };
-      if (Number(r.rows[0]?.n ?? 0) === 0) break;
-      await sleep(200);
-    }
-    await admin.exec(dropDatabaseSql(DB_NAME));
-  }
-  await admin.close();
+  await fresh.cleanup();
   if (exitCode === 0) rmSync(logDir, { recursive: true, force: true });
 }
 process.exit(exitCode);
