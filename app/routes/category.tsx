@@ -12,14 +12,18 @@ export function meta({ data: page, matches }: Route.MetaArgs): Route.MetaDescrip
 }
 
 export async function loader({ context, params, request }: Route.LoaderArgs) {
-  const page = await getCategoryPage(context.repos, params.slug, parsePage(new URL(request.url).searchParams.get("page")));
+  const query = new URL(request.url).searchParams;
+  const page = await getCategoryPage(context.repos, params.slug, parsePage(query.get("page")), {
+    after: query.get("after"),
+    before: query.get("before"),
+  });
   if (!page.found) context.logger.info({ path: new URL(request.url).pathname }, "unknown category");
   // An unknown category shows the spec's page, but tells crawlers it is not there.
   return data(page, { status: page.found ? 200 : 404 });
 }
 
 export default function Category({ loaderData }: Route.ComponentProps) {
-  const { title, stories } = loaderData;
+  const { title, stories, cursors } = loaderData;
   const [search] = useSearchParams();
   return (
     <>
@@ -36,7 +40,12 @@ export default function Category({ loaderData }: Route.ComponentProps) {
       ) : (
         <>
           <StoryGrid stories={stories.items} label={`${title} stories`} eager={3} />
-          <Pagination page={stories.page} pageCount={stories.pageCount} search={search} />
+          <Pagination
+            page={stories.page}
+            pageCount={stories.pageCount}
+            search={search}
+            cursors={{ previous: cursors.newer, next: cursors.older }}
+          />
         </>
       )}
     </>

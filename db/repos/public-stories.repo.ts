@@ -52,6 +52,25 @@ export function containsPattern(text: string): string {
   return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
+/**
+ * A story's place in its category's newest-first order: its publish date in microseconds since 1970
+ * (the database's precision, a safe integer for any date from 1685 to 2255) and its id.
+ */
+export type CategoryPosition = { publishedMicros: number; id: number };
+
+/** Where a category page starts: at a row number, or just older (`after`) or just newer (`before`) than a position. */
+export type CategoryPageStart = { offset: number } | { after: CategoryPosition } | { before: CategoryPosition };
+export type CategoryPageQuery = { limit: number } & CategoryPageStart;
+
+/** A position's publish date as timestamptz text, to the microsecond (a Date keeps milliseconds only). */
+function timestampOf(position: CategoryPosition): string {
+  const micros = position.publishedMicros;
+  if (!Number.isSafeInteger(micros)) throw new RangeError(`not a position: ${micros}`);
+  const fraction = ((micros % 1000) + 1000) % 1000;
+  const iso = new Date((micros - fraction) / 1000).toISOString();
+  return `${iso.slice(0, -1)}${String(fraction).padStart(3, "0")}Z`;
+}
+
 export type CategoryCardRow = {
   id: number;
   name: string;
@@ -64,6 +83,13 @@ export function publicStoriesRepo(db: Db) {
   const selectStories = () =>
     db
       .select(withRelations)
+      .from(stories)
+      .leftJoin(categories, eq(categories.id, stories.categoryId))
+      .leftJoin(sources, eq(sources.id, stories.sourceId));
+  // The same rows with each story's position (publish_date to the microsecond, which a Date cannot carry).
+  const selectPositionedStories = () =>
+    db
+      .select({ ...withRelations, micros: sql<string>`(extract(epoch from ${stories.publishDate}) * 1000000)::bigint::text` })
       .from(stories)
       .leftJoin(categories, eq(categories.id, stories.categoryId))
       .leftJoin(sources, eq(sources.id, stories.sourceId));
@@ -109,14 +135,39 @@ export function publicStoriesRepo(db: Db) {
       });
     },
 
-    /** One page of a category's published stories, newest first, and how many there are. */
-    async byCategory(categoryId: number, page: { limit: number; offset: number }) {
+    /** How many published stories a category has: kept by the database as stories change (category_story_counts). */
+    async categoryTotal(categoryId: number): Promise<number> {
+      const [row] = await db.select({ n: categoryStoryCounts.published }).from(categoryStoryCounts).where(eq(categoryStoryCounts.categoryId, categoryId));
+      return row?.n ?? 0;
+    },
+
+    /**
+     * One page of a category's published stories, newest first: from the `offset`th, or those just
+     * older (`after`) or just newer (`before`) than a position (keyset: no row before the page is
+     * walked, and stories published meanwhile do not shift it). With the positions of its first and
+     * last story, for the links to the pages beside it.
+     */
+    async byCategory(categoryId: number, page: CategoryPageQuery) {
       const where = and(published, eq(stories.categoryId, categoryId));
-      const [rows, [total]] = await Promise.all([
-        selectStories().where(where).orderBy(desc(stories.publishDate), desc(stories.id)).limit(page.limit).offset(page.offset),
-        db.select({ n: categoryStoryCounts.published }).from(categoryStoryCounts).where(eq(categoryStoryCounts.categoryId, categoryId)),
-      ]);
-      return { stories: flatten(rows), total: total?.n ?? 0 };
+      // Every read walks stories_published_category_idx in its order (backwards for `before`), the
+      // row comparison being its index condition.
+      const rows =
+        "after" in page
+          ? await selectPositionedStories()
+              .where(and(where, sql`(${stories.publishDate}, ${stories.id}) < (${timestampOf(page.after)}::timestamptz, ${page.after.id}::int)`))
+              .orderBy(desc(stories.publishDate), desc(stories.id))
+              .limit(page.limit)
+          : "before" in page
+            ? (
+                await selectPositionedStories()
+                  .where(and(where, sql`(${stories.publishDate}, ${stories.id}) > (${timestampOf(page.before)}::timestamptz, ${page.before.id}::int)`))
+                  .orderBy(asc(stories.publishDate), asc(stories.id))
+                  .limit(page.limit)
+              ).reverse()
+            : await selectPositionedStories().where(where).orderBy(desc(stories.publishDate), desc(stories.id)).limit(page.limit).offset(page.offset);
+      const positionOf = (row: (typeof rows)[number] | undefined): CategoryPosition | null =>
+        row ? { publishedMicros: Number(row.micros), id: row.story.id } : null;
+      return { stories: flatten(rows), first: positionOf(rows[0]), last: positionOf(rows.at(-1)) };
     },
 
     /** A published story by its slug, with its category and source names. */

@@ -1,7 +1,10 @@
+import { sql } from "drizzle-orm";
 import { describe, expect, test } from "vitest";
 import { makeCategory, makeStory } from "~/db/testing/factories";
 import { useTestDatabase } from "~/db/testing/test-database";
 import {
+  decodeCursor,
+  encodeCursor,
   getCategoryPage,
   getHome,
   getStoryCard,
@@ -78,6 +81,99 @@ describe("a category page", () => {
     expect([parsePage("3"), parsePage("0"), parsePage("-1"), parsePage("x"), parsePage(null), parsePage("1.5")]).toEqual([
       3, 1, 1, 1, 1, 1,
     ]);
+  });
+});
+
+describe("a category page's Older and Newer links", () => {
+  const titles = (page: { stories: { items: { title: string }[] } }) => page.stories.items.map((s) => s.title);
+
+  /** A category of `count` published stories, "Story 1" the newest. */
+  async function categoryOf(count: number) {
+    const category = await makeCategory(t.db, { name: "Animals", slug: "animals" });
+    for (let i = 1; i <= count; i++) await makeStory(t.db, { title: `Story ${i}`, categoryId: category.id, publishDate: hoursAgo(i) });
+    return category;
+  }
+
+  /** Page 1, then every next page through its Older link's cursor. */
+  async function walkOlder(pages: number) {
+    const walked = [await getCategoryPage(t.repos, "animals", 1)];
+    for (let n = 2; n <= pages; n++) walked.push(await getCategoryPage(t.repos, "animals", n, { after: walked.at(-1)!.cursors.older }));
+    return walked;
+  }
+
+  test("lead through deep pages to the same stories as the page numbers, however close their publish times", async () => {
+    const pages = 6;
+    await categoryOf(PAGE_SIZE * (pages - 1) + 7);
+    // Ten stories to a millisecond, apart by a microsecond or not at all: a cursor that kept
+    // milliseconds only, or left out the id, would skip or repeat stories at a page's edge.
+    await t.db.execute(sql`UPDATE stories SET publish_date = timestamptz '2024-05-01 12:00:00Z'
+      - (id / 10) * interval '1 millisecond' - (id % 3) * interval '1 microsecond'`);
+
+    const walked = await walkOlder(pages);
+    for (const [i, page] of walked.entries()) {
+      expect(page.stories).toMatchObject({ page: i + 1, pageCount: pages, total: PAGE_SIZE * (pages - 1) + 7 });
+      expect(titles(page)).toEqual(titles(await getCategoryPage(t.repos, "animals", i + 1)));
+    }
+    expect(new Set(walked.flatMap(titles)).size).toBe(PAGE_SIZE * (pages - 1) + 7);
+  });
+
+  test("carry a short, URL-safe cursor of the first and last story shown", async () => {
+    await categoryOf(PAGE_SIZE + 1);
+    const first = await getCategoryPage(t.repos, "animals", 1);
+    for (const cursor of [first.cursors.newer, first.cursors.older]) {
+      expect(cursor).toMatch(/^[0-9a-z.-]{3,20}$/);
+      expect(encodeCursor(decodeCursor(cursor)!)).toBe(cursor);
+    }
+  });
+
+  test("a story published between page 1 and its Older link neither repeats nor hides one", async () => {
+    await categoryOf(3 * PAGE_SIZE);
+    const first = await getCategoryPage(t.repos, "animals", 1);
+    await makeStory(t.db, { title: "Breaking", categoryId: (await t.repos.categories.findBySlug("animals"))!.id, publishDate: new Date() });
+
+    const second = await getCategoryPage(t.repos, "animals", 2, { after: first.cursors.older });
+    const expected = Array.from({ length: 2 * PAGE_SIZE }, (_, i) => `Story ${i + 1}`);
+    expect([...titles(first), ...titles(second)]).toEqual(expected);
+    expect(second.stories).toMatchObject({ page: 2, total: 3 * PAGE_SIZE + 1 });
+    // By its number alone, page 2 has moved down a story: it starts with page 1's last.
+    expect(titles(await getCategoryPage(t.repos, "animals", 2))[0]).toBe(`Story ${PAGE_SIZE}`);
+  });
+
+  test("Newer from a page reached by cursor gives back the page before it, even after a story is published", async () => {
+    await categoryOf(4 * PAGE_SIZE);
+    const [, second, third] = await walkOlder(3);
+    await makeStory(t.db, { title: "Breaking", categoryId: (await t.repos.categories.findBySlug("animals"))!.id, publishDate: new Date() });
+
+    const back = await getCategoryPage(t.repos, "animals", 2, { before: third!.cursors.newer });
+    expect(titles(back)).toEqual(titles(second!));
+    expect(back.cursors).toEqual(second!.cursors);
+    expect(back.stories.page).toBe(2);
+  });
+
+  test.each([
+    ["garbage", { after: "not a cursor" }],
+    ["empty", { after: "" }],
+    ["upper case", { after: "LQ8X3K.1A" }],
+    ["too large a date", { after: "zzzzzzzzzzz.1" }],
+    ["a zero id", { before: "lq8x3k.0" }],
+    ["too large an id", { before: "lq8x3k.zzzzzz" }],
+    ["both wrong", { after: "x.", before: ".y" }],
+  ])("a cursor that is not one of ours (%s) falls back to the page number", async (_name, cursor) => {
+    await categoryOf(2 * PAGE_SIZE + 3);
+    const byNumber = await getCategoryPage(t.repos, "animals", 2);
+    const page = await getCategoryPage(t.repos, "animals", 2, cursor);
+    expect(page).toEqual(byNumber);
+    // Its links lead on from the stories it shows.
+    expect(titles(await getCategoryPage(t.repos, "animals", 3, { after: page.cursors.older }))).toEqual(["Story 49", "Story 50", "Story 51"]);
+  });
+
+  test("a cursor that leads nowhere any more (nothing older, or less than a page newer) falls back to the page number", async () => {
+    await categoryOf(2 * PAGE_SIZE + 3);
+    const [first, , last] = await walkOlder(3);
+    const byNumber = await getCategoryPage(t.repos, "animals", 2);
+    expect(await getCategoryPage(t.repos, "animals", 2, { after: last!.cursors.older })).toEqual(byNumber);
+    expect(await getCategoryPage(t.repos, "animals", 2, { before: first!.cursors.newer })).toEqual(byNumber);
+    expect(byNumber.cursors.older).not.toBe(last!.cursors.older);
   });
 });
 
@@ -259,6 +355,21 @@ describe("queries per page", () => {
     const many = (await t.queriesOf(render)).length;
     expect(many).toBe(few);
     expect(many).toBeLessThanOrEqual(4);
+  });
+
+  test("a category page read from its Older link's cursor makes as many queries as page 1, and so does a cursor that falls back", async () => {
+    const category = await makeCategory(t.db, { name: "Deep", slug: "deep" });
+    for (let i = 0; i < 3 * PAGE_SIZE; i++) await makeStory(t.db, { categoryId: category.id });
+    const first = await getCategoryPage(t.repos, "deep", 1);
+    const firstQueries = (await t.queriesOf(() => getCategoryPage(t.repos, "deep", 1))).length;
+    let second: Awaited<ReturnType<typeof getCategoryPage>> | undefined;
+    const cursored = await t.queriesOf(async () => void (second = await getCategoryPage(t.repos, "deep", 2, { after: first.cursors.older })));
+    expect(second?.stories.items).toHaveLength(PAGE_SIZE);
+    expect(cursored.length).toBe(firstQueries);
+    expect(cursored.length).toBeLessThanOrEqual(4);
+    // Falling back reads the page once more, by number.
+    const stale = await t.queriesOf(() => getCategoryPage(t.repos, "deep", 2, { before: first.cursors.newer }));
+    expect(stale.length).toBeLessThanOrEqual(4);
   });
 
   test("a search makes at most four queries, and a search with no result one more per word it checks the spelling of", async () => {

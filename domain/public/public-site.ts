@@ -1,5 +1,5 @@
 import type { CategoriesRepo } from "~/db/repos/categories.repo";
-import type { PublicStoriesRepo } from "~/db/repos/public-stories.repo";
+import type { CategoryPageStart, CategoryPosition, PublicStoriesRepo } from "~/db/repos/public-stories.repo";
 import { publicCategoryName, toPublicStory, type PublicStory } from "~/domain/stories/public-story";
 
 export const PAGE_SIZE = 24;
@@ -52,24 +52,63 @@ export async function getHome(deps: PublicDeps): Promise<{ featured: PublicStory
   };
 }
 
+/** The cursor of a story's place in its category, for a page link: short and URL-safe ("<micros>.<id>" in base 36). */
+export function encodeCursor(position: CategoryPosition): string {
+  return `${position.publishedMicros.toString(36)}.${position.id.toString(36)}`;
+}
+
+const CURSOR = /^(-?[0-9a-z]{1,11})\.([0-9a-z]{1,6})$/;
+
+/** The place a cursor names; null for anything that is not one of ours. */
+export function decodeCursor(cursor: string | null | undefined): CategoryPosition | null {
+  const match = CURSOR.exec(cursor ?? "");
+  if (!match) return null;
+  const publishedMicros = parseInt(match[1]!, 36);
+  const id = parseInt(match[2]!, 36);
+  if (!Number.isSafeInteger(publishedMicros) || !(id >= 1 && id <= 2_147_483_647)) return null;
+  return { publishedMicros, id };
+}
+
+/** The cursor a category page's link carries: Older's `after` (the last story it came from), Newer's `before` (the first). */
+export type CategoryCursor = { after?: string | null; before?: string | null };
+
 /**
  * A category's page. The title is the category's name, else the first story's category, else
- * 'Category' (spec section 2); `found` is false for an unknown slug.
+ * 'Category' (spec section 2); `found` is false for an unknown slug. With a cursor from the Older
+ * (`after`) or Newer (`before`) link, the page is read from that story on, so stories published
+ * meanwhile neither repeat nor hide one; `page` is then only the number shown. A cursor that is not
+ * ours, or that no longer leads anywhere (nothing older, or less than a page newer), falls back to
+ * the page number.
  */
 export async function getCategoryPage(
   deps: PublicDeps,
   slug: string,
   page: number,
-): Promise<{ found: boolean; title: string; slug: string; stories: Paged<PublicStory> }> {
+  cursor: CategoryCursor = {},
+): Promise<{
+  found: boolean;
+  title: string;
+  slug: string;
+  stories: Paged<PublicStory>;
+  /** Cursors of the first and last stories shown, for the Newer and Older links. */
+  cursors: { newer: string | null; older: string | null };
+}> {
+  const noCursors = { newer: null, older: null };
   const category = await deps.categories.findBySlug(slug);
-  if (!category) return { found: false, title: "Category", slug, stories: paged([], 0, 1) };
-  const { stories, total } = await deps.publicStories.byCategory(category.id, {
-    limit: PAGE_SIZE,
-    offset: (page - 1) * PAGE_SIZE,
-  });
-  const items = stories.map(toPublicStory);
+  if (!category) return { found: false, title: "Category", slug, stories: paged([], 0, 1), cursors: noCursors };
+  const after = decodeCursor(cursor.after);
+  const before = after ? null : decodeCursor(cursor.before);
+  const byCategory = (start: CategoryPageStart) => deps.publicStories.byCategory(category.id, { limit: PAGE_SIZE, ...start });
+  const [total, cursored] = await Promise.all([
+    deps.publicStories.categoryTotal(category.id),
+    after ? byCategory({ after }) : before ? byCategory({ before }) : null,
+  ]);
+  const leadsSomewhere = cursored && cursored.stories.length > 0 && !(before && cursored.stories.length < PAGE_SIZE);
+  const read = leadsSomewhere ? cursored : await byCategory({ offset: (page - 1) * PAGE_SIZE });
+  const items = read.stories.map(toPublicStory);
   const title = category.name.trim() || items[0]?.category || "Category";
-  return { found: true, title, slug: category.slug, stories: paged(items, total, page) };
+  const cursors = { newer: read.first && encodeCursor(read.first), older: read.last && encodeCursor(read.last) };
+  return { found: true, title, slug: category.slug, stories: paged(items, total, page), cursors };
 }
 
 /** A published story and more from its category; null for unknown or unpublished slugs. */
