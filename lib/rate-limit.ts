@@ -1,15 +1,18 @@
 /** The answer of a rate limiter: go ahead, or wait this many seconds. */
 export type RateDecision = { ok: true } | { ok: false; retryAfterSeconds: number };
 
-/** Takes one unit of a key's allowance (a client's address, say). */
-export type RateLimiter = { take(key: string): RateDecision };
+/**
+ * Takes one unit of a key's allowance (a client's address, say). A limiter shared by several
+ * processes answers asynchronously.
+ */
+export type RateLimiter = { take(key: string): RateDecision | Promise<RateDecision> };
 
 /**
  * A token bucket per key, in this process's memory: `burst` at once, then `perMinute` spread over
  * the minute. At most `maxKeys` keys are remembered (the least recently seen go first), so a flood
  * of addresses cannot grow it without bound; a forgotten key starts again with a full bucket.
  */
-export function createRateLimiter(options: { burst: number; perMinute: number; maxKeys?: number; now?: () => number }): RateLimiter {
+export function createRateLimiter(options: { burst: number; perMinute: number; maxKeys?: number; now?: () => number }): { take(key: string): RateDecision } {
   const { burst, perMinute } = options;
   const maxKeys = options.maxKeys ?? 10_000;
   const now = options.now ?? Date.now;

@@ -23,7 +23,7 @@ export type AppContext = {
   trustedOrigins?: string[];
   /** The address of the client making this request (the socket's, or a trusted local proxy's X-Forwarded-For). */
   clientAddress: string;
-  /** Per-client limits on public search, kept in this process's memory. */
+  /** Per-client limits on public search: in this process's memory, or the cluster primary's for all its web processes. */
   rateLimits: { search: RateLimiter; suggestions: RateLimiter };
   logger: Logger;
   /** The guarded client for every server-side fetch. */
@@ -34,7 +34,7 @@ export type AppContext = {
   jobs: JobsApi;
   /** The Facebook Page the site posts to: null when FACEBOOK_PAGE_ID and FACEBOOK_PAGE_TOKEN are not set. */
   facebook: GraphClient | null;
-  /** Drops this process's cached public pages after an editorial change. */
+  /** Drops the cached public pages after an editorial change: this process's at once, other web processes' on PostgreSQL by NOTIFY. */
   invalidatePublicPages: () => void;
 };
 

@@ -42,8 +42,18 @@ describe("loadConfig", () => {
       facebook: undefined,
       fetchAllowHosts: [],
       role: "all",
+      webConcurrency: 1,
       logLevel: "info",
     });
+  });
+
+  test("WEB_CONCURRENCY web processes on PostgreSQL, the machine's cores by default; one on the embedded database", () => {
+    const postgres = { AUTH_SECRET: SECRET, DATABASE_URL: "postgres://db.example/oddwire" };
+    expect(loadConfig(postgres).webConcurrency).toBe(os.availableParallelism());
+    expect(loadConfig({ ...postgres, WEB_CONCURRENCY: "3" }).webConcurrency).toBe(3);
+    expect(loadConfig({ AUTH_SECRET: SECRET, WEB_CONCURRENCY: "3" }).webConcurrency).toBe(1);
+    expect(configError({ ...postgres, WEB_CONCURRENCY: "0" }).problems).toEqual(["WEB_CONCURRENCY: must be at least 1"]);
+    expect(configError({ ...postgres, WEB_CONCURRENCY: "two" }).problems).toHaveLength(1);
   });
 
   test("the default site URL follows PORT, and a given one loses its trailing slash", () => {

@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { isIP } from "node:net";
 import path from "node:path";
+import os from "node:os";
 import { z } from "zod";
 import { DEFAULT_CHROMIUM_PATH } from "~/integrations/browser/chromium";
 import { ownerOnlySecret } from "./owner-only-file";
@@ -76,6 +77,7 @@ export const envSchema = z
     FETCH_ALLOW_HOSTS: optionalText,
     CHROMIUM_PATH: optionalText,
     ROLE: z.enum(["web", "worker", "all"]).default("all"),
+    WEB_CONCURRENCY: z.coerce.number().int("must be a whole number").min(1, "must be at least 1").max(64, "must be at most 64").optional(),
     TRUST_PROXY: trustProxySchema,
     METRICS_TOKEN: optionalText.refine((v) => v === undefined || v.length >= 16, "must be at least 16 characters"),
     METRICS_PORT: z.coerce.number().int().min(1).max(65535).optional(),
@@ -126,6 +128,11 @@ export type Config = {
   /** The headless Chromium for jsRendering sources. */
   chromiumPath: string;
   role: Env["ROLE"];
+  /**
+   * How many processes serve the site on PostgreSQL (node:cluster; default the machine's cores). The
+   * embedded database is opened by one process only, so there it is always 1.
+   */
+  webConcurrency: number;
   logLevel: Env["LOG_LEVEL"];
   /** GET /metrics: closed unless a bearer token is set (on the main port) or a port of its own. */
   metrics: { token?: string; port?: number };
@@ -182,6 +189,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       .filter(Boolean),
     chromiumPath: env.CHROMIUM_PATH ?? DEFAULT_CHROMIUM_PATH,
     role: env.ROLE,
+    webConcurrency: env.DATABASE_URL ? (env.WEB_CONCURRENCY ?? os.availableParallelism()) : 1,
     logLevel: env.LOG_LEVEL,
     metrics: { token: env.METRICS_TOKEN, port: env.METRICS_PORT },
   };
@@ -207,6 +215,7 @@ export function describeConfig(config: Config): Record<string, unknown> {
     contactEmail: config.contactEmail,
     facebook: config.facebook ? { pageId: config.facebook.pageId, pageToken: "[set]" } : "not configured",
     role: config.role,
+    webConcurrency: config.webConcurrency,
     metrics: { token: config.metrics.token ? "[set]" : "not set", port: config.metrics.port ?? "not set" },
   };
 }

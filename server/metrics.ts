@@ -35,6 +35,8 @@ export type Metrics = {
   observe(req: IncomingMessage, res: ServerResponse, next?: () => void): void;
   /** The exposition: content type and text. */
   render(): Promise<{ contentType: string; body: string }>;
+  /** Where the metrics are kept (the cluster primary sums every web process's). */
+  registry: Registry;
 };
 
 export function createMetrics(deps: { database: Database; repo: MetricsRepo }): Metrics {
@@ -57,6 +59,8 @@ export function createMetrics(deps: { database: Database; repo: MetricsRepo }): 
     help: "Background jobs by kind and status (status queued: the queue's depth)",
     labelNames: ["kind", "status"],
     registers,
+    // Every web process reads the same rows: gathered across processes, one copy, not their sum.
+    aggregator: "first",
     async collect() {
       const rows = await deps.repo.jobsByKindAndStatus();
       this.reset();
@@ -68,6 +72,7 @@ export function createMetrics(deps: { database: Database; repo: MetricsRepo }): 
     help: "Feed fetches of the last 24 hours by outcome (fetched, not_modified, failed)",
     labelNames: ["outcome"],
     registers,
+    aggregator: "first",
     async collect() {
       const rows = await deps.repo.feedFetchesByOutcome();
       this.reset();
@@ -105,5 +110,6 @@ export function createMetrics(deps: { database: Database; repo: MetricsRepo }): 
     async render() {
       return { contentType: registry.contentType, body: await registry.metrics() };
     },
+    registry,
   };
 }

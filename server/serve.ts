@@ -17,13 +17,23 @@ import { createFacebookGraph } from "./facebook";
 import { schedulePostWith } from "~/jobs/social.job";
 import { describeConfig, type Config } from "./config";
 import { createLogger, type Logger } from "./logger";
-import { loadServerBuild, startWebServer, type WebServer } from "./web";
+import { loadServerBuild, SEARCH_RATE_LIMITS, startWebServer, type WebServer } from "./web";
+import { startWebCluster, type PrimaryLink, type WebCluster } from "./web-cluster";
 
 /**
  * Prepares the database (migrations, default categories, optional demo content), then by ROLE
- * serves the site (web), runs background jobs (worker), or both (all).
+ * serves the site (web), runs background jobs (worker), or both (all). On PostgreSQL with
+ * WEB_CONCURRENCY above 1 the site is served by that many forked web processes (server/web-cluster.ts)
+ * while this one runs the jobs; each of them comes back here with `webProcess`.
  */
-export async function serve(options: { config: Config; demo?: boolean; dev?: boolean; logger?: Logger }): Promise<void> {
+export async function serve(options: {
+  config: Config;
+  demo?: boolean;
+  dev?: boolean;
+  logger?: Logger;
+  /** Set in a web process forked by the cluster primary: the database is prepared already, the search limits and metrics are the primary's. */
+  webProcess?: PrimaryLink;
+}): Promise<void> {
   if (!options.dev && process.env.NODE_ENV !== "production") {
     throw new Error("serve runs the production build: start it with NODE_ENV=production (bin/oddwire.mjs does)");
   }
@@ -31,7 +41,10 @@ export async function serve(options: { config: Config; demo?: boolean; dev?: boo
   const logger = options.logger ?? createLogger({ level: config.logLevel });
   const serving = config.role !== "worker";
   const working = config.role !== "web";
-  const { build, before, closeDev } = !serving
+  const { webProcess } = options;
+  // The site is served by forked web processes; this one prepares the database and runs the jobs.
+  const clustered = serving && !options.dev && !webProcess && config.databaseUrl !== undefined && config.webConcurrency > 1;
+  const { build, before, closeDev } = !serving || clustered
     ? { build: undefined }
     : options.dev
       ? await viteDevServer()
@@ -44,6 +57,8 @@ export async function serve(options: { config: Config; demo?: boolean; dev?: boo
   const renderer = createPageRenderer({ http, executablePath: config.chromiumPath });
   const facebook = createFacebookGraph(config, logger);
   let web: WebServer | undefined;
+  let webCluster: WebCluster | undefined;
+  let clusterUrl: string | undefined;
   let jobs: JobRunner | undefined;
   let backups: BackupEndpoint | undefined;
   let stopping = false;
@@ -58,6 +73,7 @@ export async function serve(options: { config: Config; demo?: boolean; dev?: boo
     force.unref();
     try {
       await web?.close();
+      await webCluster?.close();
       // Running jobs finish or are recorded as interrupted before the database goes away.
       await jobs?.stop();
       await renderer.close();
@@ -72,14 +88,20 @@ export async function serve(options: { config: Config; demo?: boolean; dev?: boo
       logger.error({ err: error }, "error while shutting down");
       process.exitCode = 1;
     }
+    // A web process's channel to the primary would keep it running.
+    if (webProcess && process.connected) process.disconnect();
   };
   process.once("SIGINT", () => void stop("SIGINT"));
   process.once("SIGTERM", () => void stop("SIGTERM"));
+  // Without its primary a web process stops too.
+  if (webProcess) process.once("disconnect", () => void stop("disconnect"));
 
   try {
-    await prepareDatabase(database, { demo: options.demo === true, dataDir: config.dataDir, logger });
-    // On the embedded database, `oddwire backup` asks this process for its snapshot (decision 012).
-    backups = await listenForBackups({ database, dataDir: config.dataDir, logger });
+    if (!webProcess) {
+      await prepareDatabase(database, { demo: options.demo === true, dataDir: config.dataDir, logger });
+      // On the embedded database, `oddwire backup` asks this process for its snapshot (decision 012).
+      backups = await listenForBackups({ database, dataDir: config.dataDir, logger });
+    }
     if (!working && database.kind === "pglite") {
       logger.warn("ROLE=web on the embedded database: queued jobs wait for a worker, and no other process can open this database");
     }
@@ -95,9 +117,32 @@ export async function serve(options: { config: Config; demo?: boolean; dev?: boo
       : undefined;
     jobs = runner = await createJobRunner({ database, logger, handlers });
     await jobs.start();
-    if (serving && build) web = await startWebServer({ config, database, logger, build, before, http, jobs, parseFeed: feedParser.parse, facebook, demo: options.demo === true });
+    if (clustered) {
+      webCluster = startWebCluster({ config, demo: options.demo === true, logger, limits: SEARCH_RATE_LIMITS });
+      clusterUrl = await webCluster.ready;
+    }
+    else if (serving && build) {
+      web = await startWebServer({
+        config,
+        database,
+        logger,
+        build,
+        before,
+        http,
+        jobs,
+        parseFeed: feedParser.parse,
+        facebook,
+        demo: options.demo === true,
+        rateLimits: webProcess?.rateLimits,
+        renderMetrics: webProcess?.renderMetrics,
+      });
+      webProcess?.listening(web.url, web.metricsRegistry);
+    }
   } catch (error) {
+    // Stopped by a signal while starting: stop() has closed everything already.
+    if (stopping) return;
     await web?.close();
+    await webCluster?.close();
     await jobs?.stop();
     await renderer.close();
     await facebook?.close();
@@ -107,7 +152,10 @@ export async function serve(options: { config: Config; demo?: boolean; dev?: boo
     await database.close();
     throw error;
   }
-  if (web) logger.info({ url: web.url, config: describeConfig(config) }, `Oddwire is serving on ${web.url}`);
+  if (webProcess) return;
+  if (stopping) return;
+  const url = web?.url ?? clusterUrl;
+  if (url) logger.info({ url, config: describeConfig(config) }, `Oddwire is serving on ${url}`);
   else logger.info({ config: describeConfig(config) }, "Oddwire is running background jobs (ROLE=worker)");
 }
 

@@ -1,14 +1,16 @@
 import { existsSync, readFileSync } from "node:fs";
-import { timingSafeEqual } from "node:crypto";
+import { randomUUID, timingSafeEqual } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import compression from "compression";
 import express, { type RequestHandler } from "express";
 import { pinoHttp } from "pino-http";
+import type { Registry } from "prom-client";
 import type { ServerBuild } from "react-router";
 import type { Database } from "~/db/client";
 import { createRepos } from "~/db/repos";
+import { listenForPublicPageChanges, notifyPublicPagesChanged } from "~/db/change-notices";
 import { toNodeHandler } from "better-auth/node";
 import { createGuardedClient, userAgentFor } from "~/integrations/http/guarded-client";
 import type { HttpClient } from "~/integrations/http/types";
@@ -69,7 +71,15 @@ const noJobRunner: JobsApi = {
   cancel: () => Promise.resolve(false),
 };
 
-export type WebServer = { url: string; server: Server; close(): Promise<void> };
+export type WebServer = {
+  url: string;
+  server: Server;
+  /** This process's metrics (the cluster primary gathers every web process's). */
+  metricsRegistry: Registry;
+  /** What an editorial change calls: drops this process's cached public pages and tells the others. */
+  invalidatePublicPages(): void;
+  close(): Promise<void>;
+};
 
 /** The web app: request logging, static files, a health check, and the React Router handler. */
 export function createWebApp(options: {
@@ -96,12 +106,20 @@ export function createWebApp(options: {
   bodyLimits?: BodyLimits;
   /** Where the build's hashed assets are (tests pass their own). */
   assetsDir?: string;
+  /** The search limits, when shared by several web processes (the cluster primary keeps them); this process's own by default. */
+  rateLimits?: AppContext["rateLimits"];
+  /** The /metrics exposition, when it covers several web processes (the cluster primary gathers it); this process's own by default. */
+  renderMetrics?: () => Promise<{ contentType: string; body: string }>;
+  /** How long a rendered public page is answered from memory (decision 004; tests lengthen it). */
+  pageCacheTtlMs?: number;
 }) {
   const { config, database, logger } = options;
   const http = options.http ?? createGuardedClient({ userAgent: userAgentFor(config.siteUrl), allowHosts: config.fetchAllowHosts });
   // A public page that fails while the database is down, with no good copy kept, is the maintenance page.
   const maintenance = { isDatabaseDown: () => databaseIsDown(database), html: maintenanceHtml(), retryAfterSeconds: MAINTENANCE_RETRY_SECONDS };
-  const publicCache = createPublicCache({ maintenance });
+  const publicCache = createPublicCache({ maintenance, ttlMs: options.pageCacheTtlMs });
+  // Names this app's own change notices, which its listener skips (it has cleared its cache already).
+  const origin = randomUUID();
   const auth = createAuth({
     db: database.db,
     secret: config.authSecret,
@@ -128,7 +146,17 @@ export function createWebApp(options: {
         ),
       onFailure: ({ url, storyId, code, message }) => logger.warn({ storyId, url, code, err: message }, "story image unavailable; serving the logo"),
     });
-  const rateLimits = { search: createRateLimiter(SEARCH_RATE_LIMITS.search), suggestions: createRateLimiter(SEARCH_RATE_LIMITS.suggestions) };
+  const rateLimits = options.rateLimits ?? { search: createRateLimiter(SEARCH_RATE_LIMITS.search), suggestions: createRateLimiter(SEARCH_RATE_LIMITS.suggestions) };
+  const renderMetrics = options.renderMetrics ?? (() => metrics.render());
+  const invalidatePublicPages = () => {
+    publicCache.clear();
+    // Other web processes on the database drop theirs when told (startWebServer listens).
+    if (database.kind === "postgres") {
+      notifyPublicPagesChanged(database, origin).catch((error: unknown) =>
+        logger.error({ err: errorMessage(error) }, "could not tell the other web processes that public pages changed; theirs expire within seconds"),
+      );
+    }
+  };
   const context: Omit<AppContext, "clientAddress"> = {
     repos,
     getSessionUser: async (headers) => {
@@ -143,7 +171,7 @@ export function createWebApp(options: {
     jobs: options.jobs ?? noJobRunner,
     parseFeed: options.parseFeed ?? (async (input) => parseFeed(input)),
     facebook: options.facebook ?? null,
-    invalidatePublicPages: () => publicCache.clear(),
+    invalidatePublicPages,
   };
 
   const app = express();
@@ -209,7 +237,7 @@ export function createWebApp(options: {
   // Closed unless METRICS_TOKEN is set (then it is the bearer token asked for); METRICS_PORT serves it apart.
   app.get("/metrics", async (req, res) => {
     if (!config.metrics.token || !bearerMatches(req.get("authorization"), config.metrics.token)) return void res.status(404).type("text").send("Not found");
-    const { contentType, body } = await metrics.render();
+    const { contentType, body } = await renderMetrics();
     res.set({ "Content-Type": contentType, "Cache-Control": "no-store" }).send(body);
   });
 
@@ -230,7 +258,7 @@ export function createWebApp(options: {
     if (assets?.serve(req, res) || publicCache.serveHit(req, res)) return;
     app(req, res);
   };
-  return Object.assign(app, { nodeHandler: handle, metrics });
+  return Object.assign(app, { nodeHandler: handle, metrics, renderMetrics, origin, invalidatePublicPages, clearPublicPages: () => publicCache.clear() });
 }
 
 /** Compares a bearer token in constant time. */
@@ -261,7 +289,7 @@ export async function startWebServer(options: Parameters<typeof createWebApp>[0]
             res.statusCode = 404;
             return void res.end("Not found");
           }
-          void app.metrics.render().then(
+          void app.renderMetrics().then(
             ({ contentType, body }) => res.writeHead(200, { "Content-Type": contentType, "Cache-Control": "no-store" }).end(body),
             (error: unknown) => res.writeHead(500, { "Content-Type": "text/plain" }).end(errorMessage(error)),
           );
@@ -270,14 +298,32 @@ export async function startWebServer(options: Parameters<typeof createWebApp>[0]
         s.listen(options.config.metrics.port, options.config.host, () => resolve(s));
       })
     : null;
+  // On PostgreSQL, pages another web process changed are dropped here too (decision 004).
+  const { database, logger } = options;
+  const changes =
+    database.kind === "postgres"
+      ? await listenForPublicPageChanges({
+          connectionString: database.connectionString,
+          origin: app.origin,
+          onChange: app.clearPublicPages,
+          onError: (error) => logger.warn({ err: errorMessage(error) }, "lost the database connection that tells of page changes; reconnecting"),
+        }).catch(async (error: unknown) => {
+          metricsServer?.close();
+          await new Promise((resolve) => server.close(resolve));
+          throw error;
+        })
+      : null;
   const address = server.address();
   const port = typeof address === "object" && address ? address.port : options.config.port;
   const url = `http://localhost:${port}`;
   return {
     url,
     server,
+    metricsRegistry: app.metrics.registry,
+    invalidatePublicPages: app.invalidatePublicPages,
     close: () =>
       new Promise((resolve) => {
+        void changes?.close();
         metricsServer?.close();
         server.close(() => resolve());
         server.closeIdleConnections();

@@ -3,7 +3,7 @@ import type { Route } from "./+types/api.suggestions";
 
 /** GET /api/suggestions?q= : up to five published titles for the search dropdown. */
 export async function loader({ context, request }: Route.LoaderArgs) {
-  const allowed = context.rateLimits.suggestions.take(context.clientAddress);
+  const allowed = await context.rateLimits.suggestions.take(context.clientAddress);
   if (!allowed.ok) {
     return Response.json(
       { suggestions: [], error: "Too many searches from your address. Please wait and try again." },

@@ -28,7 +28,7 @@ export function tooManySearches(retryAfterSeconds: number) {
 export async function loader({ context, request }: Route.LoaderArgs) {
   const params = new URL(request.url).searchParams;
   if ((params.get("q") ?? "").trim() !== "") {
-    const allowed = context.rateLimits.search.take(context.clientAddress);
+    const allowed = await context.rateLimits.search.take(context.clientAddress);
     if (!allowed.ok) {
       throw data(tooManySearches(allowed.retryAfterSeconds), {
         status: 429,

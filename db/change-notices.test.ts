@@ -1,0 +1,74 @@
+import { describe, expect, inject, test } from "vitest";
+import { useTestDatabase } from "./testing/test-database";
+import { listenForPublicPageChanges, notifyPublicPagesChanged, PUBLIC_PAGES_CHANNEL } from "./change-notices";
+
+// LISTEN/NOTIFY exists between processes on a PostgreSQL server only; the embedded database has one process.
+const t = useTestDatabase();
+const onPostgres = inject("testDatabase").kind === "postgres";
+
+async function until(condition: () => boolean, what: string, timeoutMs = 10_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+describe.runIf(onPostgres)("public-page change notices", () => {
+  const postgres = () => {
+    const database = t.database;
+    if (database.kind !== "postgres") throw new Error("PostgreSQL only");
+    return database;
+  };
+
+  test("a listener hears other origins' notices and not its own", async () => {
+    let changes = 0;
+    const listener = await listenForPublicPageChanges({ connectionString: postgres().connectionString, onChange: () => changes++ });
+    try {
+      await notifyPublicPagesChanged(postgres(), listener.origin);
+      await notifyPublicPagesChanged(postgres(), "another web process");
+      await until(() => changes >= 1, "the other origin's notice");
+      // Notices arrive in the order they were sent: the own one, first, was skipped.
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(changes).toBe(1);
+    } finally {
+      await listener.close();
+    }
+  });
+
+  test("a listener whose connection is cut listens again, and counts the gap as a change", async () => {
+    let changes = 0;
+    const errors: string[] = [];
+    const listener = await listenForPublicPageChanges({
+      connectionString: postgres().connectionString,
+      onChange: () => changes++,
+      onError: (error) => errors.push(error.message),
+    });
+    try {
+      const cut = (await postgres().pool.query(
+        "SELECT pg_terminate_backend(pid) AS cut FROM pg_stat_activity WHERE datname = current_database() AND query = $1",
+        [`LISTEN ${PUBLIC_PAGES_CHANNEL}`],
+      )) as { rows: { cut: boolean }[] };
+      expect(cut.rows).toEqual([{ cut: true }]);
+      await until(() => changes === 1, "the reconnection");
+      expect(errors.length).toBeGreaterThan(0);
+      await notifyPublicPagesChanged(postgres(), "another web process");
+      await until(() => changes === 2, "a notice after the reconnection");
+    } finally {
+      await listener.close();
+    }
+  });
+
+  test("a closed listener hears nothing more", async () => {
+    let changes = 0;
+    const listener = await listenForPublicPageChanges({ connectionString: postgres().connectionString, onChange: () => changes++ });
+    await listener.close();
+    await notifyPublicPagesChanged(postgres(), "another web process");
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(changes).toBe(0);
+    const listening = (await postgres().pool.query("SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND query LIKE 'LISTEN %'")) as {
+      rows: { n: number }[];
+    };
+    expect(listening.rows[0]?.n).toBe(0);
+  });
+});

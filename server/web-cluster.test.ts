@@ -1,0 +1,157 @@
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { readFileSync, mkdtempSync, rmSync } from "node:fs";
+import http from "node:http";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, inject, test } from "vitest";
+import { openDatabase } from "~/db/client";
+import { adminUrl, createDatabaseSql, dropDatabaseSql } from "~/db/testing/postgres-admin";
+
+// `serve` on PostgreSQL with WEB_CONCURRENCY=2, as production runs it: a primary and two web
+// processes sharing the port (node:cluster). One server for the whole file; the tests run in order.
+const ROOT = fileURLToPath(new URL("..", import.meta.url));
+const BIN = path.join(ROOT, "bin", "oddwire.mjs");
+const spec = inject("testDatabase");
+const onPostgres = spec.kind === "postgres";
+const METRICS_TOKEN = "a-metrics-token-for-the-cluster-test";
+
+type Get = { status: number; body: string };
+/** A GET on a connection of its own, so that the cluster hands each request to the next web process. */
+function get(url: string, headers: Record<string, string> = {}): Promise<Get> {
+  return new Promise((resolve, reject) => {
+    http
+      .get(url, { agent: false, headers }, (response) => {
+        let body = "";
+        response.setEncoding("utf8");
+        response.on("data", (chunk: string) => (body += chunk));
+        response.on("end", () => resolve({ status: response.statusCode ?? 0, body }));
+      })
+      .on("error", reject);
+  });
+}
+
+/** The pids of the processes `pid` started, from /proc. */
+function childrenOf(pid: number): number[] {
+  const tasks = readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").trim();
+  return tasks ? tasks.split(/\s+/).map(Number) : [];
+}
+const commandOf = (pid: number) => readFileSync(`/proc/${pid}/cmdline`, "utf8").replaceAll("\0", " ");
+const webProcesses = (primary: number) => childrenOf(primary).filter((pid) => commandOf(pid).includes("web-process.mjs"));
+
+async function until<T>(look: () => T | undefined | Promise<T | undefined>, what: string, timeoutMs = 60_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const found = await look();
+    if (found !== undefined) return found;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+describe.runIf(onPostgres)("the site served by several web processes", () => {
+  const name = `oddwire_cluster_${process.pid}`;
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), "oddwire-cluster-"));
+  let primary: ChildProcess;
+  let output = "";
+  let base = "";
+
+  beforeAll(async () => {
+    // The web processes serve the production build: made here when missing or older than the sources.
+    const build = spawnSync(process.execPath, [path.join(ROOT, "scripts", "ensure-build.mjs")], { cwd: ROOT, encoding: "utf8" });
+    if (build.status !== 0) throw new Error(`the build failed:\n${build.stdout}${build.stderr}`);
+    if (spec.kind !== "postgres") return;
+    const admin = await openDatabase({ databaseUrl: spec.url, poolSize: 1 });
+    await admin.exec(dropDatabaseSql(name));
+    await admin.exec(createDatabaseSql(name));
+    await admin.close();
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      NODE_ENV: "production",
+      DATABASE_URL: adminUrl(spec.url, name),
+      AUTH_SECRET: "a-test-secret-that-is-long-enough-0123456789",
+      DATA_DIR: dataDir,
+      PORT: "0",
+      HOST: "127.0.0.1",
+      ROLE: "web",
+      WEB_CONCURRENCY: "2",
+      METRICS_TOKEN,
+      LOG_LEVEL: "info",
+    };
+    primary = spawn(process.execPath, [BIN, "serve"], { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
+    primary.stdout?.on("data", (chunk: Buffer) => (output += chunk.toString()));
+    primary.stderr?.on("data", (chunk: Buffer) => (output += chunk.toString()));
+    base = await until(() => {
+      if (primary.exitCode !== null) throw new Error(`serve ended early:\n${output}`);
+      return /Oddwire is serving on (http:\/\/\S+?)"/.exec(output)?.[1]?.replace("localhost", "127.0.0.1");
+    }, "the site to be served");
+  }, 180_000);
+
+  afterAll(async () => {
+    if (primary && primary.exitCode === null) {
+      primary.kill("SIGKILL");
+      for (const pid of webProcesses(primary.pid!)) process.kill(pid, "SIGKILL");
+    }
+    rmSync(dataDir, { recursive: true, force: true });
+    if (spec.kind !== "postgres") return;
+    const admin = await openDatabase({ databaseUrl: spec.url, poolSize: 1 });
+    await admin.exec(dropDatabaseSql(name));
+    await admin.close();
+  }, 60_000);
+
+  test("WEB_CONCURRENCY web processes answer on one port, and the site says it is served once", async () => {
+    expect(webProcesses(primary.pid!)).toHaveLength(2);
+    expect(output.match(/Oddwire is serving on/g)).toHaveLength(1);
+    expect((await get(`${base}/`)).status).toBe(200);
+    expect((await get(`${base}/healthz`)).status).toBe(200);
+  });
+
+  test("a client's search allowance is one for all the web processes", async () => {
+    // 35 searches at once, each a new query (so each reaches the database) on a new connection: with
+    // an allowance per process, two processes would let 60 through.
+    const answers = await Promise.all(Array.from({ length: 35 }, (_, i) => get(`${base}/search?q=${encodeURIComponent(`cluster word ${i}`)}`)));
+    const refused = answers.filter((a) => a.status === 429).length;
+    expect(answers.filter((a) => a.status !== 200 && a.status !== 429)).toEqual([]);
+    // 30 at once, and one more each second the searches took.
+    expect(refused).toBeGreaterThanOrEqual(3);
+  });
+
+  test("/metrics counts the requests every web process answered", async () => {
+    const before = await requestsCounted();
+    for (let i = 0; i < 6; i++) expect((await get(`${base}/readyz`)).status).toBe(200);
+    expect((await requestsCounted()) - before).toBe(6);
+  });
+
+  test("a web process that dies is replaced", async () => {
+    const [victim] = webProcesses(primary.pid!);
+    process.kill(victim!, "SIGKILL");
+    await until(() => {
+      const now = webProcesses(primary.pid!);
+      return now.length === 2 && !now.includes(victim!) ? now : undefined;
+    }, "a replacement web process");
+    expect(output).toContain("a web process ended; starting another");
+    await until(() => (output.includes("the replacement web process is serving") ? true : undefined), "the replacement to serve");
+    // Both answer: six requests in a row, each handed to the next process.
+    for (let i = 0; i < 6; i++) expect((await get(`${base}/healthz`)).status).toBe(200);
+  });
+
+  test("SIGTERM stops the web processes and then the primary, cleanly", async () => {
+    const web = webProcesses(primary.pid!);
+    const exited = new Promise<number | null>((resolve) => primary.once("exit", (code) => resolve(code)));
+    const from = output.length;
+    primary.kill("SIGTERM");
+    expect(await exited).toBe(0);
+    for (const pid of web) expect(() => process.kill(pid, 0)).toThrow();
+    // The primary and both web processes said so; nothing went wrong on the way.
+    const said = output.slice(from);
+    expect(said.match(/"msg":"stopped"/g)).toHaveLength(3);
+    expect(said).not.toContain('"level":50');
+  });
+
+  async function requestsCounted(): Promise<number> {
+    const metrics = await get(`${base}/metrics`, { authorization: `Bearer ${METRICS_TOKEN}` });
+    expect(metrics.status).toBe(200);
+    const line = metrics.body.split("\n").find((l) => l.startsWith('oddwire_http_requests_total{route="/readyz",method="GET",status="200"}'));
+    return line ? Number(line.split(" ").pop()) : 0;
+  }
+});
