@@ -5,7 +5,9 @@ import { afterEach, describe, expect, test } from "vitest";
 import { makeJob, makeSource } from "~/db/testing/factories";
 import { feedProcessingLog } from "~/db/schema";
 import { useTestDatabase } from "~/db/testing/test-database";
+import { createServer } from "node:http";
 import { createMetrics, routeLabel } from "./metrics";
+import { createPublicCache } from "./public-cache";
 
 const t = useTestDatabase();
 let server: Server | undefined;
@@ -32,6 +34,29 @@ describe("route labels", () => {
 });
 
 describe("/metrics", () => {
+  test("pages answered from the page cache before Express are counted, as hits", async () => {
+    const metrics = createMetrics({ database: t.database, repo: t.repos.metrics });
+    const cache = createPublicCache();
+    const app = express();
+    app.use(cache.middleware);
+    app.get("/story/:slug", (_req, res) => res.type("html").send("<p>story</p>"));
+    // As server/web.ts does: counted first, then a fresh page answered by the node handler itself.
+    server = createServer((req, res) => {
+      metrics.observe(req, res);
+      if (cache.serveHit(req, res)) return;
+      app(req, res);
+    }).listen(0, "127.0.0.1");
+    await new Promise((resolve) => server!.once("listening", resolve));
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const answers = [];
+    for (let i = 0; i < 3; i++) answers.push((await fetch(`${base}/story/a`)).headers.get("x-cache"));
+    expect(answers).toEqual(["MISS", "HIT", "HIT"]);
+    const { body } = await metrics.render();
+    expect(body).toContain('oddwire_http_requests_total{route="/story/:slug",method="GET",status="200"} 3');
+    expect(body).toContain('oddwire_page_cache_total{result="hit"} 2');
+    expect(body).toContain('oddwire_page_cache_total{result="miss"} 1');
+  });
+
   test("counts requests by route and status with their latency, page-cache results, jobs, feed fetches, and Node's own", async () => {
     const metrics = createMetrics({ database: t.database, repo: t.repos.metrics });
     const app = express();

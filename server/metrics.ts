@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom-client";
 import type { Database } from "~/db/client";
 import type { MetricsRepo } from "~/db/repos/metrics.repo";
+import { cacheResultOf } from "./public-cache";
 
 // GET /metrics in the Prometheus text format (prom-client): requests by route and status with their
 // latency, page-cache results, jobs by kind and status (the queue's depth among them), feed fetches
@@ -94,16 +95,28 @@ export function createMetrics(deps: { database: Database; repo: MetricsRepo }): 
     });
   }
 
+  // Each label set's series, looked up once: a hit is answered in tens of microseconds, and prom-client
+  // would otherwise hash the labels on every request. Routes and statuses are few, so these stay small.
+  const requestSeries = new Map<string, ReturnType<typeof requests.labels>>();
+  const latencySeries = new Map<string, ReturnType<typeof latency.labels>>();
+  const cacheSeries = new Map<string, ReturnType<typeof cache.labels>>();
+  const seriesOf = <T>(kept: Map<string, T>, key: string, make: () => T): T => {
+    let series = kept.get(key);
+    if (!series) kept.set(key, (series = make()));
+    return series;
+  };
+
   return {
     observe(req, res, next) {
       const started = process.hrtime.bigint();
       res.once("finish", () => {
         const route = routeLabel((req.url ?? "/").split("?", 1)[0]!);
         const method = req.method ?? "GET";
-        requests.inc({ route, method, status: String(res.statusCode) });
-        latency.observe({ route, method }, Number(process.hrtime.bigint() - started) / 1e9);
-        const result = res.getHeader("x-cache");
-        if (typeof result === "string") cache.inc({ result: result.toLowerCase() });
+        const status = String(res.statusCode);
+        seriesOf(requestSeries, `${route} ${method} ${status}`, () => requests.labels({ route, method, status })).inc();
+        seriesOf(latencySeries, `${route} ${method}`, () => latency.labels({ route, method })).observe(Number(process.hrtime.bigint() - started) / 1e9);
+        const result = cacheResultOf(res);
+        if (result !== undefined) seriesOf(cacheSeries, result, () => cache.labels({ result: result.toLowerCase() })).inc();
       });
       next?.();
     },

@@ -12,7 +12,7 @@ afterEach(() => new Promise<void>((resolve) => (server ? server.close(() => reso
  * A real HTTP server behind the cache whose pages say how often they were rendered. The cache reads
  * a clock the test moves by hand, and /slow renders only once the test lets it.
  */
-async function start(options: { ttlMs?: number; staleMs?: number; staleIfErrorMs?: number; maintenance?: boolean } = {}) {
+async function start(options: { ttlMs?: number; staleMs?: number; staleIfErrorMs?: number; maintenance?: boolean; baseHeaders?: [string, string][] } = {}) {
   let time = 0;
   // Renders until the test takes its "database" away, then fails as a page does without one.
   let databaseUp = true;
@@ -26,6 +26,7 @@ async function start(options: { ttlMs?: number; staleMs?: number; staleIfErrorMs
   let arrivals = 0;
   let arrivalWaiters: { count: number; resolve: () => void }[] = [];
   const app = express();
+  app.disable("x-powered-by");
   // Counts requests once the cache has decided what to do with them (the router calls it synchronously).
   app.use((_req, _res, next) => {
     next();
@@ -66,6 +67,8 @@ async function start(options: { ttlMs?: number; staleMs?: number; staleIfErrorMs
   let expressSaw = 0;
   server = createServer((req, res) => {
     if (cache.serveHit(req, res)) return;
+    // As applySecurityHeaders does for every answer that is not a hit.
+    for (const [name, value] of options.baseHeaders ?? []) res.setHeader(name, value);
     expressSaw++;
     app(req, res);
   });
@@ -92,7 +95,36 @@ async function start(options: { ttlMs?: number; staleMs?: number; staleIfErrorMs
   };
 }
 
+/** A response's headers but those that differ by request anyway. */
+function headersOf(response: Response): Record<string, string> {
+  const kept = Object.fromEntries([...response.headers.entries()].filter(([name]) => !["date", "connection", "keep-alive", "x-cache"].includes(name)));
+  return kept;
+}
+
 describe("the public page cache", () => {
+  test("a hit, plain, compressed or 304, carries the headers the rendered answer did, the base headers among them", async () => {
+    const baseHeaders: [string, string][] = [
+      ["X-Content-Type-Options", "nosniff"],
+      ["Referrer-Policy", "strict-origin-when-cross-origin"],
+    ];
+    const { base, expressSaw } = await start({ baseHeaders });
+    for (const encoding of ["identity", "gzip", "br"]) {
+      const miss = await fetch(`${base}/big?as=${encoding}`, { headers: { "Accept-Encoding": encoding } });
+      const hit = await fetch(`${base}/big?as=${encoding}`, { headers: { "Accept-Encoding": encoding } });
+      expect([miss.headers.get("x-cache"), hit.headers.get("x-cache")]).toEqual(["MISS", "HIT"]);
+      expect(headersOf(hit)).toEqual(headersOf(miss));
+      expect(hit.headers.get("x-content-type-options")).toBe("nosniff");
+      expect(hit.headers.get("referrer-policy")).toBe("strict-origin-when-cross-origin");
+      expect(await hit.text()).toBe(await miss.text());
+      const notModified = await fetch(`${base}/big?as=${encoding}`, { headers: { "Accept-Encoding": encoding, "If-None-Match": hit.headers.get("etag")! } });
+      expect(notModified.status).toBe(304);
+      expect(notModified.headers.get("etag")).toBe(hit.headers.get("etag"));
+      expect(notModified.headers.get("x-content-type-options")).toBe("nosniff");
+      expect(notModified.headers.get("cache-control")).toBe(PUBLIC_CACHE_CONTROL);
+    }
+    expect(expressSaw()).toBe(3);
+  });
+
   test("serves a repeated page from memory with the same body, an ETag and Cache-Control", async () => {
     const { base, renders } = await start();
     const first = await fetch(`${base}/page`);

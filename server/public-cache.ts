@@ -10,7 +10,14 @@ const gzipAsync = promisify(gzip);
 
 /** The encodings a page is kept in: compressed once when it is rendered, never per request. */
 type Encoding = "br" | "gzip" | "identity";
-type Variant = { body: Buffer; etag: string };
+type Variant = {
+  body: Buffer;
+  etag: string;
+  /** Every header line of a fresh hit on this variant, flat (name, value, ...), made on the first such hit. */
+  hit?: string[];
+  /** The same for a 304 answered with this variant's ETag. */
+  notModified?: string[];
+};
 
 type Entry = {
   status: number;
@@ -37,10 +44,35 @@ const COMPRESS_MIN_BYTES = 1_024;
 const KEPT_HEADERS = ["content-type", "cache-control", "link", "vary", "x-robots-tag", "content-security-policy"];
 const SESSION_COOKIE = /(?:^|;\s*)[\w.-]*session_token=/;
 
+/** Responses answered by a fresh hit: their headers went out in one writeHead, which getHeader cannot read back. */
+const freshHits = new WeakSet<ServerResponse>();
+
+/** How the page cache answered a response (X-Cache: HIT, MISS, STALE...), for the metrics; undefined when it did not. */
+export function cacheResultOf(res: ServerResponse): string | undefined {
+  if (freshHits.has(res)) return "HIT";
+  const value = res.getHeader("x-cache");
+  return typeof value === "string" ? value : undefined;
+}
+
+/** Accept-Encoding values seen, read once each: browsers send a handful of distinct ones. */
+const acceptedByHeader = new Map<string, { br: boolean; gzip: boolean }>();
+
 /** The best encoding the request accepts among those kept: br, then gzip, else identity (q=0 refuses). */
 export function chooseEncoding(acceptEncoding: string | string[] | undefined, available: Partial<Record<Encoding, unknown>>): Encoding {
   const header = Array.isArray(acceptEncoding) ? acceptEncoding.join(",") : (acceptEncoding ?? "");
   if (header === "") return "identity";
+  let accepts = acceptedByHeader.get(header);
+  if (!accepts) {
+    accepts = readAcceptEncoding(header);
+    if (acceptedByHeader.size >= 256) acceptedByHeader.clear();
+    acceptedByHeader.set(header, accepts);
+  }
+  if (available.br && accepts.br) return "br";
+  if (available.gzip && accepts.gzip) return "gzip";
+  return "identity";
+}
+
+function readAcceptEncoding(header: string): { br: boolean; gzip: boolean } {
   const accepted = new Map<string, number>();
   for (const part of header.toLowerCase().split(",")) {
     const [name, ...params] = part.split(";").map((p) => p.trim());
@@ -49,9 +81,7 @@ export function chooseEncoding(acceptEncoding: string | string[] | undefined, av
     accepted.set(name, q === undefined ? 1 : Number(q.slice(2)) || 0);
   }
   const ok = (name: string) => (accepted.get(name) ?? accepted.get("*") ?? 0) > 0;
-  if (available.br && ok("br")) return "br";
-  if (available.gzip && ok("gzip")) return "gzip";
-  return "identity";
+  return { br: ok("br"), gzip: ok("gzip") };
 }
 
 /** The cache key and whether the request may be served from the cache at all. */
@@ -93,8 +123,11 @@ export function createPublicCache(
      * is answered instead (503, Retry-After), not the crash page.
      */
     maintenance?: { isDatabaseDown: () => Promise<boolean>; html: Buffer; retryAfterSeconds: number };
+    /** Headers every answer from `serveHit` carries besides the page's own (the security headers). */
+    baseHeaders?: [string, string][];
   } = {},
 ) {
+  const baseHeaders = options.baseHeaders ?? [];
   const ttlMs = options.ttlMs ?? 2_000;
   const staleMs = Math.max(options.staleMs ?? 30_000, ttlMs);
   // While pages fail to render (the database is unreachable), the last good version is served this long.
@@ -114,6 +147,39 @@ export function createPublicCache(
   const rendering = new Map<string, Promise<Entry | null>>();
   // Bumped by clear(): a render begun before a change is neither stored nor joined by later requests.
   let generation = 0;
+
+  /** The header lines of a fresh hit (or its 304) on one variant, as one flat list for writeHead. */
+  function hitHeaders(entry: Entry, encoding: Encoding | null, variant: Variant): string[] {
+    const lines: string[] = [];
+    for (const [name, value] of baseHeaders) lines.push(name, value);
+    for (const [name, value] of entry.headers) {
+      if (Array.isArray(value)) for (const one of value) lines.push(name, one);
+      else lines.push(name, value);
+    }
+    if (!entry.headers.some(([name]) => name === "cache-control")) lines.push("Cache-Control", PUBLIC_CACHE_CONTROL);
+    lines.push("Vary", "Accept-Encoding", "X-Cache", "HIT", "ETag", variant.etag);
+    if (encoding === null) return lines;
+    if (encoding !== "identity") lines.push("Content-Encoding", encoding);
+    lines.push("Content-Length", String(variant.body.length));
+    return lines;
+  }
+
+  /** A fresh hit, every header written at once from lists made on the first hit (no setHeader per request). */
+  function sendHit(req: IncomingMessage, res: ServerResponse, entry: Entry) {
+    freshHits.add(res);
+    const matched = entry.status === 200 ? etagMatches(req.headers["if-none-match"], entry) : undefined;
+    if (matched) {
+      matched.notModified ??= hitHeaders(entry, null, matched);
+      res.writeHead(304, matched.notModified);
+      res.end();
+      return;
+    }
+    const encoding = chooseEncoding(req.headers["accept-encoding"], entry.variants);
+    const variant = entry.variants[encoding]!;
+    variant.hit ??= hitHeaders(entry, encoding, variant);
+    res.writeHead(entry.status, variant.hit);
+    res.end(req.method === "HEAD" ? undefined : variant.body);
+  }
 
   function send(req: IncomingMessage, res: ServerResponse, entry: Entry, how: "HIT" | "MISS" | "STALE" | "STALE-IF-ERROR") {
     for (const [name, value] of entry.headers) res.setHeader(name, value);
@@ -256,8 +322,8 @@ export function createPublicCache(
   return {
     /**
      * Answers a request from memory when a fresh entry is kept for it, or its previous version while
-     * another request renders it again (200, or 304 for a matching If-None-Match): true when it
-     * answered, false when the request must go on to Express.
+     * another request renders it again (200, or 304 for a matching If-None-Match), with `baseHeaders`
+     * besides the page's own: true when it answered, false when the request must go on to Express.
      */
     serveHit(req: IncomingMessage, res: ServerResponse): boolean {
       const url = req.url ?? "/";
@@ -266,11 +332,12 @@ export function createPublicCache(
       if (!entry) return false;
       const age = now() - entry.storedAt;
       if (age < ttlMs) {
-        send(req, res, entry, "HIT");
+        sendHit(req, res, entry);
         return true;
       }
       // Expired, and another request is rendering it again: the previous version, as the middleware would.
       if (age < staleMs && rendering.has(url)) {
+        for (const [name, value] of baseHeaders) res.setHeader(name, value);
         send(req, res, entry, "STALE");
         return true;
       }

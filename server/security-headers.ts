@@ -7,12 +7,19 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 /** Browser features no page of the site uses. */
 const PERMISSIONS_POLICY = "camera=(), microphone=(), geolocation=(), payment=(), usb=(), browsing-topics=()";
 
+/** The headers every answer carries, public pages included (the page cache writes them with its own). */
+export function commonSecurityHeaders(options: { https: boolean }): [string, string][] {
+  return [
+    ["X-Content-Type-Options", "nosniff"],
+    ["Referrer-Policy", "strict-origin-when-cross-origin"],
+    ["Permissions-Policy", PERMISSIONS_POLICY],
+    ["Cross-Origin-Opener-Policy", "same-origin"],
+    ...(options.https ? [["Strict-Transport-Security", "max-age=31536000; includeSubDomains"] as [string, string]] : []),
+  ];
+}
+
 export function applySecurityHeaders(req: IncomingMessage, res: ServerResponse, options: { https: boolean }) {
-  res.setHeader("X-Content-Type-Options", "nosniff");
-  res.setHeader("Referrer-Policy", "strict-origin-when-cross-origin");
-  res.setHeader("Permissions-Policy", PERMISSIONS_POLICY);
-  res.setHeader("Cross-Origin-Opener-Policy", "same-origin");
-  if (options.https) res.setHeader("Strict-Transport-Security", "max-age=31536000; includeSubDomains");
+  for (const [name, value] of commonSecurityHeaders(options)) res.setHeader(name, value);
   const path = (req.url ?? "/").split("?", 1)[0]!;
   if (path === "/admin" || path.startsWith("/admin/") || path.startsWith("/admin.")) {
     res.setHeader("X-Frame-Options", "DENY");

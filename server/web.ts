@@ -31,7 +31,7 @@ import { createImageRoute, siteImageReader } from "./image-route";
 import { createMailer } from "./mail";
 import { createMetrics } from "./metrics";
 import { createPublicCache } from "./public-cache";
-import { applySecurityHeaders } from "./security-headers";
+import { applySecurityHeaders, commonSecurityHeaders } from "./security-headers";
 import { loadStaticAssets } from "./static-assets";
 import { pendingMigrations } from "~/db/migrate";
 import { urlForLog } from "./request-log";
@@ -117,7 +117,8 @@ export function createWebApp(options: {
   const http = options.http ?? createGuardedClient({ userAgent: userAgentFor(config.siteUrl), allowHosts: config.fetchAllowHosts });
   // A public page that fails while the database is down, with no good copy kept, is the maintenance page.
   const maintenance = { isDatabaseDown: () => databaseIsDown(database), html: maintenanceHtml(), retryAfterSeconds: MAINTENANCE_RETRY_SECONDS };
-  const publicCache = createPublicCache({ maintenance, ttlMs: options.pageCacheTtlMs });
+  const https = config.siteUrl.startsWith("https://");
+  const publicCache = createPublicCache({ maintenance, ttlMs: options.pageCacheTtlMs, baseHeaders: commonSecurityHeaders({ https }) });
   // Names this app's own change notices, which its listener skips (it has cleared its cache already).
   const origin = randomUUID();
   const auth = createAuth({
@@ -251,11 +252,12 @@ export function createWebApp(options: {
    * page fresh in the page cache are answered from memory here, before Express and React Router
    * (no file-system call, no compression, no per-request log line); anything else goes to Express.
    */
-  const https = config.siteUrl.startsWith("https://");
   const handle = (req: IncomingMessage, res: ServerResponse) => {
     metrics.observe(req, res);
+    // A hit writes its security headers with its own, at once.
+    if (publicCache.serveHit(req, res)) return;
     applySecurityHeaders(req, res, { https });
-    if (assets?.serve(req, res) || publicCache.serveHit(req, res)) return;
+    if (assets?.serve(req, res)) return;
     app(req, res);
   };
   return Object.assign(app, { nodeHandler: handle, metrics, renderMetrics, origin, invalidatePublicPages, clearPublicPages: () => publicCache.clear() });
