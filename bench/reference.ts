@@ -23,11 +23,19 @@ export function ensureTool(command: string, debianPackage: string): string {
 
 export type ReferenceFile = { name: string; body: Buffer; contentType: string; contentEncoding?: string };
 
+/** nginx's version line (`nginx/1.22.1`). */
+export function nginxVersion(): string {
+  const nginx = ensureTool("nginx", "nginx");
+  const run = spawnSync(nginx, ["-v"], { encoding: "utf8" });
+  return /nginx\/[\w.]+/.exec(`${run.stderr}${run.stdout}`)?.[0] ?? "nginx";
+}
+
 /**
- * nginx (one worker process, as the app is one process) serving `files` at /{name}, each with its
- * Content-Type and, for a precompressed body, its Content-Encoding: the same bytes the app answers.
+ * nginx serving `files` at /{name}, each with its Content-Type and, for a precompressed body, its
+ * Content-Encoding: the same bytes the app answers. `workers` worker processes (default 1): as many
+ * as the app has web processes.
  */
-export async function startNginx(files: ReferenceFile[]): Promise<{ url: string; stop: () => Promise<void> }> {
+export async function startNginx(files: ReferenceFile[], options: { workers?: number } = {}): Promise<{ url: string; stop: () => Promise<void> }> {
   const nginx = ensureTool("nginx", "nginx");
   const dir = mkdtempSync(path.join(os.tmpdir(), "oddwire-bench-nginx-"));
   const port = await freePort();
@@ -40,7 +48,7 @@ export async function startNginx(files: ReferenceFile[]): Promise<{ url: string;
     .join("\n    ");
   writeFileSync(
     path.join(dir, "nginx.conf"),
-    `worker_processes 1;
+    `worker_processes ${options.workers ?? 1};
 error_log ${path.join(dir, "error.log")} warn;
 pid ${path.join(dir, "nginx.pid")};
 events { worker_connections 4096; }
@@ -78,24 +86,77 @@ http {
   };
 }
 
-export type WrkResult = { rps: number; p50: number; p99: number; requests: number; non2xx: number; errors: number };
+export type WrkResult = {
+  rps: number;
+  p50: number;
+  p99: number;
+  requests: number;
+  non2xx: number;
+  errors: number;
+  /** With `revalidate`: how many answers were 304 Not Modified, and how many were not. */
+  revalidated?: { notModified: number; other: number };
+};
+
+// Revalidates with If-None-Match, as a browser does, but naming every ETag answered so far (the last
+// eight): each web process, and each render of a page, has its own, where a browser sends only the
+// last it was given. Counts the answers that were 304, and those that were not.
+const REVALIDATE_LUA = `
+local tags = {}
+local request_text = nil
+not_modified, other = 0, 0
+local threads = {}
+function setup(thread) table.insert(threads, thread) end
+local function build()
+  local headers = {}
+  for name, value in pairs(wrk.headers) do
+    if string.lower(name) ~= "if-none-match" then headers[name] = value
+    elseif #tags == 0 then table.insert(tags, value) end
+  end
+  if #tags > 0 then headers["If-None-Match"] = table.concat(tags, ", ") end
+  request_text = wrk.format(nil, nil, headers)
+end
+function request()
+  if request_text == nil then build() end
+  return request_text
+end
+function response(status, headers, body)
+  if status == 304 then not_modified = not_modified + 1 else other = other + 1 end
+  local tag = headers["ETag"] or headers["etag"] or headers["Etag"]
+  if tag == nil then return end
+  for _, known in ipairs(tags) do if known == tag then return end end
+  table.insert(tags, tag)
+  if #tags > 8 then table.remove(tags, 1) end
+  build()
+end
+function done(summary, latency, requests)
+  local a, b = 0, 0
+  for _, thread in ipairs(threads) do a = a + thread:get("not_modified"); b = b + thread:get("other") end
+  io.write(string.format("revalidated: %d not modified, %d other\\n", a, b))
+end
+`;
 
 /**
- * wrk -t1 -cN -dDs --latency against `url` with `headers`; latencies in ms. Asynchronous: the server
- * under test may run in this very process, whose event loop must stay free to answer.
+ * wrk -t1 -cN -dDs --latency against `url` with `headers`; latencies in ms. With `revalidate`, each
+ * request carries the ETags answered before it (see REVALIDATE_LUA), and the 304s are counted.
  */
-export async function wrk(url: string, options: { connections: number; seconds: number; headers?: Record<string, string> }): Promise<WrkResult> {
+export async function wrk(
+  url: string,
+  options: { connections: number; seconds: number; headers?: Record<string, string>; revalidate?: boolean },
+): Promise<WrkResult> {
   const command = ensureTool("wrk", "wrk");
   const headerArgs = Object.entries(options.headers ?? {}).flatMap(([name, value]) => ["-H", `${name}: ${value}`]);
-  const child = spawn(command, ["-t1", `-c${options.connections}`, `-d${options.seconds}s`, "--latency", ...headerArgs, url], { stdio: ["ignore", "pipe", "pipe"] });
+  const scriptDir = options.revalidate ? mkdtempSync(path.join(os.tmpdir(), "oddwire-bench-wrk-")) : undefined;
+  const scriptArgs = scriptDir ? ["-s", path.join(scriptDir, "revalidate.lua")] : [];
+  if (scriptDir) writeFileSync(path.join(scriptDir, "revalidate.lua"), REVALIDATE_LUA);
+  const child = spawn(command, ["-t1", `-c${options.connections}`, `-d${options.seconds}s`, "--latency", ...scriptArgs, ...headerArgs, url], { stdio: ["ignore", "pipe", "pipe"] });
   let stdout = "";
   let stderr = "";
   child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
   child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
   const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));
+  if (scriptDir) rmSync(scriptDir, { recursive: true, force: true });
   if (code !== 0) throw new Error(`wrk failed: ${stderr}`);
-  const run = { stdout };
-  const text = run.stdout;
+  const text = stdout;
   const number = (pattern: RegExp) => Number(pattern.exec(text)?.[1] ?? NaN);
   const ms = (label: string) => {
     const match = new RegExp(`^\\s*${label}%\\s+([\\d.]+)(us|ms|s)\\s*$`, "m").exec(text);
@@ -111,5 +172,12 @@ export async function wrk(url: string, options: { connections: number; seconds: 
     requests: number(/(\d+) requests in/),
     non2xx: number(/Non-2xx or 3xx responses: (\d+)/) || 0,
     errors: socketErrors ? socketErrors.slice(1).reduce((sum, n) => sum + Number(n), 0) : 0,
+    ...(options.revalidate ? { revalidated: revalidatedIn(text) } : {}),
   };
+}
+
+function revalidatedIn(text: string): { notModified: number; other: number } {
+  const match = /^revalidated: (\d+) not modified, (\d+) other$/m.exec(text);
+  if (!match) throw new Error(`wrk's revalidation script reported nothing:\n${text}`);
+  return { notModified: Number(match[1]), other: Number(match[2]) };
 }
