@@ -38,6 +38,13 @@ const MAINTENANCE_CSP = "default-src 'none'; img-src 'self'; style-src 'unsafe-i
 
 const PRIVATE_PREFIXES = ["/admin", "/api/auth", "/healthz", "/readyz", "/metrics", "/assets/"];
 const CACHEABLE_STATUS = new Set([200, 404]);
+/**
+ * How hard a page is compressed when it is rendered: the first reader waits for it. Measured on the
+ * 40 KB home page (2 cores, Node 20): brotli quality 5 takes 0.5 ms for 6,260 bytes, quality 9 11 ms
+ * for 6,220; gzip level 6 and 9 both about 0.35 ms.
+ */
+const BROTLI_QUALITY = 5;
+const GZIP_LEVEL = 6;
 /** Bodies smaller than this are kept and sent as they are: compressing them saves nothing worth a CPU cycle. */
 const COMPRESS_MIN_BYTES = 1_024;
 // The policy goes with the page: its nonce is the one its scripts carry.
@@ -207,8 +214,8 @@ export function createPublicCache(
     const variants: Entry["variants"] = { identity: { body, etag: `W/"${hash}"` } };
     if (body.length >= COMPRESS_MIN_BYTES) {
       const [br, gz] = await Promise.all([
-        brotli(body, { params: { [zlib.BROTLI_PARAM_QUALITY]: 9, [zlib.BROTLI_PARAM_SIZE_HINT]: body.length } }),
-        gzipAsync(body, { level: 9 }),
+        brotli(body, { params: { [zlib.BROTLI_PARAM_QUALITY]: BROTLI_QUALITY, [zlib.BROTLI_PARAM_SIZE_HINT]: body.length } }),
+        gzipAsync(body, { level: GZIP_LEVEL }),
       ]);
       if (br.length < body.length) variants.br = { body: br, etag: `W/"${hash}-br"` };
       if (gz.length < body.length) variants.gzip = { body: gz, etag: `W/"${hash}-gz"` };
