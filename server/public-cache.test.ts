@@ -12,7 +12,7 @@ afterEach(() => new Promise<void>((resolve) => (server ? server.close(() => reso
  * A real HTTP server behind the cache whose pages say how often they were rendered. The cache reads
  * a clock the test moves by hand, and /slow renders only once the test lets it.
  */
-async function start(options: { ttlMs?: number; staleMs?: number; staleIfErrorMs?: number; maintenance?: boolean; baseHeaders?: [string, string][] } = {}) {
+async function start(options: { ttlMs?: number; staleMs?: number; staleIfErrorMs?: number; maintenance?: boolean; baseHeaders?: [string, string][]; maxBytes?: number } = {}) {
   let time = 0;
   // Renders until the test takes its "database" away, then fails as a page does without one.
   let databaseUp = true;
@@ -123,6 +123,15 @@ describe("the public page cache", () => {
       expect(notModified.headers.get("cache-control")).toBe(PUBLIC_CACHE_CONTROL);
     }
     expect(expressSaw()).toBe(3);
+  });
+
+  test("keeps pages up to a number of bytes, the least recently used going first", async () => {
+    // /big is about 5 KB as it is, far less compressed: 20 KB holds three of them, not six.
+    const { base, renders } = await start({ maxBytes: 20_000 });
+    for (let n = 1; n <= 6; n++) expect((await fetch(`${base}/big?n=${n}`)).headers.get("x-cache")).toBe("MISS");
+    expect((await fetch(`${base}/big?n=6`)).headers.get("x-cache")).toBe("HIT");
+    expect((await fetch(`${base}/big?n=1`)).headers.get("x-cache")).toBe("MISS");
+    expect(renders()).toBe(7);
   });
 
   test("serves a repeated page from memory with the same body, an ETag and Cache-Control", async () => {

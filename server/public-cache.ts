@@ -44,6 +44,10 @@ const CACHEABLE_STATUS = new Set([200, 404]);
  * for 6,220; gzip level 6 and 9 both about 0.35 ms.
  */
 const BROTLI_QUALITY = 5;
+/** What the page cache holds at most, in bytes of page variants. */
+const DEFAULT_MAX_BYTES = 24 * 1024 * 1024;
+/** What an entry costs besides its bodies (headers, ETags, header lists), as counted against maxBytes. */
+const ENTRY_OVERHEAD_BYTES = 4_096;
 const GZIP_LEVEL = 6;
 /** Bodies smaller than this are kept and sent as they are: compressing them saves nothing worth a CPU cycle. */
 const COMPRESS_MIN_BYTES = 1_024;
@@ -124,6 +128,8 @@ export function createPublicCache(
     staleMs?: number;
     staleIfErrorMs?: number;
     maxEntries?: number;
+    /** The most bytes of pages kept (every variant counted); the least recently used go first. */
+    maxBytes?: number;
     now?: () => number;
     /**
      * A page that failed to render with no good version kept: when the database is down, this page
@@ -141,7 +147,13 @@ export function createPublicCache(
   const staleIfErrorMs = Math.max(options.staleIfErrorMs ?? 10 * 60_000, staleMs);
   const now = options.now ?? Date.now;
   // Ages are checked here against `now`, not by the LRU's own timer, so one clock decides.
-  const cache = new LRUCache<string, Entry>({ max: options.maxEntries ?? 1_000 });
+  // Bounded by bytes as well as by count: a thousand 40 KB pages with their compressed forms would be
+  // over 50 MB, a sixth of what a web process may hold.
+  const cache = new LRUCache<string, Entry>({
+    max: options.maxEntries ?? 1_000,
+    maxSize: options.maxBytes ?? DEFAULT_MAX_BYTES,
+    sizeCalculation: (entry) => ENTRY_OVERHEAD_BYTES + Object.values(entry.variants).reduce((bytes, variant) => bytes + (variant?.body.length ?? 0), 0),
+  });
   /** The entry kept for `key` if it is at most `maxAge` old. */
   const lookup = (key: string, maxAge = staleMs) => {
     const entry = cache.get(key);
