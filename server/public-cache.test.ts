@@ -60,6 +60,13 @@ async function start(options: { ttlMs?: number; staleMs?: number; staleIfErrorMs
     if (databaseUp) res.type("html").send(`<p>outage ${renders}</p>`);
     else res.status(500).type("html").send("<p>Something went wrong</p>");
   });
+  // A page as entry.server.tsx renders it: a new script nonce each time, in its policy and its scripts.
+  app.get("/nonced", (_req, res) => {
+    renders++;
+    const nonce = `n${renders}x${Math.random().toString(36).slice(2)}`;
+    res.set("Content-Security-Policy", `default-src 'self'; script-src 'self' 'nonce-${nonce}'`);
+    res.type("html").send(`<main>${"<p>A goat was elected mayor.</p>".repeat(60)}<script nonce="${nonce}">hydrate()</script></main>`);
+  });
   app.get("/cookie", (_req, res) => res.cookie("a", "b").send(`cookie ${++renders}`));
   app.get("/admin/stories", (_req, res) => res.send(`admin ${++renders}`));
   app.post("/page", (_req, res) => res.send(`posted ${++renders}`));
@@ -123,6 +130,26 @@ describe("the public page cache", () => {
       expect(notModified.headers.get("cache-control")).toBe(PUBLIC_CACHE_CONTROL);
     }
     expect(expressSaw()).toBe(3);
+  });
+
+  test("a page rendered again with the same content keeps its ETag whatever its nonce, and a 304 leaves the reader's policy alone", async () => {
+    const { base, renders, advanceClock } = await start();
+    const first = await fetch(`${base}/nonced`, { headers: { "Accept-Encoding": "br" } });
+    const firstBody = await first.text();
+    advanceClock(60_000);
+    const again = await fetch(`${base}/nonced`, { headers: { "Accept-Encoding": "br" } });
+    expect(renders()).toBe(2);
+    // A new nonce in the policy and the page...
+    expect(again.headers.get("content-security-policy")).not.toBe(first.headers.get("content-security-policy"));
+    expect(await again.text()).not.toBe(firstBody);
+    // ...but the same ETag, so the first reader's copy is still good.
+    expect(again.headers.get("etag")).toBe(first.headers.get("etag"));
+    const revalidated = await fetch(`${base}/nonced`, { headers: { "Accept-Encoding": "br", "If-None-Match": first.headers.get("etag")! } });
+    expect(revalidated.status).toBe(304);
+    expect(revalidated.headers.get("content-security-policy")).toBeNull();
+    // A page whose content changed gets a new ETag, as before.
+    const other = await fetch(`${base}/big`, { headers: { "Accept-Encoding": "br" } });
+    expect(other.headers.get("etag")).not.toBe(first.headers.get("etag"));
   });
 
   test("keeps pages up to a number of bytes, the least recently used going first", async () => {

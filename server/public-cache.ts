@@ -172,6 +172,8 @@ export function createPublicCache(
     const lines: string[] = [];
     for (const [name, value] of baseHeaders) lines.push(name, value);
     for (const [name, value] of entry.headers) {
+      // A 304 leaves the reader's copy as it is, with the policy whose nonce it carries.
+      if (encoding === null && name === "content-security-policy") continue;
       if (Array.isArray(value)) for (const one of value) lines.push(name, one);
       else lines.push(name, value);
     }
@@ -207,6 +209,7 @@ export function createPublicCache(
     res.setHeader("X-Cache", how);
     const matched = entry.status === 200 ? etagMatches(req.headers["if-none-match"], entry) : undefined;
     if (matched) {
+      res.removeHeader("Content-Security-Policy");
       res.setHeader("ETag", matched.etag);
       res.statusCode = 304;
       res.end();
@@ -222,7 +225,7 @@ export function createPublicCache(
   }
 
   async function store(status: number, headers: Entry["headers"], body: Buffer): Promise<Entry> {
-    const hash = createHash("sha1").update(body).digest("base64url");
+    const hash = createHash("sha1").update(withoutNonce(body, headers)).digest("base64url");
     const variants: Entry["variants"] = { identity: { body, etag: `W/"${hash}"` } };
     if (body.length >= COMPRESS_MIN_BYTES) {
       const [br, gz] = await Promise.all([
@@ -374,6 +377,18 @@ export type PublicCache = ReturnType<typeof createPublicCache>;
 
 // Set by the node handler on every answer (server/security-headers.ts): kept when a failed render's own are dropped.
 const SECURITY_HEADERS = new Set(["x-content-type-options", "referrer-policy", "permissions-policy", "cross-origin-opener-policy", "strict-transport-security", "x-frame-options"]);
+
+/**
+ * The body as its ETag is computed: without the script nonce of its Content-Security-Policy, which
+ * changes on every render. A page rendered again with the same content (every few seconds, or by
+ * another web process) keeps its ETag, so a reader revalidating gets 304; a 304 carries no policy,
+ * so the reader keeps the one that goes with the nonce its copy holds.
+ */
+function withoutNonce(body: Buffer, headers: Entry["headers"]): Buffer {
+  const policy = headers.find(([name]) => name === "content-security-policy")?.[1];
+  const nonce = typeof policy === "string" ? /'nonce-([^']+)'/.exec(policy)?.[1] : undefined;
+  return nonce ? Buffer.from(body.toString("utf8").replaceAll(nonce, "")) : body;
+}
 
 /** Forgets the headers a failed render set, before another answer goes out in its place. */
 function dropRenderHeaders(res: ServerResponse) {
