@@ -38,6 +38,20 @@ test("the public pages hydrate under the policy, with a fresh nonce per render",
   const [first, second] = [await nonceOf("/?render=1"), await nonceOf("/?render=2")];
   expect(first).toBeTruthy();
   expect(first).not.toBe(second);
+  // Reloaded once the page was rendered again (a new nonce), the browser revalidates its copy with
+  // an ETag that is still current (so the site answers 304), and the copy, with its own policy and
+  // nonce, still hydrates.
+  const asked: (string | undefined)[] = [];
+  page.on("request", (request) => {
+    if (request.url().endsWith("/sitemap") && request.isNavigationRequest()) void request.allHeaders().then((headers) => asked.push(headers["if-none-match"]));
+  });
+  const etag = (await page.request.get("/sitemap")).headers().etag;
+  await gotoHydrated(page, "/sitemap");
+  await page.waitForTimeout(2_500);
+  await page.reload();
+  await page.waitForFunction(() => document.documentElement.dataset.hydrated === "true");
+  await expect.poll(() => asked.at(-1)).toBe(etag);
+  expect((await page.request.get("/sitemap", { headers: { "If-None-Match": etag! } })).status()).toBe(304);
   // The search dropdown still works (its requests are to the site itself).
   await gotoHydrated(page, "/");
   await page.getByRole("button", { name: "Search stories" }).click();
