@@ -41,6 +41,8 @@ test("robots.txt points at the sitemap, and unknown feeds are 404", async ({ req
   expect(await (await request.get("/robots.txt")).text()).toContain(`Sitemap: ${baseURL}/sitemap.xml`);
   expect((await request.get("/category/no-such-thing/rss.xml")).status()).toBe(404);
   expect((await request.get("/sitemaps/stories/9.xml")).status()).toBe(404);
+  // Past the largest story id a page cannot hold a story: 404, not a failed query.
+  expect((await request.get("/sitemaps/stories/999999999.xml")).status()).toBe(404);
 });
 
 test("a page fetched again with its ETag is answered 304", async ({ request }) => {

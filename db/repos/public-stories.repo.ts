@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gte, ilike, ne, sql } from "drizzle-orm";
+import { and, asc, desc, eq, gt, gte, ilike, lte, ne, sql } from "drizzle-orm";
 import type { Db } from "../client";
 import { categories, categoryStoryCounts, sources, stories } from "../schema";
 import type { StoryWithRelations } from "./stories.repo";
@@ -319,15 +319,32 @@ export function publicStoriesRepo(db: Db) {
       return row?.n ?? 0;
     },
 
-    /** Slugs and last changes of published stories by id, so a story keeps its sitemap page. */
-    sitemapPage(page: { limit: number; offset: number }): Promise<{ slug: string; updatedAt: Date }[]> {
+    /**
+     * Slugs and last changes of the published stories with ids in (afterId, throughId], by id: a
+     * range of the primary key, so a story's sitemap page is fixed by its id alone.
+     */
+    sitemapRange(range: { afterId: number; throughId: number }): Promise<{ slug: string; updatedAt: Date }[]> {
       return db
         .select({ slug: stories.slug, updatedAt: stories.updatedAt })
         .from(stories)
-        .where(published)
-        .orderBy(asc(stories.id))
-        .limit(page.limit)
-        .offset(page.offset);
+        .where(and(published, gt(stories.id, range.afterId), lte(stories.id, range.throughId)))
+        .orderBy(asc(stories.id));
+    },
+
+    /**
+     * The numbers n (from 1) of the id ranges ((n-1)*size, n*size] holding a published story, in
+     * order: one probe of the primary key per range up to the highest id, which stops at the range's
+     * first published story (grouping every published id would read them all). Only a range with no
+     * published story reads all its rows.
+     */
+    async sitemapRanges(size: number): Promise<number[]> {
+      const result = (await db.execute(sql`
+        SELECT n FROM generate_series(1, (SELECT ((max(id) - 1) / ${size} + 1)::int FROM stories)) AS n
+        WHERE EXISTS (
+          SELECT 1 FROM stories WHERE status = 'published' AND id > (n - 1) * ${size}::int AND id <= n * ${size}::int
+        )
+        ORDER BY n`)) as unknown as { rows: { n: number | string }[] };
+      return result.rows.map((row) => Number(row.n));
     },
   };
 }

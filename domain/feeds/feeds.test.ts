@@ -1,5 +1,7 @@
 import { XMLParser, XMLValidator } from "fast-xml-parser";
+import { eq, inArray } from "drizzle-orm";
 import { describe, expect, test } from "vitest";
+import { stories } from "~/db/schema";
 import { makeCategory, makeRejectedStory, makeStory } from "~/db/testing/factories";
 import { useTestDatabase } from "~/db/testing/test-database";
 import { imageUrlHash } from "~/lib/story-image";
@@ -117,20 +119,41 @@ describe("a category RSS feed", () => {
   });
 });
 
+/** `count` published stories, oldest id first. */
+async function publishedStories(count: number) {
+  const made = [];
+  for (let i = 0; i < count; i++) made.push(await makeStory(t.db, { slug: `story-${i + 1}`, publishDate: hoursAgo(i + 1) }));
+  return made;
+}
+
+const storySitemapLocs = (pages: number[]) => pages.map((n) => `${SITE}/sitemaps/stories/${n}.xml`);
+
 describe("the sitemap index", () => {
-  test("lists the pages sitemap, one sitemap per page of stories, and the news sitemap", async () => {
-    for (let i = 0; i < 5; i++) await makeStory(t.db, { publishDate: hoursAgo(i + 1) });
+  test("lists the pages sitemap, one sitemap per range of story ids, and the news sitemap", async () => {
+    await publishedStories(5);
     await hiddenStories();
 
     expect(indexLocs(await sitemapIndex(t.repos, SITE, 2))).toEqual([
       `${SITE}/sitemaps/pages.xml`,
-      `${SITE}/sitemaps/stories/1.xml`,
-      `${SITE}/sitemaps/stories/2.xml`,
-      `${SITE}/sitemaps/stories/3.xml`,
+      ...storySitemapLocs([1, 2, 3]),
       `${SITE}/sitemaps/news.xml`,
     ]);
     expect(indexLocs(await sitemapIndex(t.repos, SITE, 5))).toHaveLength(3);
     expect(indexLocs(await sitemapIndex(t.repos, SITE))).toContain(`${SITE}/sitemaps/stories/1.xml`);
+  });
+
+  test("lists exactly the ranges of ids that hold a published story", async () => {
+    const made = await publishedStories(12);
+    // Ranges of 2: ids 3-4 unpublished, 5-6 deleted, 9-10 pending, 11 rejected with 12 published.
+    await t.db.update(stories).set({ status: "rejected" }).where(inArray(stories.id, [made[2]!.id, made[3]!.id, made[10]!.id]));
+    await t.db.delete(stories).where(inArray(stories.id, [made[4]!.id, made[5]!.id]));
+    await t.db.update(stories).set({ status: "pending" }).where(inArray(stories.id, [made[8]!.id, made[9]!.id]));
+    await hiddenStories();
+
+    const locs = indexLocs(await sitemapIndex(t.repos, SITE, 2));
+    expect(locs).toEqual([`${SITE}/sitemaps/pages.xml`, ...storySitemapLocs([1, 4, 6]), `${SITE}/sitemaps/news.xml`]);
+    for (const n of [1, 4, 6]) expect(await storiesSitemap(t.repos, SITE, n, 2), `page ${n}`).not.toBeNull();
+    for (const n of [2, 3, 5, 7, 8]) expect(await storiesSitemap(t.repos, SITE, n, 2), `page ${n}`).toBeNull();
   });
 
   test("lists no story sitemap when nothing is published", async () => {
@@ -140,19 +163,43 @@ describe("the sitemap index", () => {
 });
 
 describe("the story sitemaps", () => {
-  test("split the published stories into pages, each story once, with its last change as lastmod", async () => {
+  test("split the published stories into pages by id, each story once, with its last change as lastmod", async () => {
     const updated = new Date("2025-03-04T05:06:07.000Z");
     for (let i = 0; i < 5; i++) await makeStory(t.db, { slug: `story-${i}`, publishDate: hoursAgo(i + 1), updatedAt: updated });
     await hiddenStories();
 
     const pages = [await storiesSitemap(t.repos, SITE, 1, 2), await storiesSitemap(t.repos, SITE, 2, 2), await storiesSitemap(t.repos, SITE, 3, 2)];
     const locs = pages.map((xml) => urlLocs(xml!));
-    expect(locs.map((l) => l.length)).toEqual([2, 2, 1]);
-    expect(locs.flat().sort()).toEqual([0, 1, 2, 3, 4].map((i) => `${SITE}/story/story-${i}`));
+    expect(locs).toEqual([
+      [`${SITE}/story/story-0`, `${SITE}/story/story-1`],
+      [`${SITE}/story/story-2`, `${SITE}/story/story-3`],
+      [`${SITE}/story/story-4`],
+    ]);
     expect((read(pages[0]!).urlset?.url as Node[])[0]).toMatchObject({ lastmod: "2025-03-04T05:06:07Z" });
   });
 
-  test.each([0, -1, 4, 1.5, Number.NaN])("page %s, out of range, is null", async (n) => {
+  test("keep each story on its page when earlier stories are unpublished or deleted", async () => {
+    const made = await publishedStories(9);
+    const pageOf = async (n: number) => urlLocs((await storiesSitemap(t.repos, SITE, n, 3))!);
+    const before = [await pageOf(1), await pageOf(2), await pageOf(3)];
+
+    await t.db.update(stories).set({ status: "rejected" }).where(eq(stories.id, made[0]!.id));
+    await t.db.delete(stories).where(eq(stories.id, made[1]!.id));
+    await t.db.update(stories).set({ status: "pending" }).where(eq(stories.id, made[3]!.id));
+
+    expect(await pageOf(1)).toEqual([`${SITE}/story/story-3`]);
+    expect(await pageOf(2)).toEqual(before[1]!.filter((loc) => loc !== `${SITE}/story/story-4`));
+    expect(await pageOf(3)).toEqual(before[2]);
+  });
+
+  test("hold at most a page size of stories, in id order", async () => {
+    await publishedStories(7);
+    const sizes = [];
+    for (let n = 1; n <= 3; n++) sizes.push(urlLocs((await storiesSitemap(t.repos, SITE, n, 3))!).length);
+    expect(sizes).toEqual([3, 3, 1]);
+  });
+
+  test.each([0, -1, 4, 1.5, Number.NaN, 999_999_999])("page %s, out of range, is null", async (n) => {
     for (let i = 0; i < 5; i++) await makeStory(t.db);
     expect(await storiesSitemap(t.repos, SITE, n, 2)).toBeNull();
   });

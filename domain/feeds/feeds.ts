@@ -13,6 +13,8 @@ export const RSS_ITEMS = 50;
 /** Google News reads articles of the last two days, at most 1,000 per news sitemap. */
 export const NEWS_WINDOW_MS = 48 * 3_600_000;
 export const NEWS_MAX_ITEMS = 1_000;
+/** The largest story id (stories.id is a PostgreSQL integer). */
+const MAX_STORY_ID = 2_147_483_647;
 
 /** The site's static public pages, as listed on /sitemap (spec section 2). */
 export const STATIC_PAGES = [
@@ -26,7 +28,7 @@ export const STATIC_PAGES = [
 ] as const;
 
 export type FeedDeps = {
-  publicStories: Pick<PublicStoriesRepo, "latestForFeed" | "countPublished" | "sitemapPage">;
+  publicStories: Pick<PublicStoriesRepo, "latestForFeed" | "sitemapRange" | "sitemapRanges">;
   categories: Pick<CategoriesRepo, "listAll" | "findBySlug">;
 };
 
@@ -61,14 +63,14 @@ export async function categoryRss(deps: FeedDeps, siteUrl: string, slug: string)
   });
 }
 
-/** The sitemap index: the pages sitemap, one sitemap per `pageSize` published stories, and the news sitemap. */
+/** The sitemap index: the pages sitemap, each story sitemap that lists a story, and the news sitemap. */
 export async function sitemapIndex(deps: FeedDeps, siteUrl: string, pageSize: number = STORIES_PER_SITEMAP): Promise<string> {
-  const storyPages = Math.ceil((await deps.publicStories.countPublished()) / pageSize);
+  const storyPages = await deps.publicStories.sitemapRanges(pageSize);
   return buildSitemapIndex({
     siteUrl,
     sitemaps: [
       { loc: `${siteUrl}/sitemaps/pages.xml` },
-      ...Array.from({ length: storyPages }, (_, i) => ({ loc: `${siteUrl}/sitemaps/stories/${i + 1}.xml` })),
+      ...storyPages.map((n) => ({ loc: `${siteUrl}/sitemaps/stories/${n}.xml` })),
       { loc: `${siteUrl}/sitemaps/news.xml` },
     ],
   });
@@ -85,7 +87,11 @@ export async function pagesSitemap(deps: FeedDeps, siteUrl: string): Promise<str
   });
 }
 
-/** Page `n` (from 1) of the story sitemaps, each story with its last change; null when there is no such page. */
+/**
+ * Page `n` (from 1) of the story sitemaps: the published stories with ids in ((n-1)*pageSize,
+ * n*pageSize], each with its last change, so a story keeps its page whatever happens to others;
+ * null when that range has no published story.
+ */
 export async function storiesSitemap(
   deps: FeedDeps,
   siteUrl: string,
@@ -93,7 +99,10 @@ export async function storiesSitemap(
   pageSize: number = STORIES_PER_SITEMAP,
 ): Promise<string | null> {
   if (!Number.isSafeInteger(n) || n < 1) return null;
-  const rows = await deps.publicStories.sitemapPage({ limit: pageSize, offset: (n - 1) * pageSize });
+  const afterId = (n - 1) * pageSize;
+  // Ids are PostgreSQL integers: a range past them holds nothing (and could not be a query parameter).
+  if (afterId >= MAX_STORY_ID) return null;
+  const rows = await deps.publicStories.sitemapRange({ afterId, throughId: Math.min(n * pageSize, MAX_STORY_ID) });
   if (rows.length === 0) return null;
   return buildUrlset({ urls: rows.map((r) => ({ loc: storyPageUrl(siteUrl, r.slug), lastmod: r.updatedAt })) });
 }

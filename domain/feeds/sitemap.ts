@@ -4,8 +4,11 @@ import { httpUrlOrNull } from "~/lib/http-url";
 // Sitemaps (sitemaps.org 0.9), the Google News sitemap and robots.txt, as pure builders, plus the
 // XML text helpers the RSS builder shares.
 
-/** The most URLs one sitemap file may hold (sitemaps.org). */
-export const STORIES_PER_SITEMAP = 50_000;
+/**
+ * The story ids one story sitemap covers: page n lists the published stories with ids in
+ * ((n-1)*10,000, n*10,000], at most 10,000 URLs (about 1.5 MB; sitemaps.org allows 50,000).
+ */
+export const STORIES_PER_SITEMAP = 10_000;
 
 const SITEMAP_NS = "http://www.sitemaps.org/schemas/sitemap/0.9";
 const NEWS_NS = "http://www.google.com/schemas/sitemap-news/0.9";
