@@ -55,12 +55,15 @@ const COMPRESS_MIN_BYTES = 1_024;
 const KEPT_HEADERS = ["content-type", "cache-control", "link", "vary", "x-robots-tag", "content-security-policy"];
 const SESSION_COOKIE = /(?:^|;\s*)[\w.-]*session_token=/;
 
-/** Responses answered by a fresh hit: their headers went out in one writeHead, which getHeader cannot read back. */
-const freshHits = new WeakSet<ServerResponse>();
+/**
+ * Marks a response answered by a fresh hit: its headers went out in one writeHead, which getHeader
+ * cannot read back. (A property, not a WeakSet: every hit would add an entry for the collector to weigh.)
+ */
+const FRESH_HIT = Symbol("fresh page-cache hit");
 
 /** How the page cache answered a response (X-Cache: HIT, MISS, STALE...), for the metrics; undefined when it did not. */
 export function cacheResultOf(res: ServerResponse): string | undefined {
-  if (freshHits.has(res)) return "HIT";
+  if ((res as ServerResponse & { [FRESH_HIT]?: true })[FRESH_HIT]) return "HIT";
   const value = res.getHeader("x-cache");
   return typeof value === "string" ? value : undefined;
 }
@@ -187,7 +190,7 @@ export function createPublicCache(
 
   /** A fresh hit, every header written at once from lists made on the first hit (no setHeader per request). */
   function sendHit(req: IncomingMessage, res: ServerResponse, entry: Entry) {
-    freshHits.add(res);
+    (res as ServerResponse & { [FRESH_HIT]?: true })[FRESH_HIT] = true;
     const matched = entry.status === 200 ? etagMatches(req.headers["if-none-match"], entry) : undefined;
     if (matched) {
       matched.notModified ??= hitHeaders(entry, null, matched);
