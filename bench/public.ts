@@ -451,7 +451,6 @@ async function benchDatabase(kind: "pglite" | "postgres"): Promise<DatabaseRun |
   const { runMigrations } = await import("~/db/migrate");
   const { adminUrl, createDatabaseSql, dropDatabaseSql } = await import("~/db/testing/postgres-admin");
   const { COMMON_WORD, RARE_WORD, seedStories } = await import("./seed-stories");
-  const { STORIES_PER_SITEMAP } = await import("~/domain/feeds/sitemap");
   const { sql } = await import("drizzle-orm");
 
   const name = kind === "pglite" ? "PGlite" : "PostgreSQL";
@@ -537,7 +536,10 @@ async function benchDatabase(kind: "pglite" | "postgres"): Promise<DatabaseRun |
     out(`Serving on ${server.url}: bin/oddwire.mjs serve, pid ${server.pid}, ${server.webProcesses} web process${server.webProcesses === 1 ? "" : "es"}`);
     const category = seed.categories[0];
     if (!category || !seed.newestSlug) throw new Error("seeding produced no category or story");
-    const lastSitemap = Math.max(1, Math.ceil(seed.published / STORIES_PER_SITEMAP));
+    // The last story sitemap the index lists (pages are ranges of story ids, pending ones among them).
+    const index = await (await fetch(`${server.url}/sitemap.xml`)).text();
+    const listed = [...index.matchAll(/\/sitemaps\/stories\/(\d+)\.xml/g)].map((m) => Number(m[1]));
+    const lastSitemap = Math.max(1, ...listed);
     const pages: Page[] = [
       { label: "home", path: "/", kind: "page" },
       { label: "category", path: `/category/${category.slug}`, kind: "page" },
