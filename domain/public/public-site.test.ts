@@ -1,4 +1,5 @@
-import { sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
+import { stories } from "~/db/schema";
 import { describe, expect, test } from "vitest";
 import { makeCategory, makeStory } from "~/db/testing/factories";
 import { useTestDatabase } from "~/db/testing/test-database";
@@ -246,6 +247,17 @@ describe("search", () => {
   test("offers nothing when no title word is close", async () => {
     await makeStory(t.db, { title: "Raccoon steals a police car" });
     expect((await searchStories(t.repos, "xylophone", 1)).didYouMean).toBeNull();
+  });
+
+  test("the words it offers follow what is published: a story published or retitled after a search counts at once", async () => {
+    await makeStory(t.db, { title: "Goat steals a police car", publishDate: new Date("2026-01-01T00:00:00Z") });
+    expect((await searchStories(t.repos, "racoon", 1)).didYouMean).toBeNull();
+    const raccoon = await makeStory(t.db, { title: "Raccoon steals a tractor", summary: "A farm loses its tractor.", publishDate: new Date("2026-01-02T00:00:00Z") });
+    expect((await searchStories(t.repos, "racoon", 1)).didYouMean).toBe("raccoon");
+    // The newest story itself retitled.
+    await t.db.update(stories).set({ title: "Badger steals a tractor", updatedAt: new Date("2026-01-03T00:00:00Z") }).where(eq(stories.id, raccoon.id));
+    expect((await searchStories(t.repos, "badgr", 1)).didYouMean).toBe("badger");
+    expect((await searchStories(t.repos, "racoon", 1)).didYouMean).toBeNull();
   });
 
   test("never offers a word that only pending stories have", async () => {
