@@ -44,8 +44,12 @@ const CACHEABLE_STATUS = new Set([200, 404]);
  * for 6,220; gzip level 6 and 9 both about 0.35 ms.
  */
 const BROTLI_QUALITY = 5;
-/** What the page cache holds at most, in bytes of page variants. */
-const DEFAULT_MAX_BYTES = 24 * 1024 * 1024;
+/**
+ * What the page cache holds at most, in bytes of page variants: about 250 pages of 50 KB with their
+ * compressed forms, far more than the pages read often (home, categories, the newest stories). With
+ * 24 MB a web process at 1,000,000 stories held 294 MiB after `npm run bench:public`, over its 300 MB.
+ */
+const DEFAULT_MAX_BYTES = 16 * 1024 * 1024;
 /** What an entry costs besides its bodies (headers, ETags, header lists), as counted against maxBytes. */
 const ENTRY_OVERHEAD_BYTES = 4_096;
 const GZIP_LEVEL = 6;
@@ -150,8 +154,8 @@ export function createPublicCache(
   const staleIfErrorMs = Math.max(options.staleIfErrorMs ?? 10 * 60_000, staleMs);
   const now = options.now ?? Date.now;
   // Ages are checked here against `now`, not by the LRU's own timer, so one clock decides.
-  // Bounded by bytes as well as by count: a thousand 40 KB pages with their compressed forms would be
-  // over 50 MB, a sixth of what a web process may hold.
+  // Bounded by bytes as well as by count: a thousand 50 KB pages with their compressed forms would be
+  // over 60 MB, a fifth of what a web process may hold.
   const cache = new LRUCache<string, Entry>({
     max: options.maxEntries ?? 1_000,
     maxSize: options.maxBytes ?? DEFAULT_MAX_BYTES,
