@@ -40,10 +40,11 @@ describe("/metrics", () => {
     const app = express();
     app.use(cache.middleware);
     app.get("/story/:slug", (_req, res) => res.type("html").send("<p>story</p>"));
-    // As server/web.ts does: counted first, then a fresh page answered by the node handler itself.
+    // As server/web.ts does: a fresh page answered by the node handler itself, and counted then; anything else counted first.
     server = createServer((req, res) => {
+      const started = performance.now();
+      if (cache.serveHit(req, res)) return metrics.answeredFromCache(req, res, started);
       metrics.observe(req, res);
-      if (cache.serveHit(req, res)) return;
       app(req, res);
     }).listen(0, "127.0.0.1");
     await new Promise((resolve) => server!.once("listening", resolve));
@@ -51,9 +52,13 @@ describe("/metrics", () => {
     const answers = [];
     for (let i = 0; i < 3; i++) answers.push((await fetch(`${base}/story/a`)).headers.get("x-cache"));
     expect(answers).toEqual(["MISS", "HIT", "HIT"]);
+    const etag = (await fetch(`${base}/story/a`)).headers.get("etag")!;
+    expect((await fetch(`${base}/story/a`, { headers: { "if-none-match": etag } })).status).toBe(304);
     const { body } = await metrics.render();
-    expect(body).toContain('oddwire_http_requests_total{route="/story/:slug",method="GET",status="200"} 3');
-    expect(body).toContain('oddwire_page_cache_total{result="hit"} 2');
+    expect(body).toContain('oddwire_http_requests_total{route="/story/:slug",method="GET",status="200"} 4');
+    expect(body).toContain('oddwire_http_requests_total{route="/story/:slug",method="GET",status="304"} 1');
+    expect(body).toMatch(/oddwire_http_request_duration_seconds_count\{route="\/story\/:slug",method="GET"\} 5/);
+    expect(body).toContain('oddwire_page_cache_total{result="hit"} 4');
     expect(body).toContain('oddwire_page_cache_total{result="miss"} 1');
   });
 

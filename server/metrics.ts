@@ -32,8 +32,13 @@ export function routeLabel(rawPath: string): string {
 }
 
 export type Metrics = {
-  /** Counts and times a request once it is answered; call it first, for every request. */
+  /** Counts and times a request once it is answered; call it first, for every request the page cache did not answer. */
   observe(req: IncomingMessage, res: ServerResponse, next?: () => void): void;
+  /**
+   * Counts and times a request the page cache has just answered from memory (its response ended),
+   * `started` being `performance.now()` when it came: no listener, and its labels looked up by URL.
+   */
+  answeredFromCache(req: IncomingMessage, res: ServerResponse, started: number): void;
   /** The exposition: content type and text. */
   render(): Promise<{ contentType: string; body: string }>;
   /** Where the metrics are kept (the cluster primary sums every web process's). */
@@ -106,7 +111,38 @@ export function createMetrics(deps: { database: Database; repo: MetricsRepo }): 
     return series;
   };
 
+  // A page answered from the page cache: its series by URL (and method, and status), so that a hit
+  // neither splits its path nor builds a key. The URLs are those the cache keeps, a bounded number.
+  type HitSeries = { latency: ReturnType<typeof latency.labels>; requests: Map<number, ReturnType<typeof requests.labels>> };
+  const hitSeries = new Map<string, HitSeries>();
+  const hitSeriesOf = (url: string, method: string): HitSeries => {
+    const key = method === "GET" ? url : `${method} ${url}`;
+    let series = hitSeries.get(key);
+    if (!series) {
+      if (hitSeries.size >= 4_096) hitSeries.clear();
+      const route = routeLabel(url.split("?", 1)[0]!);
+      series = { latency: seriesOf(latencySeries, `${route} ${method}`, () => latency.labels({ route, method })), requests: new Map() };
+      hitSeries.set(key, series);
+    }
+    return series;
+  };
+
   return {
+    answeredFromCache(req, res, started) {
+      const method = req.method ?? "GET";
+      const series = hitSeriesOf(req.url ?? "/", method);
+      const status = res.statusCode;
+      let counter = series.requests.get(status);
+      if (!counter) {
+        const route = routeLabel((req.url ?? "/").split("?", 1)[0]!);
+        counter = seriesOf(requestSeries, `${route} ${method} ${status}`, () => requests.labels({ route, method, status: String(status) }));
+        series.requests.set(status, counter);
+      }
+      counter.inc();
+      series.latency.observe((performance.now() - started) / 1e3);
+      const result = cacheResultOf(res);
+      if (result !== undefined) seriesOf(cacheSeries, result, () => cache.labels({ result: result.toLowerCase() })).inc();
+    },
     observe(req, res, next) {
       const started = process.hrtime.bigint();
       res.once("finish", () => {

@@ -253,9 +253,10 @@ export function createWebApp(options: {
    * (no file-system call, no compression, no per-request log line); anything else goes to Express.
    */
   const handle = (req: IncomingMessage, res: ServerResponse) => {
+    const started = performance.now();
+    // A hit writes its security headers with its own, at once, and is counted once it has.
+    if (publicCache.serveHit(req, res)) return metrics.answeredFromCache(req, res, started);
     metrics.observe(req, res);
-    // A hit writes its security headers with its own, at once.
-    if (publicCache.serveHit(req, res)) return;
     applySecurityHeaders(req, res, { https });
     if (assets?.serve(req, res)) return;
     app(req, res);
