@@ -27,7 +27,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { freePort } from "~/test/http-test-server";
 import { percentile, processTreeMemory, redactUrl, writeMarkedBlock, type ProcessMemory } from "./measure";
-import { nginxVersion, startNginx, wrk, type ReferenceFile, type WrkResult } from "./reference";
+import { nginxVersion, startNginx, startNodeReference, wrk, type NodeReferenceFile, type ReferenceFile, type WrkResult } from "./reference";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const DOCS = path.join(ROOT, "docs", "benchmarks.md");
@@ -185,7 +185,11 @@ function serverComplaints(logFile: string): string[] {
 
 type Page = { label: string; path: string; kind: "page" | "search" | "sitemap" };
 type Mode = "plain" | "br" | "304";
-type HitRow = { page: Page; mode: Mode; app: WrkResult; nginx: WrkResult; encoding: string; bytes: number };
+/**
+ * `node`: the same answer from a bare node:http server, and `nodeAls` from one that has run an
+ * AsyncLocalStorage (measured for the first page only).
+ */
+type HitRow = { page: Page; mode: Mode; app: WrkResult; nginx: WrkResult; node?: WrkResult; nodeAls?: WrkResult; encoding: string; bytes: number };
 type RenderRow = { page: Page; p50: number; p99: number; bytes: number };
 
 type DatabaseRun = {
@@ -218,7 +222,8 @@ function cacheBusted(url: string, n: number): string {
   return `${url}${url.includes("?") ? "&" : "?"}bench-nocache=${Date.now()}-${n}`;
 }
 
-type Kept = { body: Buffer; type: string; etag: string; encoding: string };
+/** `headers`: every header line as answered, but those Node writes itself (Date, Connection, Keep-Alive). */
+type Kept = { body: Buffer; type: string; etag: string; encoding: string; headers: [string, string][] };
 
 /** The page as the cache keeps it, as answered to `acceptEncoding`: its exact bytes, type, ETag and encoding. */
 async function cachedBytes(url: string, acceptEncoding: string): Promise<Kept> {
@@ -235,15 +240,25 @@ async function cachedBytes(url: string, acceptEncoding: string): Promise<Kept> {
           type: String(res.headers["content-type"]),
           etag: String(res.headers.etag),
           encoding: String(res.headers["content-encoding"] ?? "identity"),
+          headers: pairs(res.rawHeaders).filter(([name]) => !/^(date|connection|keep-alive|transfer-encoding)$/i.test(name)),
         });
       });
     }).on("error", reject);
   });
 }
 
+function pairs(raw: string[]): [string, string][] {
+  const lines: [string, string][] = [];
+  for (let i = 0; i + 1 < raw.length; i += 2) lines.push([raw[i]!, raw[i + 1]!]);
+  return lines;
+}
+
 const BROWSER_ENCODINGS = { "accept-encoding": "gzip, deflate, br" };
 
-/** Cache hits of each page, plain, br and 304, beside nginx serving the same bytes in the same run. */
+/**
+ * Cache hits of each page, plain, br and 304, beside nginx serving the same bytes in the same run;
+ * the first page's also beside a bare node:http server answering the same bytes and header lines.
+ */
 async function measureHits(baseUrl: string, pages: Page[], workers: number): Promise<HitRow[]> {
   const files: ReferenceFile[] = [];
   const kept: { plain: Kept; br: Kept }[] = [];
@@ -262,6 +277,18 @@ async function measureHits(baseUrl: string, pages: Page[], workers: number): Pro
     out(`  ${page.path}: ${plain.body.length.toLocaleString("en")} bytes, ${br.body.length.toLocaleString("en")} as ${br.encoding}`);
   }
   const nginx = await startNginx(files, { workers });
+  const nodeFiles: NodeReferenceFile[] = kept.flatMap(({ plain, br }, i) => [
+    { name: `page${i}`, body: plain.body, etag: plain.etag, headers: plain.headers },
+    { name: `page${i}.${br.encoding}`, body: br.body, etag: br.etag, headers: br.headers },
+  ]);
+  const bareNode = await startNodeReference(nodeFiles.slice(0, 2), { workers }).catch(async (error: unknown) => {
+    await nginx.stop();
+    throw error;
+  });
+  const bareNodeAls = await startNodeReference(nodeFiles.slice(0, 2), { workers, asyncLocalStorage: true }).catch(async (error: unknown) => {
+    await Promise.all([nginx.stop(), bareNode.stop()]);
+    throw error;
+  });
   const rows: HitRow[] = [];
   try {
     for (const [i, page] of pages.entries()) {
@@ -278,13 +305,19 @@ async function measureHits(baseUrl: string, pages: Page[], workers: number): Pro
         const revalidate = run.mode === "304";
         const app = await wrk(baseUrl + page.path, { connections: CONNECTIONS, seconds: DURATION, headers: run.app, revalidate });
         const reference = await wrk(`${nginx.url}/${run.nginxPath}`, { connections: CONNECTIONS, seconds: DURATION, headers: run.nginx, revalidate });
+        const node = i === 0 ? await wrk(`${bareNode.url}/${run.nginxPath}`, { connections: CONNECTIONS, seconds: DURATION, headers: run.app, revalidate }) : undefined;
+        const nodeAls = i === 0 ? await wrk(`${bareNodeAls.url}/${run.nginxPath}`, { connections: CONNECTIONS, seconds: DURATION, headers: run.app, revalidate }) : undefined;
         const share = app.revalidated ? `, ${fmt(notModifiedShare(app) * 100, 1)}% answered 304` : "";
-        out(`  ${page.label} ${run.mode}: app ${fmt(app.rps)} req/s, nginx ${fmt(reference.rps)} req/s, ratio ${fmt(app.rps / reference.rps, 2)}${share}`);
-        rows.push({ page, mode: run.mode, app, nginx: reference, encoding: run.kept.encoding, bytes: run.kept.body.length });
+        const nodeLine =
+          node && nodeAls
+            ? `, bare Node ${fmt(node.rps)} req/s (${fmt(node.rps / reference.rps, 2)} of nginx), with AsyncLocalStorage ${fmt(nodeAls.rps)} req/s (${fmt(nodeAls.rps / reference.rps, 2)})`
+            : "";
+        out(`  ${page.label} ${run.mode}: app ${fmt(app.rps)} req/s, nginx ${fmt(reference.rps)} req/s, ratio ${fmt(app.rps / reference.rps, 2)}${share}${nodeLine}`);
+        rows.push({ page, mode: run.mode, app, nginx: reference, ...(node ? { node } : {}), ...(nodeAls ? { nodeAls } : {}), encoding: run.kept.encoding, bytes: run.kept.body.length });
       }
     }
   } finally {
-    await nginx.stop();
+    await Promise.all([nginx.stop(), bareNode.stop(), bareNodeAls.stop()]);
   }
   return rows;
 }
@@ -375,6 +408,23 @@ function report(run: DatabaseRun, context: { date: string; command: string; mach
     lines.push(
       `| ${row.page.label} | ${answer} | ${row.mode === "304" ? "0" : fmt(row.bytes)} | ${fmt(row.app.rps)} | ${fmt(row.nginx.rps)} | ${fmt(row.app.rps / row.nginx.rps, 2)} | ${fmt(row.app.p99, 1)} |`,
     );
+  }
+  const withNode = run.hits.filter((row) => row.node && row.nodeAls);
+  if (withNode.length > 0) {
+    lines.push(
+      "",
+      `The ${withNode[0]!.page.label} page's answers from a bare node:http server in ${run.webProcesses} process${run.webProcesses === 1 ? "" : "es"} ` +
+        "(`bench/node-reference.mjs`: the same bytes and header lines, no framework, logging or metrics), in the same run: what Node's HTTP stack itself reaches on this machine; " +
+        "then the same server once an AsyncLocalStorage has been run in it, as React's streaming renderer and the sign-in library do in every process of the app " +
+        "(on Node 20 that turns on async hooks for every request after it).",
+      "",
+      "| answer | bare Node req/s | ratio to nginx | with AsyncLocalStorage req/s | ratio to nginx | app ratio to it |",
+      "|---|---:|---:|---:|---:|---:|",
+    );
+    for (const row of withNode) {
+      const { node, nodeAls, nginx, app } = { ...row, node: row.node!, nodeAls: row.nodeAls! };
+      lines.push(`| ${MODE_LABEL[row.mode]} | ${fmt(node.rps)} | ${fmt(node.rps / nginx.rps, 2)} | ${fmt(nodeAls.rps)} | ${fmt(nodeAls.rps / nginx.rps, 2)} | ${fmt(app.rps / nodeAls.rps, 2)} |`);
+    }
   }
   lines.push(
     "",

@@ -5,6 +5,7 @@ import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { fileURLToPath } from "node:url";
 import { freePort } from "~/test/http-test-server";
 
 /** Installs Debian's package for `command` when the command is missing; throws with what to do when it cannot. */
@@ -81,6 +82,55 @@ http {
     stop: async () => {
       child.kill("SIGQUIT");
       if (child.exitCode === null) await new Promise((resolve) => child.once("exit", resolve));
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+export type NodeReferenceFile = { name: string; body: Buffer; etag: string; headers: [string, string][] };
+
+/**
+ * A bare node:http server (bench/node-reference.mjs) answering `files` at /{name} with the very same
+ * bytes and header lines the app answered, and a 304 for a matching If-None-Match, in `workers`
+ * processes: what Node's HTTP stack itself reaches on this machine, beside the app and nginx. With
+ * `asyncLocalStorage`, after an AsyncLocalStorage has been run once, as in every process of the app.
+ */
+export async function startNodeReference(
+  files: NodeReferenceFile[],
+  options: { workers?: number; asyncLocalStorage?: boolean } = {},
+): Promise<{ url: string; stop: () => Promise<void> }> {
+  const dir = mkdtempSync(path.join(os.tmpdir(), "oddwire-bench-node-"));
+  const port = await freePort();
+  const manifest = {
+    port,
+    workers: options.workers ?? 1,
+    asyncLocalStorage: options.asyncLocalStorage === true,
+    files: files.map((file) => {
+      const bodyFile = path.join(dir, file.name);
+      writeFileSync(bodyFile, file.body);
+      return { name: file.name, bodyFile, etag: file.etag, headers: file.headers };
+    }),
+  };
+  writeFileSync(path.join(dir, "manifest.json"), JSON.stringify(manifest));
+  const script = path.join(path.dirname(fileURLToPath(import.meta.url)), "node-reference.mjs");
+  const child: ChildProcess = spawn(process.execPath, [script, path.join(dir, "manifest.json")], { stdio: ["ignore", "ignore", "pipe"] });
+  let stderr = "";
+  child.stderr?.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+  const url = `http://127.0.0.1:${port}`;
+  for (let i = 0; ; i++) {
+    const ok = await fetch(`${url}/${files[0]!.name}`).then((r) => r.ok, () => false);
+    if (ok) break;
+    if (i > 100 || child.exitCode !== null) throw new Error(`the bare Node reference did not start: ${stderr}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return {
+    url,
+    stop: async () => {
+      if (child.exitCode === null) {
+        const exited = new Promise((resolve) => child.once("exit", resolve));
+        child.kill("SIGTERM");
+        await exited;
+      }
       rmSync(dir, { recursive: true, force: true });
     },
   };
