@@ -78,6 +78,7 @@ describe.runIf(onPostgres)("the site served by several web processes", () => {
       METRICS_TOKEN,
       LOG_LEVEL: "info",
     };
+    delete env.MALLOC_ARENA_MAX;
     primary = spawn(process.execPath, [BIN, "serve"], { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
     primary.stdout?.on("data", (chunk: Buffer) => (output += chunk.toString()));
     primary.stderr?.on("data", (chunk: Buffer) => (output += chunk.toString()));
@@ -104,6 +105,12 @@ describe.runIf(onPostgres)("the site served by several web processes", () => {
     expect(output.match(/Oddwire is serving on/g)).toHaveLength(1);
     expect((await get(`${base}/`)).status).toBe(200);
     expect((await get(`${base}/healthz`)).status).toBe(200);
+  });
+
+  test("web processes keep to two malloc arenas, unless MALLOC_ARENA_MAX says otherwise", () => {
+    const environ = (pid: number) => readFileSync(`/proc/${pid}/environ`, "utf8").split("\0");
+    for (const pid of webProcesses(primary.pid!)) expect(environ(pid)).toContain("MALLOC_ARENA_MAX=2");
+    expect(environ(primary.pid!).some((line) => line.startsWith("MALLOC_ARENA_MAX="))).toBe(false);
   });
 
   test("a client's search allowance is one for all the web processes", async () => {
