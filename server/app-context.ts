@@ -16,6 +16,11 @@ export type SessionUser = { id: string; email: string; name: string; emailVerifi
 /** Handed to every loader and action: the request's way to the domain. */
 export type AppContext = {
   repos: Repos;
+  /**
+   * The repositories as the public pages read them: the same, but for categories, read through a
+   * copy kept as long as a page is (domain/public/public-categories.ts) and dropped with the page cache.
+   */
+  publicRepos: Repos;
   /** The signed-in user of a request, or null. */
   getSessionUser: (headers: Headers) => Promise<SessionUser | null>;
   config: PublicConfig;

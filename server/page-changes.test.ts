@@ -5,7 +5,7 @@ import pino from "pino";
 import type { ServerBuild } from "react-router";
 import { afterAll, describe, expect, inject, test } from "vitest";
 import type { Database } from "~/db/client";
-import { makeStory } from "~/db/testing/factories";
+import { makeCategory, makeStory } from "~/db/testing/factories";
 import { useTestDatabase } from "~/db/testing/test-database";
 import { freePort } from "~/test/http-test-server";
 import type { AppContext } from "./app-context";
@@ -36,6 +36,15 @@ const countBuild = {
           new Response(String(await context.repos.publicStories.countPublished()), { headers: { "Content-Type": "text/plain" } }),
       },
     },
+    categories: {
+      id: "categories",
+      parentId: "root",
+      path: "categories",
+      module: {
+        loader: async ({ context }: { context: AppContext }) =>
+          new Response((await context.publicRepos.categories.listAll()).map((c) => c.slug).join(","), { headers: { "Content-Type": "text/plain" } }),
+      },
+    },
   },
   assets: { entry: { module: "", imports: [] }, routes: {}, url: "", version: "1" },
   publicPath: "/",
@@ -60,6 +69,54 @@ async function count(server: WebServer): Promise<{ body: string; cache: string |
   const response = await fetch(`${server.url}/count`);
   return { body: await response.text(), cache: response.headers.get("x-cache") };
 }
+
+/** The categories a public page reads, rendered afresh: each `n` is a page of its own in the page cache. */
+async function categoriesSeen(server: WebServer, n: number): Promise<string> {
+  const response = await fetch(`${server.url}/categories?n=${n}`);
+  expect(response.headers.get("x-cache")).toBe("MISS");
+  return response.text();
+}
+
+describe("the categories public pages read", () => {
+  test("are kept by the web process as long as a page, and dropped with its pages when an editor changes something", async () => {
+    await makeCategory(t.db, { name: "Animals", slug: "animals", displayOrder: 1 });
+    const server = await startProcess(t.database);
+    try {
+      expect(await categoriesSeen(server, 1)).toBe("animals");
+      await makeCategory(t.db, { name: "Ghosts", slug: "ghosts", displayOrder: 2 });
+      // Another page rendered meanwhile reads the copy kept...
+      expect(await categoriesSeen(server, 2)).toBe("animals");
+      // ...until the pages are dropped.
+      server.invalidatePublicPages();
+      expect(await categoriesSeen(server, 3)).toBe("animals,ghosts");
+    } finally {
+      await server.close();
+    }
+  });
+
+  test.runIf(onPostgres)("are dropped in another web process when one tells of a change", async () => {
+    await makeCategory(t.db, { name: "Animals", slug: "animals", displayOrder: 1 });
+    const one = await startProcess(t.database);
+    const other = await startProcess(await t.openAnother());
+    try {
+      expect(await categoriesSeen(other, 1)).toBe("animals");
+      await makeCategory(t.db, { name: "Ghosts", slug: "ghosts", displayOrder: 2 });
+      expect(await categoriesSeen(other, 2)).toBe("animals");
+      one.invalidatePublicPages();
+      const deadline = Date.now() + 5_000;
+      let n = 3;
+      let seen = await categoriesSeen(other, n);
+      while (seen !== "animals,ghosts" && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 25));
+        seen = await categoriesSeen(other, ++n);
+      }
+      expect(seen).toBe("animals,ghosts");
+    } finally {
+      await one.close();
+      await other.close();
+    }
+  });
+});
 
 describe.runIf(onPostgres)("public pages across web processes", () => {
   test("a change made through one web process drops the page another keeps, within moments", async () => {

@@ -373,6 +373,8 @@ export function createPublicCache(
       return false;
     },
     middleware: (req: Request, res: Response, next: NextFunction) => void middleware(req, res, next).catch(next),
+    /** How long a page stays fresh. */
+    ttlMs,
     clear: () => {
       generation += 1;
       cache.clear();

@@ -29,6 +29,7 @@ import { databaseIsDown, MAINTENANCE_RETRY_SECONDS, maintenanceHtml } from "./ma
 import { BODY_LIMITS, bufferedBody, limitRequestBodies, type BodyLimits } from "./body-limit";
 import { createImageRoute, siteImageReader } from "./image-route";
 import { createMailer } from "./mail";
+import { publicCategories } from "~/domain/public/public-categories";
 import { createMetrics } from "./metrics";
 import { createPublicCache } from "./public-cache";
 import { applySecurityHeaders, commonSecurityHeaders } from "./security-headers";
@@ -131,6 +132,11 @@ export function createWebApp(options: {
     logVerificationLinks: options.demo === true && !config.smtpUrl,
   });
   const repos = createRepos(database.db);
+  const categoriesForPages = publicCategories(repos.categories, { freshMs: publicCache.ttlMs });
+  const clearPublicPages = () => {
+    publicCache.clear();
+    categoriesForPages.forget();
+  };
   const metrics = createMetrics({ database, repo: repos.metrics });
   const logoSvg = readFileSync(LOGO_FILE);
   const images =
@@ -150,7 +156,7 @@ export function createWebApp(options: {
   const rateLimits = options.rateLimits ?? { search: createRateLimiter(SEARCH_RATE_LIMITS.search), suggestions: createRateLimiter(SEARCH_RATE_LIMITS.suggestions) };
   const renderMetrics = options.renderMetrics ?? (() => metrics.render());
   const invalidatePublicPages = () => {
-    publicCache.clear();
+    clearPublicPages();
     // Other web processes on the database drop theirs when told (startWebServer listens).
     if (database.kind === "postgres") {
       notifyPublicPagesChanged(database, origin).catch((error: unknown) =>
@@ -160,6 +166,7 @@ export function createWebApp(options: {
   };
   const context: Omit<AppContext, "clientAddress"> = {
     repos,
+    publicRepos: { ...repos, categories: { ...repos.categories, listAll: categoriesForPages.listAll, findBySlug: categoriesForPages.findBySlug } },
     getSessionUser: async (headers) => {
       const session = await auth.api.getSession({ headers });
       return session ? { id: session.user.id, email: session.user.email, name: session.user.name, emailVerified: session.user.emailVerified } : null;
@@ -261,7 +268,7 @@ export function createWebApp(options: {
     if (assets?.serve(req, res)) return;
     app(req, res);
   };
-  return Object.assign(app, { nodeHandler: handle, metrics, renderMetrics, origin, invalidatePublicPages, clearPublicPages: () => publicCache.clear() });
+  return Object.assign(app, { nodeHandler: handle, metrics, renderMetrics, origin, invalidatePublicPages, clearPublicPages });
 }
 
 /** Compares a bearer token in constant time. */

@@ -13,7 +13,7 @@ export function meta({ data: page, matches }: Route.MetaArgs): Route.MetaDescrip
 
 export async function loader({ context, params, request }: Route.LoaderArgs) {
   const query = new URL(request.url).searchParams;
-  const page = await getCategoryPage(context.repos, params.slug, parsePage(query.get("page")), {
+  const page = await getCategoryPage(context.publicRepos, params.slug, parsePage(query.get("page")), {
     after: query.get("after"),
     before: query.get("before"),
   });

@@ -18,7 +18,7 @@ export function meta({ matches }: Route.MetaArgs): Route.MetaDescriptors {
 }
 
 export async function loader({ context }: Route.LoaderArgs) {
-  return getHome(context.repos);
+  return getHome(context.publicRepos);
 }
 
 // The featured picture: three fifths of the 70rem row from 768 px, the whole width below.

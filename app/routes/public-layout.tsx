@@ -7,7 +7,7 @@ import type { Route } from "./+types/public-layout";
 
 export async function loader({ context }: Route.LoaderArgs) {
   return {
-    categories: await listCategories(context.repos),
+    categories: await listCategories(context.publicRepos),
     contactEmail: context.config.contactEmail,
     socialUrl: context.config.socialUrl,
     siteUrl: context.config.siteUrl,

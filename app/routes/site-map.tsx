@@ -9,7 +9,7 @@ export function meta({ matches }: Route.MetaArgs): Route.MetaDescriptors {
 }
 
 export async function loader({ context }: Route.LoaderArgs) {
-  return { categories: await listCategories(context.repos) };
+  return { categories: await listCategories(context.publicRepos) };
 }
 
 const link = "font-semibold underline-offset-4 hover:text-ufo hover:underline";

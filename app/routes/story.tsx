@@ -58,7 +58,7 @@ export function meta({ data: page, matches }: Route.MetaArgs): Route.MetaDescrip
 }
 
 export async function loader({ context, params, request }: Route.LoaderArgs) {
-  const page = await getStoryPage(context.repos, params.slug);
+  const page = await getStoryPage(context.publicRepos, params.slug);
   if (!page) {
     context.logger.warn({ path: new URL(request.url).pathname }, "page not found");
     throw data(null, { status: 404 });

@@ -1,6 +1,7 @@
 import { and, asc, desc, eq, gt, gte, ilike, lte, ne, sql } from "drizzle-orm";
 import type { Db } from "../client";
 import { categories, categoryStoryCounts, sources, stories } from "../schema";
+import type { CategoryRow } from "./categories.repo";
 import type { StoryWithRelations } from "./stories.repo";
 
 // Every read of the public site. Each one filters on status = 'published' and is served by an index
@@ -141,19 +142,22 @@ export function publicStoriesRepo(db: Db) {
       return flatten(rows)[0] ?? null;
     },
 
-    /** Categories that have a non-featured published story: its count and its newest such story. */
-    async categoryCards(): Promise<CategoryCardRow[]> {
-      // A category's count is its published stories, featured included: the number its own page shows.
-      // Kept by the database as stories change (category_story_counts): no count over every story.
-      const counts = await db.select({ categoryId: categoryStoryCounts.categoryId, n: categoryStoryCounts.published }).from(categoryStoryCounts);
-      const countOf = new Map(counts.map((c) => [c.categoryId, c.n]));
-      const all = await db.select().from(categories).orderBy(asc(categories.displayOrder), asc(categories.id));
-      // A card needs a non-featured story to show (the samples below): categories without one drop out there.
-      const shown = all.filter((c) => (countOf.get(c.id) ?? 0) > 0);
+    /**
+     * Of `shown` (categories in display order), those that have a non-featured published story: its
+     * count and its newest such story, in one query. A category's count is its published stories,
+     * featured included (the number its own page shows), kept by the database as stories change
+     * (category_story_counts): no count over every story.
+     */
+    async categoryCards(shown: readonly Pick<CategoryRow, "id" | "name" | "slug">[]): Promise<CategoryCardRow[]> {
       if (shown.length === 0) return [];
-      // Each shown category's newest non-featured story, in one query (the category index, newest first, per category).
-      const samples = flatten(
-        await selectStories().where(
+      // Each category's newest non-featured story (the category index, newest first, per category).
+      const rows = await db
+        .select({ ...withRelations, storyCount: categoryStoryCounts.published })
+        .from(stories)
+        .leftJoin(categories, eq(categories.id, stories.categoryId))
+        .leftJoin(sources, eq(sources.id, stories.sourceId))
+        .innerJoin(categoryStoryCounts, eq(categoryStoryCounts.categoryId, stories.categoryId))
+        .where(
           sql`${stories.id} IN (
             SELECT (
               SELECT s.id FROM stories s
@@ -163,12 +167,11 @@ export function publicStoriesRepo(db: Db) {
             ) FROM categories c
             WHERE c.id IN ${shown.map((c) => c.id)}
           )`,
-        ),
-      );
-      const sampleOf = new Map(samples.map((story) => [story.categoryId, story]));
+        );
+      const sampleOf = new Map(rows.map(({ storyCount, ...row }) => [row.story.categoryId, { storyCount, sample: flatten([row])[0]! }]));
       return shown.flatMap((c) => {
-        const sample = sampleOf.get(c.id);
-        return sample ? [{ id: c.id, name: c.name, slug: c.slug, storyCount: countOf.get(c.id) ?? 0, sample }] : [];
+        const found = sampleOf.get(c.id);
+        return found && found.storyCount > 0 ? [{ id: c.id, name: c.name, slug: c.slug, storyCount: found.storyCount, sample: found.sample }] : [];
       });
     },
 

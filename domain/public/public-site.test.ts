@@ -10,11 +10,13 @@ import {
   getHome,
   getStoryCard,
   getStoryPage,
+  listCategories,
   PAGE_SIZE,
   parsePage,
   searchStories,
   suggestStories,
 } from "./public-site";
+import { publicCategories } from "./public-categories";
 
 const t = useTestDatabase();
 const hoursAgo = (h: number) => new Date(Date.now() - h * 3_600_000);
@@ -367,6 +369,17 @@ describe("queries per page", () => {
     const many = (await t.queriesOf(render)).length;
     expect(many).toBe(few);
     expect(many).toBeLessThanOrEqual(4);
+  });
+
+  test("with the categories kept, as the web process keeps them, the home page reads twice and a category page once or twice", async () => {
+    await siteWith(12);
+    const repos = { ...t.repos, categories: publicCategories(t.repos.categories, { freshMs: 60_000 }) };
+    await listCategories(repos); // the header's read, which keeps them
+    const home = await t.queriesOf(async () => void (await Promise.all([listCategories(repos), getHome(repos)])));
+    expect(home).toHaveLength(2); // the featured story; each card's count and story
+    const category = await t.queriesOf(async () => void (await getCategoryPage(repos, "category-0", 1)));
+    expect(category).toHaveLength(2); // its count; its page
+    expect((await getHome(repos)).cards).toHaveLength(12);
   });
 
   test("a category page read from its Older link's cursor makes as many queries as page 1, and so does a cursor that falls back", async () => {

@@ -49,7 +49,7 @@ export async function listCategories(deps: Pick<PublicDeps, "categories">): Prom
 
 /** The home page: the featured story and one card per category with a non-featured story. */
 export async function getHome(deps: PublicDeps): Promise<{ featured: PublicStory | null; cards: CategoryCard[] }> {
-  const [featured, cards] = await Promise.all([deps.publicStories.featured(), deps.publicStories.categoryCards()]);
+  const [featured, cards] = await Promise.all([deps.publicStories.featured(), deps.categories.listAll().then((all) => deps.publicStories.categoryCards(all))]);
   return {
     featured: featured ? toPublicStory(featured) : null,
     cards: cards.map((c) => ({ name: c.name, slug: c.slug, storyCount: c.storyCount, sample: toPublicStory(c.sample) })),

@@ -3,6 +3,6 @@ import type { Route } from "./+types/sitemap-index";
 
 // /sitemap.xml: the index of every sitemap file.
 export async function loader({ context }: Route.LoaderArgs) {
-  const xml = await sitemapIndex(context.repos, context.config.siteUrl);
+  const xml = await sitemapIndex(context.publicRepos, context.config.siteUrl);
   return new Response(xml, { headers: { "Content-Type": FEED_CONTENT_TYPE.xml } });
 }

@@ -3,6 +3,6 @@ import type { Route } from "./+types/sitemap-pages";
 
 // /sitemaps/pages.xml: home, site map, contact and legal pages, category pages.
 export async function loader({ context }: Route.LoaderArgs) {
-  const xml = await pagesSitemap(context.repos, context.config.siteUrl);
+  const xml = await pagesSitemap(context.publicRepos, context.config.siteUrl);
   return new Response(xml, { headers: { "Content-Type": FEED_CONTENT_TYPE.xml } });
 }
