@@ -58,7 +58,13 @@ const DATABASES = (process.env.BENCH_DATABASES ?? "pglite,postgres")
 for (const d of DATABASES) if (d !== "pglite" && d !== "postgres") throw new Error(`BENCH_DATABASES: unknown database "${d}"`);
 const WRITE_DOCS = (process.env.BENCH_WRITE_DOCS?.trim() || (STORIES_OVERRIDE === undefined ? "1" : "0")) !== "0";
 const UNCACHED_SAMPLES = 30;
-const WARM_UP = 3;
+/**
+ * Renders of each page before its samples are taken: the samples are those of a process that has been
+ * serving a while. The first renders of a fresh process run before V8 has optimised the render path and
+ * PGlite's WebAssembly (PGlite, 100,000 stories, home page, 33 renders one at a time: p50 16.9 ms for
+ * the first 33 of a fresh process, 10.7 ms for the next 33).
+ */
+const WARM_UP = 50;
 
 // Targets (issue 14): cache hits at least half of nginx's requests/s; uncached render p50 at most
 // 15 ms at 100k stories (30 ms at 1M); search p99 under 100 ms (200 ms at 1M); on PostgreSQL, every
@@ -349,7 +355,7 @@ async function measureRenders(baseUrl: string, targets: Page[]): Promise<RenderR
       }
       if (result.status !== 200) throw new Error(`GET ${target.path} (uncached) answered ${result.status}`);
       if (result.cache !== "MISS") throw new Error(`GET ${target.path} (uncached) was not a cache miss (X-Cache: ${result.cache})`);
-      if (i >= WARM_UP) samples.push(result.ms); // the first few warm the query plans up
+      if (i >= WARM_UP) samples.push(result.ms);
       bytes = result.bytes;
     }
     const row = { page: target, p50: percentile(samples, 50), p99: percentile(samples, 99), bytes };
