@@ -26,6 +26,11 @@ export type AppContext = {
   config: PublicConfig;
   /** The origins a change is accepted from (Config.trustedOrigins); SITE_URL's alone when absent. */
   trustedOrigins?: string[];
+  /**
+   * The page is rendered for the page cache, which sends it once complete: it is rendered whole before
+   * its first byte, never streamed in parts, so the same content always makes the same bytes (one ETag).
+   */
+  wholePage?: boolean;
   /** The address of the client making this request (the socket's, or a trusted local proxy's X-Forwarded-For). */
   clientAddress: string;
   /** Per-client limits on public search: in this process's memory, or the cluster primary's for all its web processes. */

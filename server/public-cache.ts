@@ -65,6 +65,18 @@ const SESSION_COOKIE = /(?:^|;\s*)[\w.-]*session_token=/;
  */
 const FRESH_HIT = Symbol("fresh page-cache hit");
 
+/**
+ * Requests rendering a page for the cache. The cache sends a page only once it is complete, so it is
+ * rendered whole (app/entry.server.tsx): streamed in parts, its bytes would depend on how busy the
+ * process was while rendering, and each render of the same content would get an ETag of its own.
+ */
+const renderingForCache = new WeakSet<IncomingMessage>();
+
+/** Whether this request renders a page for the page cache (which keeps it whole). */
+export function rendersForPageCache(req: IncomingMessage): boolean {
+  return renderingForCache.has(req);
+}
+
 /** How the page cache answered a response (X-Cache: HIT, MISS, STALE...), for the metrics; undefined when it did not. */
 export function cacheResultOf(res: ServerResponse): string | undefined {
   if ((res as ServerResponse & { [FRESH_HIT]?: true })[FRESH_HIT]) return "HIT";
@@ -322,6 +334,7 @@ export function createPublicCache(
       }) as Response["end"];
       // A request that fails before answering must not leave others waiting.
       res.once("close", () => resolve(null));
+      renderingForCache.add(req);
       next();
     });
   }

@@ -31,7 +31,7 @@ import { createImageRoute, siteImageReader } from "./image-route";
 import { createMailer } from "./mail";
 import { publicCategories } from "~/domain/public/public-categories";
 import { createMetrics } from "./metrics";
-import { createPublicCache } from "./public-cache";
+import { createPublicCache, rendersForPageCache } from "./public-cache";
 import { applySecurityHeaders, commonSecurityHeaders } from "./security-headers";
 import { loadStaticAssets } from "./static-assets";
 import { pendingMigrations } from "~/db/migrate";
@@ -250,7 +250,7 @@ export function createWebApp(options: {
   });
 
   app.use(publicCache.middleware);
-  app.use(routerHandler({ build: options.build, siteUrl: config.siteUrl, getLoadContext: (req) => ({ ...context, clientAddress: clientAddressOf(req) }) }));
+  app.use(routerHandler({ build: options.build, siteUrl: config.siteUrl, getLoadContext: (req) => ({ ...context, clientAddress: clientAddressOf(req), wholePage: rendersForPageCache(req) }) }));
 
   // The production build's hashed assets, read once (absent in development, where Vite serves them).
   const assets = options.before ? null : loadStaticAssets(options.assetsDir ?? path.join(BUILD_DIR, "client", "assets"));
