@@ -6,7 +6,8 @@ import { makeJob, makeSource } from "~/db/testing/factories";
 import { feedProcessingLog } from "~/db/schema";
 import { useTestDatabase } from "~/db/testing/test-database";
 import { createServer } from "node:http";
-import { createMetrics, routeLabel } from "./metrics";
+import { AggregatorRegistry, Counter, Histogram, Registry } from "prom-client";
+import { createMetrics, routeLabel, SeriesCounter, SeriesHistogram } from "./metrics";
 import { createPublicCache } from "./public-cache";
 
 const t = useTestDatabase();
@@ -30,6 +31,51 @@ describe("route labels", () => {
     ["/admin/../../etc/passwd", "other"],
   ])("%s is %s", (path, label) => {
     expect(routeLabel(path)).toBe(label);
+  });
+});
+
+describe("the request counters", () => {
+  // Counted with plain arithmetic on series kept by their callers, they must read exactly as prom-client's own.
+  const buckets = [0.001, 0.01, 0.1];
+  const observations: [Record<string, string>, number][] = [
+    [{ route: "/", method: "GET" }, 0.0004],
+    [{ route: "/", method: "GET" }, 0.001],
+    [{ route: "/", method: "GET" }, 0.05],
+    [{ route: "/", method: "GET" }, 3],
+    [{ route: "/story/:slug", method: "HEAD" }, 0.002],
+  ];
+  function ours() {
+    const registry = new Registry();
+    const latency = new SeriesHistogram(registry, { name: "t_seconds", help: "latency", buckets });
+    const requests = new SeriesCounter(registry, { name: "t_total", help: "requests" });
+    const kept = new Map<string, { l: ReturnType<typeof latency.series>; r: ReturnType<typeof requests.series> }>();
+    for (const [labels, value] of observations) {
+      const key = JSON.stringify(labels);
+      if (!kept.has(key)) kept.set(key, { l: latency.series(labels), r: requests.series(labels) });
+      latency.observe(kept.get(key)!.l, value);
+      kept.get(key)!.r.value += 1;
+    }
+    return registry;
+  }
+  function promClients() {
+    const registry = new Registry();
+    const latency = new Histogram({ name: "t_seconds", help: "latency", labelNames: ["route", "method"], buckets, registers: [registry] });
+    const requests = new Counter({ name: "t_total", help: "requests", labelNames: ["route", "method"], registers: [registry] });
+    for (const [labels, value] of observations) {
+      latency.labels(labels).observe(value);
+      requests.labels(labels).inc();
+    }
+    return registry;
+  }
+
+  test("read as prom-client's Counter and Histogram would, in one process and gathered from several", async () => {
+    const text = await ours().metrics();
+    expect(text).toBe(await promClients().metrics());
+    expect(text).toContain('t_seconds_bucket{le="0.001",route="/",method="GET"} 2');
+    expect(text).toContain('t_seconds_bucket{le="+Inf",route="/",method="GET"} 4');
+    expect(text).toContain('t_seconds_sum{route="/",method="GET"} 3.0514');
+    const gathered = (registries: Registry[]) => Promise.all(registries.map((r) => r.getMetricsAsJSON())).then((all) => AggregatorRegistry.aggregate(all).metrics());
+    expect(await gathered([ours(), ours()])).toBe(await gathered([promClients(), promClients()]));
   });
 });
 
