@@ -1,29 +1,18 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import os from "node:os";
-import path from "node:path";
-import pino from "pino";
-import type { ServerBuild } from "react-router";
-import { afterAll, describe, expect, inject, test } from "vitest";
+import { describe, expect, inject, test } from "vitest";
 import type { Database } from "~/db/client";
 import { makeCategory, makeStory } from "~/db/testing/factories";
 import { useTestDatabase } from "~/db/testing/test-database";
-import { freePort } from "~/test/http-test-server";
+import { startTestWebServer, testServerBuild } from "~/test/web-server";
 import type { AppContext } from "./app-context";
-import { loadConfig } from "./config";
-import type { Logger } from "./logger";
-import { startWebServer, type WebServer } from "./web";
+import type { WebServer } from "./web";
 
 // Two web processes on one PostgreSQL database, each with its page cache (decision 004): a change
 // made through one drops the pages the other keeps. A one-route app stands in for the React build:
 // GET /count answers how many stories are published, through the same page cache as every page.
 const t = useTestDatabase();
 const onPostgres = inject("testDatabase").kind === "postgres";
-const dirs: string[] = [];
-afterAll(() => {
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
 
-const countBuild = {
+const countBuild = testServerBuild({
   entry: { module: { default: () => new Response("documents are not part of this test", { status: 500 }) } },
   routes: {
     root: { id: "root", path: "", module: {} },
@@ -47,23 +36,10 @@ const countBuild = {
     },
   },
   assets: { entry: { module: "", imports: [] }, routes: {}, url: "", version: "1" },
-  publicPath: "/",
-  assetsBuildDirectory: os.tmpdir(),
-  future: {},
-  ssr: true,
-  isSpaMode: false,
-  prerender: [],
-  routeDiscovery: { mode: "lazy", manifestPath: "/__manifest" },
-} as unknown as ServerBuild;
+});
 
-async function startProcess(database: Database): Promise<WebServer> {
-  const port = await freePort();
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), "oddwire-page-changes-"));
-  dirs.push(dataDir);
-  const config = loadConfig({ NODE_ENV: "production", PORT: String(port), HOST: "127.0.0.1", DATA_DIR: dataDir, AUTH_SECRET: "a-test-secret-that-is-long-enough-0123456789" });
-  // A minute-long cache: without a notice, the other process would answer its copy all through the test.
-  return startWebServer({ config, database, logger: pino({ level: "silent" }) as Logger, build: countBuild, pageCacheTtlMs: 60_000 });
-}
+/** A web process on `database`, with a minute-long page cache: without a notice, another process would answer its copy all through the test. */
+const startProcess = (database: Database) => startTestWebServer(database, countBuild);
 
 async function count(server: WebServer): Promise<{ body: string; cache: string | null }> {
   const response = await fetch(`${server.url}/count`);

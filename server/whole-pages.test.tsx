@@ -1,26 +1,15 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import os from "node:os";
-import path from "node:path";
-import pino from "pino";
 import { Suspense } from "react";
-import { Await, Outlet, useLoaderData, type ServerBuild } from "react-router";
-import { afterAll, describe, expect, test } from "vitest";
+import { Await, Outlet, useLoaderData } from "react-router";
+import { describe, expect, test } from "vitest";
 import handleRequest, { streamTimeout } from "~/app/entry.server";
 import { useTestDatabase } from "~/db/testing/test-database";
-import { freePort } from "~/test/http-test-server";
-import { loadConfig } from "./config";
-import type { Logger } from "./logger";
-import { startWebServer, type WebServer } from "./web";
+import { startTestWebServer, testServerBuild } from "~/test/web-server";
 
 // A page the page cache keeps is rendered whole (app/entry.server.tsx): React Router would otherwise
 // send its shell first and stream the rest in parts, and the bytes kept would depend on how busy the
 // process was while rendering. A two-route app stands in for the React build, with the real server
 // entry: its page has a part that arrives 50 ms after the rest, as a loader's promise.
 const t = useTestDatabase();
-const dirs: string[] = [];
-afterAll(() => {
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
 
 const LATE_MS = 50;
 /** As a browser: crawlers get whole pages whatever the cache. */
@@ -59,7 +48,7 @@ const routeEntry = (id: string, extra: Record<string, unknown>) => ({
   ...extra,
 });
 
-const build = {
+const build = testServerBuild({
   entry: { module: { default: handleRequest, streamTimeout } },
   routes: {
     root: { id: "root", path: "", module: { default: Root } },
@@ -79,31 +68,17 @@ const build = {
     url: "/manifest.js",
     version: "1",
   },
-  publicPath: "/",
-  assetsBuildDirectory: os.tmpdir(),
-  future: {},
-  ssr: true,
-  isSpaMode: false,
-  prerender: [],
   routeDiscovery: { mode: "initial" },
-} as unknown as ServerBuild;
+});
 
-async function start(): Promise<WebServer> {
-  const port = await freePort();
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), "oddwire-whole-pages-"));
-  dirs.push(dataDir);
-  const config = loadConfig({ NODE_ENV: "production", PORT: String(port), HOST: "127.0.0.1", DATA_DIR: dataDir, AUTH_SECRET: "a-test-secret-that-is-long-enough-0123456789" });
-  return startWebServer({ config, database: t.database, logger: pino({ level: "silent" }) as Logger, build, pageCacheTtlMs: 60_000 });
-}
-
-/** The part of the page before its closing tags: where the late part stands, or its fallback with a template to be filled in. */
+/** What the page's <main> holds: the late part in its place, or its fallback with a template to be filled in later. */
 function main(html: string): string {
   return /<main>(.*?)<\/main>/s.exec(html)?.[1] ?? html;
 }
 
 describe("pages the page cache keeps", () => {
   test("are rendered whole: the late part in its place, nothing streamed after the shell, the same bytes and ETag at every render", async () => {
-    const server = await start();
+    const server = await startTestWebServer(t.database, build);
     try {
       const first = await fetch(`${server.url}/late`, { headers: BROWSER });
       expect(first.status).toBe(200);
@@ -125,7 +100,7 @@ describe("pages the page cache keeps", () => {
   });
 
   test("while a page the cache does not keep (a signed-in editor's) is still streamed: its shell first, the late part after", async () => {
-    const server = await start();
+    const server = await startTestWebServer(t.database, build);
     try {
       const answer = await fetch(`${server.url}/late`, { headers: { ...BROWSER, cookie: "better-auth.session_token=an-editor" } });
       expect(answer.status).toBe(200);

@@ -1,0 +1,48 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import pino from "pino";
+import type { ServerBuild } from "react-router";
+import type { Database } from "~/db/client";
+import { loadConfig } from "~/server/config";
+import type { Logger } from "~/server/logger";
+import { startWebServer, type WebServer } from "~/server/web";
+import { freePort } from "./http-test-server";
+
+/**
+ * A React Router server build of the given entry, routes and assets manifest, standing in for
+ * `npm run build` in tests of the web server: the rest is what a build without prerendering has.
+ */
+export function testServerBuild(parts: { entry: unknown; routes: unknown; assets: unknown; routeDiscovery?: unknown }): ServerBuild {
+  return {
+    publicPath: "/",
+    assetsBuildDirectory: os.tmpdir(),
+    future: {},
+    ssr: true,
+    isSpaMode: false,
+    prerender: [],
+    routeDiscovery: { mode: "lazy", manifestPath: "/__manifest" },
+    ...parts,
+  } as unknown as ServerBuild;
+}
+
+/**
+ * The web server with `build`, in production mode on a free port of 127.0.0.1 and a data directory of
+ * its own (removed on close), its page cache kept a minute unless a test drops it.
+ */
+export async function startTestWebServer(database: Database, build: ServerBuild): Promise<WebServer> {
+  const port = await freePort();
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), "oddwire-web-server-"));
+  const config = loadConfig({ NODE_ENV: "production", PORT: String(port), HOST: "127.0.0.1", DATA_DIR: dataDir, AUTH_SECRET: "a-test-secret-that-is-long-enough-0123456789" });
+  const server = await startWebServer({ config, database, logger: pino({ level: "silent" }) as Logger, build, pageCacheTtlMs: 60_000 }).catch((error: unknown) => {
+    rmSync(dataDir, { recursive: true, force: true });
+    throw error;
+  });
+  return {
+    ...server,
+    close: async () => {
+      await server.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
