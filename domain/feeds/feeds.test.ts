@@ -178,6 +178,20 @@ describe("the story sitemaps", () => {
     expect((read(pages[0]!).urlset?.url as Node[])[0]).toMatchObject({ lastmod: "2025-03-04T05:06:07Z" });
   });
 
+  test("name any slug and each story's own last change, to the second", async () => {
+    const slugs = ["a, b", 'quote-"-and-\\', "tab\there", "røros-ørret"];
+    const times = ["2025-03-04T05:06:07.999Z", "1999-12-31T23:59:59.001Z", "2030-01-01T00:00:00.000Z", "2025-03-04T05:06:08.500Z"];
+    for (const [i, slug] of slugs.entries()) await makeStory(t.db, { slug, updatedAt: new Date(times[i]!) });
+
+    const urls = read((await storiesSitemap(t.repos, SITE, 1, 10))!).urlset?.url as Node[];
+    expect(urls.map((u) => [u.loc, u.lastmod])).toEqual([
+      [`${SITE}/story/a%2C%20b`, "2025-03-04T05:06:07Z"],
+      [`${SITE}/story/quote-%22-and-%5C`, "1999-12-31T23:59:59Z"],
+      [`${SITE}/story/tab%09here`, "2030-01-01T00:00:00Z"],
+      [`${SITE}/story/r%C3%B8ros-%C3%B8rret`, "2025-03-04T05:06:08Z"],
+    ]);
+  });
+
   test("keep each story on its page when earlier stories are unpublished or deleted", async () => {
     const made = await publishedStories(9);
     const pageOf = async (n: number) => urlLocs((await storiesSitemap(t.repos, SITE, n, 3))!);
