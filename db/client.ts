@@ -1,10 +1,6 @@
 import path from "node:path";
-import { PGlite } from "@electric-sql/pglite";
-import { fuzzystrmatch } from "@electric-sql/pglite/contrib/fuzzystrmatch";
-import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
-import { unaccent } from "@electric-sql/pglite/contrib/unaccent";
+import type { PGlite } from "@electric-sql/pglite";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
-import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
 import pg from "pg";
 import { lockDataDir } from "./lock";
@@ -88,6 +84,14 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   const release = dataDir !== null && options.lock !== false ? lockDataDir(dataDir) : () => {};
   let client: PGlite;
   try {
+    // Loaded only here: importing PGlite alone adds about 40 MB to a process's memory, which a
+    // process on PostgreSQL (each web process of the cluster) has no use for.
+    const [{ PGlite }, { fuzzystrmatch }, { pg_trgm }, { unaccent }] = await Promise.all([
+      import("@electric-sql/pglite"),
+      import("@electric-sql/pglite/contrib/fuzzystrmatch"),
+      import("@electric-sql/pglite/contrib/pg_trgm"),
+      import("@electric-sql/pglite/contrib/unaccent"),
+    ]);
     client = await PGlite.create({
       ...(dataDir === null ? {} : { dataDir: path.join(dataDir, "pglite") }),
       ...(options.pgliteDump ? { loadDataDir: options.pgliteDump } : {}),
@@ -100,6 +104,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       cause: error,
     });
   }
+  const { drizzle: drizzlePglite } = await import("drizzle-orm/pglite");
   let closed = false;
   return {
     kind: "pglite",

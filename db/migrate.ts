@@ -1,14 +1,12 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { sql } from "drizzle-orm";
-import { fileURLToPath } from "node:url";
 import { migrate as migratePg } from "drizzle-orm/node-postgres/migrator";
 import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
-import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
-import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
+import { PROJECT_ROOT } from "~/lib/project-root";
 import type { Database } from "./client";
 
-export const MIGRATIONS_FOLDER = path.join(path.dirname(fileURLToPath(import.meta.url)), "migrations");
+export const MIGRATIONS_FOLDER = path.join(PROJECT_ROOT, "db", "migrations");
 
 /** How many committed migrations the database has not applied yet (readiness). */
 export async function pendingMigrations(database: Database): Promise<number> {
@@ -27,6 +25,9 @@ export async function pendingMigrations(database: Database): Promise<number> {
 export async function runMigrations(database: Database): Promise<void> {
   const config = { migrationsFolder: MIGRATIONS_FOLDER };
   // Each migrator wants its own driver's database: a thin one over the same connection.
-  if (database.kind === "pglite") await migratePglite(drizzlePglite(database.pglite), config);
-  else await migratePg(drizzlePg(database.pool), config);
+  if (database.kind === "pglite") {
+    // Loaded only for PGlite, as in ./client.
+    const [{ migrate: migratePglite }, { drizzle: drizzlePglite }] = await Promise.all([import("drizzle-orm/pglite/migrator"), import("drizzle-orm/pglite")]);
+    await migratePglite(drizzlePglite(database.pglite), config);
+  } else await migratePg(drizzlePg(database.pool), config);
 }

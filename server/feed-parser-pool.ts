@@ -1,5 +1,8 @@
+import path from "node:path";
+import { pathToFileURL } from "node:url";
 import { Worker } from "node:worker_threads";
 import type { Logger } from "pino";
+import { PROJECT_ROOT } from "~/lib/project-root";
 import { FeedParseError, FeedParseTimeoutError, parseFeed, type ParsedFeed, type ParseFeedInput } from "~/domain/ingestion/feed/parse-feed";
 
 /** Parses feeds away from the main thread, so parsing neither blocks web requests nor waits behind the embedded database. */
@@ -11,7 +14,7 @@ export type FeedParserPool = {
 type Reply = { ready?: true; id?: number; feed?: ParsedFeed; error?: { code: string; message: string; parseError: boolean } };
 type Job = { id: number; input: ParseFeedInput; resolve: (feed: ParsedFeed) => void; reject: (error: Error) => void };
 
-const WORKER_URL = new URL("./feed-parse-worker.mjs", import.meta.url);
+const WORKER_URL = pathToFileURL(path.join(PROJECT_ROOT, "server", "feed-parse-worker.mjs"));
 /** A feed that takes longer than this to parse is hostile or broken: its worker is replaced. */
 const PARSE_TIMEOUT_MS = 15_000;
 

@@ -59,4 +59,6 @@ test("a production start seeds no demo content and prints no demo admin", async 
   const output = await startAndStop([], dataDir);
   expect(output).not.toContain("Demo admin");
   expect(output).not.toContain("Demo content loaded");
+  // `serve` runs the server bundled into build/node (decision 018).
+  expect(output).toMatch(/"code":"bundle"[^\n]*running background jobs/);
 }, 120_000);

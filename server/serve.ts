@@ -155,8 +155,10 @@ export async function serve(options: {
   if (webProcess) return;
   if (stopping) return;
   const url = web?.url ?? clusterUrl;
-  if (url) logger.info({ url, config: describeConfig(config) }, `Oddwire is serving on ${url}`);
-  else logger.info({ config: describeConfig(config) }, "Oddwire is running background jobs (ROLE=worker)");
+  // Which code runs: bin/oddwire.mjs's bundle of the server (decision 018), or the sources through tsx.
+  const code = process.env.ODDWIRE_SERVER_BUNDLE === "1" ? "bundle" : "sources";
+  if (url) logger.info({ url, code, config: describeConfig(config) }, `Oddwire is serving on ${url}`);
+  else logger.info({ code, config: describeConfig(config) }, "Oddwire is running background jobs (ROLE=worker)");
 }
 
 async function prepareDatabase(database: Database, options: { demo: boolean; dataDir: string; logger: Logger }) {

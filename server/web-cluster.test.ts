@@ -107,6 +107,12 @@ describe.runIf(onPostgres)("the site served by several web processes", () => {
     expect((await get(`${base}/healthz`)).status).toBe(200);
   });
 
+  test("the primary and its web processes run the server bundle, not the TypeScript sources (decision 018)", () => {
+    expect(output).toMatch(/"code":"bundle"[^\n]*Oddwire is serving on/);
+    const environ = (pid: number) => readFileSync(`/proc/${pid}/environ`, "utf8").split("\0");
+    for (const pid of webProcesses(primary.pid!)) expect(environ(pid)).toContain("ODDWIRE_SERVER_BUNDLE=1");
+  });
+
   test("web processes keep to two malloc arenas, unless MALLOC_ARENA_MAX says otherwise", () => {
     const environ = (pid: number) => readFileSync(`/proc/${pid}/environ`, "utf8").split("\0");
     for (const pid of webProcesses(primary.pid!)) expect(environ(pid)).toContain("MALLOC_ARENA_MAX=2");

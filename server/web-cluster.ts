@@ -1,9 +1,9 @@
 import cluster, { type Worker } from "node:cluster";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { AggregatorRegistry, type Registry } from "prom-client";
 import { createRateLimiter, type RateDecision, type RateLimiter } from "~/lib/rate-limit";
 import { errorMessage } from "~/lib/error-message";
+import { PROJECT_ROOT } from "~/lib/project-root";
 import type { AppContext } from "./app-context";
 import type { Config } from "./config";
 import type { Logger } from "./logger";
@@ -14,7 +14,7 @@ import type { Logger } from "./logger";
 // over the cluster's channel: each client's search allowance and the /metrics exposition. Cached
 // public pages are each process's own and are dropped across processes by LISTEN/NOTIFY.
 
-const ENTRY = path.join(path.dirname(fileURLToPath(import.meta.url)), "web-process.mjs");
+const ENTRY = path.join(PROJECT_ROOT, "server", "web-process.mjs");
 /**
  * glibc's malloc arenas a web process may have (unless MALLOC_ARENA_MAX is set already). By default
  * each thread that allocates (compression runs on libuv's pool) may get its own, and memory freed in

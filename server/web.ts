@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { randomUUID, timingSafeEqual } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import path from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { pathToFileURL } from "node:url";
 import compression from "compression";
 import express, { type RequestHandler } from "express";
 import { pinoHttp } from "pino-http";
@@ -37,10 +37,11 @@ import { loadStaticAssets } from "./static-assets";
 import { pendingMigrations } from "~/db/migrate";
 import { urlForLog } from "./request-log";
 import { routerHandler } from "./router-handler";
+import { PROJECT_ROOT } from "~/lib/project-root";
 import type { Config } from "./config";
 import type { Logger } from "./logger";
 
-export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+export const ROOT = PROJECT_ROOT;
 const BUILD_DIR = path.join(ROOT, "build");
 /** The product logo: the placeholder for a story picture that cannot be had (spec section 3), and on share cards. */
 const PUBLIC_DIR = path.join(ROOT, "public");
