@@ -16,6 +16,42 @@ const withRelations = {
 
 const published = eq(stories.status, "published");
 
+/**
+ * What a list of stories on a public page shows of each (StoryForPublic) and its category: not its
+ * content, URLs kept for deduplication or image state. A page of 20 stories then reads 20 short rows.
+ */
+const forList = {
+  id: stories.id,
+  title: stories.title,
+  summary: stories.summary,
+  imageUrl: stories.imageUrl,
+  originalUrl: stories.originalUrl,
+  sourceUrl: stories.sourceUrl,
+  slug: stories.slug,
+  publishDate: stories.publishDate,
+  isFeatured: stories.isFeatured,
+  categoryId: stories.categoryId,
+  categoryName: categories.name,
+  categorySlug: categories.slug,
+  sourceName: sources.name,
+};
+/** A story as a public list shows it (the columns of forList; category and source may be missing). */
+export type ListedStory = {
+  id: number;
+  title: string;
+  summary: string | null;
+  imageUrl: string | null;
+  originalUrl: string | null;
+  sourceUrl: string | null;
+  slug: string;
+  publishDate: Date | null;
+  isFeatured: boolean | null;
+  categoryId: number | null;
+  categoryName: string | null;
+  categorySlug: string | null;
+  sourceName: string | null;
+};
+
 // The search columns the database generates (migration 0009); db/schema.ts leaves them out so that
 // no story read carries them.
 const SEARCH = {
@@ -77,7 +113,7 @@ export type CategoryCardRow = {
   name: string;
   slug: string;
   storyCount: number;
-  sample: StoryWithRelations;
+  sample: ListedStory;
 };
 
 /** How long the words of recent titles are kept before they are read again, even if no newer story was published. */
@@ -124,22 +160,24 @@ export function publicStoriesRepo(db: Db) {
       .from(stories)
       .leftJoin(categories, eq(categories.id, stories.categoryId))
       .leftJoin(sources, eq(sources.id, stories.sourceId));
+  const selectListed = () =>
+    db.select(forList).from(stories).leftJoin(categories, eq(categories.id, stories.categoryId)).leftJoin(sources, eq(sources.id, stories.sourceId));
   // The same rows with each story's position (publish_date to the microsecond, which a Date cannot carry).
   const selectPositionedStories = () =>
     db
-      .select({ ...withRelations, micros: sql<string>`(extract(epoch from ${stories.publishDate}) * 1000000)::bigint::text` })
+      .select({ ...forList, micros: sql<string>`(extract(epoch from ${stories.publishDate}) * 1000000)::bigint::text` })
       .from(stories)
       .leftJoin(categories, eq(categories.id, stories.categoryId))
       .leftJoin(sources, eq(sources.id, stories.sourceId));
 
   return {
     /** The newest featured published story, if any. */
-    async featured(): Promise<StoryWithRelations | null> {
-      const rows = await selectStories()
+    async featured(): Promise<ListedStory | null> {
+      const rows = await selectListed()
         .where(and(published, eq(stories.isFeatured, true)))
         .orderBy(desc(stories.publishDate), desc(stories.id))
         .limit(1);
-      return flatten(rows)[0] ?? null;
+      return rows[0] ?? null;
     },
 
     /**
@@ -152,7 +190,7 @@ export function publicStoriesRepo(db: Db) {
       if (shown.length === 0) return [];
       // Each category's newest non-featured story (the category index, newest first, per category).
       const rows = await db
-        .select({ ...withRelations, storyCount: categoryStoryCounts.published })
+        .select({ ...forList, storyCount: categoryStoryCounts.published })
         .from(stories)
         .leftJoin(categories, eq(categories.id, stories.categoryId))
         .leftJoin(sources, eq(sources.id, stories.sourceId))
@@ -168,7 +206,7 @@ export function publicStoriesRepo(db: Db) {
             WHERE c.id IN ${shown.map((c) => c.id)}
           )`,
         );
-      const sampleOf = new Map(rows.map(({ storyCount, ...row }) => [row.story.categoryId, { storyCount, sample: flatten([row])[0]! }]));
+      const sampleOf = new Map(rows.map(({ storyCount, ...sample }) => [sample.categoryId, { storyCount, sample }]));
       return shown.flatMap((c) => {
         const found = sampleOf.get(c.id);
         return found && found.storyCount > 0 ? [{ id: c.id, name: c.name, slug: c.slug, storyCount: found.storyCount, sample: found.sample }] : [];
@@ -206,8 +244,8 @@ export function publicStoriesRepo(db: Db) {
               ).reverse()
             : await selectPositionedStories().where(where).orderBy(desc(stories.publishDate), desc(stories.id)).limit(page.limit).offset(page.offset);
       const positionOf = (row: (typeof rows)[number] | undefined): CategoryPosition | null =>
-        row ? { publishedMicros: Number(row.micros), id: row.story.id } : null;
-      return { stories: flatten(rows), first: positionOf(rows[0]), last: positionOf(rows.at(-1)) };
+        row ? { publishedMicros: Number(row.micros), id: row.id } : null;
+      return { stories: rows.map(({ micros: _micros, ...story }) => story), first: positionOf(rows[0]), last: positionOf(rows.at(-1)) };
     },
 
     /** A published story by its slug, with its category and source names. */
@@ -234,12 +272,11 @@ export function publicStoriesRepo(db: Db) {
     },
 
     /** Other published stories of a category, newest first. */
-    async related(categoryId: number, excludeId: number, limit: number): Promise<StoryWithRelations[]> {
-      const rows = await selectStories()
+    async related(categoryId: number, excludeId: number, limit: number): Promise<ListedStory[]> {
+      return selectListed()
         .where(and(published, eq(stories.categoryId, categoryId), ne(stories.id, excludeId)))
         .orderBy(desc(stories.publishDate), desc(stories.id))
         .limit(limit);
-      return flatten(rows);
     },
 
     /**
@@ -272,33 +309,29 @@ export function publicStoriesRepo(db: Db) {
       if (counted <= (page.fewMatches ?? FEW_MATCHES)) {
         // Few matches: read them all through the search indexes and order them here. Walking the date
         // index instead would pass over nearly every story to find them.
-        const rows = await selectStories()
+        const rows = await selectListed()
           .where(and(published, sql`(${inTitle} OR ${inBody})`))
           .orderBy(sql`CASE WHEN ${inTitle} THEN 0 ELSE 1 END`, ...newestFirst)
           .limit(page.limit)
           .offset(page.offset);
-        return { stories: flatten(rows), ...total };
+        return { stories: rows, ...total };
       }
 
       // Many matches (a common word): they are dense, so walking the date index finds a page's rows
       // quickly; title matches first, then the others.
-      const titleRows = flatten(
-        await selectStories().where(and(published, inTitle)).orderBy(...newestFirst).limit(page.limit).offset(page.offset),
-      );
-      let bodyRows: StoryWithRelations[] = [];
+      const titleRows = await selectListed().where(and(published, inTitle)).orderBy(...newestFirst).limit(page.limit).offset(page.offset);
+      let bodyRows: ListedStory[] = [];
       if (titleRows.length < page.limit) {
         // How many title matches come before the body matches: known from this page unless it is past them all.
         const titleTotal =
           titleRows.length > 0 || page.offset === 0
             ? page.offset + titleRows.length
             : ((await db.select({ n: sql<number>`count(*)::int` }).from(stories).where(and(published, inTitle)))[0]?.n ?? 0);
-        bodyRows = flatten(
-          await selectStories()
-            .where(and(published, sql`NOT ${inTitle}`, inBody))
-            .orderBy(...newestFirst)
-            .limit(page.limit - titleRows.length)
-            .offset(Math.max(0, page.offset - titleTotal)),
-        );
+        bodyRows = await selectListed()
+          .where(and(published, sql`NOT ${inTitle}`, inBody))
+          .orderBy(...newestFirst)
+          .limit(page.limit - titleRows.length)
+          .offset(Math.max(0, page.offset - titleTotal));
       }
       return { stories: [...titleRows, ...bodyRows], ...total };
     },
