@@ -27,7 +27,7 @@ export function bundledEntry(name) {
 export async function ensureServerBundle() {
   if (isFresh()) return 0;
   const started = Date.now();
-  const { build } = await import("esbuild");
+  const { build, stop } = await import("esbuild");
   const staging = path.join(root, "build", `.node-${process.pid}-${randomBytes(4).toString("hex")}`);
   try {
     const result = await build({
@@ -52,6 +52,8 @@ export async function ensureServerBundle() {
     writeFileSync(manifestTmp, JSON.stringify({ startedAt: started, inputs }));
     renameSync(manifestTmp, MANIFEST);
   } finally {
+    // esbuild builds in a process of its own, which would otherwise stay beside the server.
+    await stop();
     rmSync(staging, { recursive: true, force: true });
   }
   return Date.now() - started;

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, test } from "vitest";
 
@@ -35,5 +35,21 @@ describe("the server bundle that `serve` runs (decision 018)", () => {
     writeFileSync(MANIFEST, JSON.stringify({ ...manifest(), inputs: [...manifest().inputs, "server/a-file-that-was-deleted.ts"] }));
     expect(await ensureServerBundle()).toBeGreaterThan(0);
     expect(manifest().inputs).not.toContain("server/a-file-that-was-deleted.ts");
+  }, 60_000);
+
+  test("leaves no esbuild process running beside the server once it is made", async () => {
+    writeFileSync(MANIFEST, JSON.stringify({ ...manifest(), startedAt: 0 }));
+    expect(await ensureServerBundle()).toBeGreaterThan(0);
+    const children = readdirSync(`/proc/${process.pid}/task`).flatMap((task) =>
+      readFileSync(`/proc/${process.pid}/task/${task}/children`, "utf8").trim().split(/\s+/).filter(Boolean),
+    );
+    const commands = children.map((pid) => {
+      try {
+        return readFileSync(`/proc/${pid}/cmdline`, "utf8").replaceAll("\0", " ");
+      } catch {
+        return ""; // ended meanwhile
+      }
+    });
+    expect(commands.filter((command) => command.includes("esbuild"))).toEqual([]);
   }, 60_000);
 });
