@@ -1,3 +1,4 @@
+import type { ListedStory } from "~/db/repos/public-stories.repo";
 import { httpUrlOrNull } from "~/lib/http-url";
 
 /** What the public site knows of a story (spec section 3, public mapping). */
@@ -15,20 +16,8 @@ export type PublicStory = {
   isFeatured: boolean;
 };
 
-export type StoryForPublic = {
-  id: number;
-  title: string;
-  summary: string | null;
-  imageUrl: string | null;
-  originalUrl: string | null;
-  sourceUrl: string | null;
-  slug: string;
-  publishDate: Date | null;
-  isFeatured: boolean | null;
-  categoryName: string | null;
-  categorySlug: string | null;
-  sourceName: string | null;
-};
+/** A stored story as the public site reads it: what a public list reads of it (the repository's row). */
+export type StoryForPublic = Omit<ListedStory, "categoryId">;
 
 /** Maps a stored story to its public shape: link falls back original URL, source URL, then '#'. */
 export function toPublicStory(story: StoryForPublic): PublicStory {
