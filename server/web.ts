@@ -41,10 +41,9 @@ import { PROJECT_ROOT } from "~/lib/project-root";
 import type { Config } from "./config";
 import type { Logger } from "./logger";
 
-export const ROOT = PROJECT_ROOT;
-const BUILD_DIR = path.join(ROOT, "build");
+const BUILD_DIR = path.join(PROJECT_ROOT, "build");
 /** The product logo: the placeholder for a story picture that cannot be had (spec section 3), and on share cards. */
-const PUBLIC_DIR = path.join(ROOT, "public");
+const PUBLIC_DIR = path.join(PROJECT_ROOT, "public");
 const LOGO_FILE = path.join(PUBLIC_DIR, "logo.svg");
 
 /** Loads the production build of the React Router app; says how to make one when it is missing. */

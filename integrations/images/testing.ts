@@ -1,14 +1,12 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import sharp from "sharp";
+import { PROJECT_ROOT } from "~/lib/project-root";
 
 // Pictures for the image tests, made on the fly so no binary fixture is committed.
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
-
 /** The product logo the placeholder is drawn from. */
-export const LOGO_SVG = readFileSync(path.join(ROOT, "public", "logo.svg"));
+export const LOGO_SVG = readFileSync(path.join(PROJECT_ROOT, "public", "logo.svg"));
 
 /**
  * A photo-like JPEG: smooth colour fields from a small random grid, blurred, with grain on top
