@@ -4,6 +4,7 @@ import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
 import pg from "pg";
 import { lockDataDir } from "./lock";
+import { PGliteThread } from "./pglite-thread";
 import { schema } from "./schema";
 
 /**
@@ -22,7 +23,7 @@ type OpenDatabase = {
 /** An open database with the driver-level handle that migrations and the job queue need. */
 export type Database =
   | (OpenDatabase & { kind: "postgres"; pool: pg.Pool; connectionString: string })
-  | (OpenDatabase & { kind: "pglite"; pglite: PGlite });
+  | (OpenDatabase & { kind: "pglite"; pglite: PGliteThread });
 
 export type DatabaseOptions = (
   | {
@@ -82,22 +83,14 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
 
   const dataDir = options.dataDir === null ? null : path.resolve(options.dataDir);
   const release = dataDir !== null && options.lock !== false ? lockDataDir(dataDir) : () => {};
-  let client: PGlite;
+  let client: PGliteThread;
   try {
-    // Loaded only here, so that a process on PostgreSQL (each web process of the cluster) never loads
-    // it: importing it added 41 MiB of RSS to a process running the sources through tsx, 3 MiB to one
-    // running plain JavaScript.
-    const [{ PGlite }, { fuzzystrmatch }, { pg_trgm }, { unaccent }] = await Promise.all([
-      import("@electric-sql/pglite"),
-      import("@electric-sql/pglite/contrib/fuzzystrmatch"),
-      import("@electric-sql/pglite/contrib/pg_trgm"),
-      import("@electric-sql/pglite/contrib/unaccent"),
-    ]);
-    client = await PGlite.create({
+    // PGlite runs in a thread of its own (decision 019), and is loaded only there: a process on
+    // PostgreSQL (each web process of the cluster) never loads it.
+    client = await PGliteThread.start({
       ...(dataDir === null ? {} : { dataDir: path.join(dataDir, "pglite") }),
-      ...(options.pgliteDump ? { loadDataDir: options.pgliteDump } : {}),
-      ...(options.postgresqlConf ? { postgresqlconf: options.postgresqlConf } : {}),
-      extensions: { pg_trgm, unaccent, fuzzystrmatch },
+      ...(options.pgliteDump ? { dump: options.pgliteDump } : {}),
+      ...(options.postgresqlConf ? { postgresqlConf: options.postgresqlConf } : {}),
     });
   } catch (error) {
     release();
@@ -110,7 +103,8 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   return {
     kind: "pglite",
     pglite: client,
-    db: drizzlePglite(client, { schema, logger: queryLogger(options.onQuery) }),
+    // Drizzle's PGlite driver uses query, exec and transaction, which the thread's client has.
+    db: drizzlePglite(client as unknown as PGlite, { schema, logger: queryLogger(options.onQuery) }),
     exec: async (sqlText) => {
       await client.exec(sqlText);
     },
@@ -126,8 +120,8 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   };
 }
 
-/** The underlying PGlite client, for dumping a migrated template in tests. */
-export function pgliteOf(database: Database): PGlite {
+/** The embedded database's client, for dumping a migrated template in tests. */
+export function pgliteOf(database: Database): PGliteThread {
   if (database.kind !== "pglite") throw new Error("not a PGlite database");
   return database.pglite;
 }

@@ -1,3 +1,4 @@
+import type { PGlite } from "@electric-sql/pglite";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { sql } from "drizzle-orm";
@@ -28,6 +29,6 @@ export async function runMigrations(database: Database): Promise<void> {
   if (database.kind === "pglite") {
     // Loaded only for PGlite, as in ./client.
     const [{ migrate: migratePglite }, { drizzle: drizzlePglite }] = await Promise.all([import("drizzle-orm/pglite/migrator"), import("drizzle-orm/pglite")]);
-    await migratePglite(drizzlePglite(database.pglite), config);
+    await migratePglite(drizzlePglite(database.pglite as unknown as PGlite), config);
   } else await migratePg(drizzlePg(database.pool), config);
 }
