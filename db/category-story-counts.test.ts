@@ -1,10 +1,12 @@
 import { eq, sql } from "drizzle-orm";
-import { describe, expect, test } from "vitest";
+import { describe, expect, inject, test } from "vitest";
 import { categories, categoryStoryCounts, stories } from "./schema";
 import { makeCategory, makeStory } from "./testing/factories";
 import { useTestDatabase } from "./testing/test-database";
 
 const t = useTestDatabase();
+// Two transactions at once need two connections: a PostgreSQL server (the embedded database has one).
+const onPostgres = inject("testDatabase").kind === "postgres";
 
 /** The kept counts, and the counts made the slow way: they must agree at every step. */
 async function kept() {
@@ -60,5 +62,52 @@ describe("each category's published count, kept by the database", () => {
 
     await t.database.exec("TRUNCATE stories CASCADE");
     expect(await t.db.select().from(categoryStoryCounts)).toEqual([]);
+  });
+});
+
+describe.runIf(onPostgres)("counts under concurrent moves", () => {
+  test("two editors moving published stories opposite ways at once both succeed, and the counts stay right", async () => {
+    const database = t.database;
+    if (database.kind !== "postgres") throw new Error("PostgreSQL only");
+    const low = await makeCategory(t.db, { name: "Animals", slug: "animals" });
+    const high = await makeCategory(t.db, { name: "Space", slug: "space" });
+    expect(low.id).toBeLessThan(high.id);
+    const inLow = await makeStory(t.db, { categoryId: low.id, status: "published" });
+    const inHigh = await makeStory(t.db, { categoryId: high.id, status: "published" });
+    const first = await database.pool.connect();
+    const second = await database.pool.connect();
+    try {
+      await first.query("BEGIN");
+      await second.query("BEGIN");
+      // The first editor's move is under way and holds the lower category's count...
+      await first.query("SELECT 1 FROM category_story_counts WHERE category_id = $1 FOR UPDATE", [low.id]);
+      // ...when the second editor moves a story from the higher category to the lower one: it must wait.
+      const secondPid = (await second.query<{ pid: number }>("SELECT pg_backend_pid() AS pid")).rows[0]?.pid;
+      const secondMove = second.query("UPDATE stories SET category_id = $1 WHERE id = $2", [low.id, inHigh.id]).then(
+        () => null,
+        (error: unknown) => error,
+      );
+      const deadline = Date.now() + 10_000;
+      for (;;) {
+        const waiting = await t.db.execute(sql`SELECT 1 FROM pg_stat_activity WHERE pid = ${secondPid} AND wait_event_type = 'Lock'`);
+        if ((waiting as unknown as { rows: unknown[] }).rows.length > 0) break;
+        if (Date.now() > deadline) throw new Error("the second move never waited for the first");
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      // The first editor's move to the higher category: had the second taken the higher count while it
+      // waited, PostgreSQL would abort one of the two here (40P01).
+      await first.query("UPDATE stories SET category_id = $1 WHERE id = $2", [high.id, inLow.id]);
+      await first.query("COMMIT");
+      expect(await secondMove).toBeNull();
+      await second.query("COMMIT");
+    } finally {
+      // A failed step leaves its transaction open: end both before the connections go back.
+      await first.query("ROLLBACK").catch(() => {});
+      await second.query("ROLLBACK").catch(() => {});
+      first.release();
+      second.release();
+    }
+    expect(await kept()).toEqual({ [low.id]: 1, [high.id]: 1 });
+    expect(await kept()).toEqual(await counted());
   });
 });
