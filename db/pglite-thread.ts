@@ -110,22 +110,24 @@ export class PGliteThread {
       workerData: { dataDir: options.dataDir, dump, postgresqlConf: options.postgresqlConf },
       ...(dump ? { transferList: [dump] } : {}),
     });
-    const listeners: Record<string, (...args: never[]) => void> = {};
+    let onMessage = (_message: { ready?: true; failed?: PlainError }) => {};
+    let onError = (_error: Error) => {};
+    let onExit = (_code: number) => {};
     try {
       await new Promise<void>((resolve, reject) => {
-        listeners.message = (message: { ready?: true; failed?: PlainError }) => {
+        onMessage = (message) => {
           if (message.ready) resolve();
           else if (message.failed) reject(toError(message.failed));
         };
-        listeners.error = reject;
-        listeners.exit = (code: number) => reject(new Error(`the embedded database's thread stopped (exit code ${code})`));
-        for (const [event, listener] of Object.entries(listeners)) worker.on(event, listener);
+        onError = reject;
+        onExit = (code) => reject(new Error(`the embedded database's thread stopped (exit code ${code})`));
+        worker.on("message", onMessage).on("error", onError).on("exit", onExit);
       });
     } catch (error) {
       await worker.terminate();
       throw error;
     } finally {
-      for (const [event, listener] of Object.entries(listeners)) worker.off(event, listener);
+      worker.off("message", onMessage).off("error", onError).off("exit", onExit);
     }
     return new PGliteThread(worker);
   }
