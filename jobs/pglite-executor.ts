@@ -1,6 +1,4 @@
-import type { pgliteOf } from "~/db/client";
-
-type PGlite = ReturnType<typeof pgliteOf>;
+import type { PGliteThread } from "~/db/pglite-thread";
 
 /** What pg-boss's `db` option expects, plus a way to wait for queries still in flight. */
 export type SqlExecutor = {
@@ -13,7 +11,7 @@ export type SqlExecutor = {
  * Runs pg-boss's SQL on the embedded database's single connection: parameterised statements
  * through `query`, multi-statement scripts (schema install, locked maintenance) through `exec`.
  */
-export function pgliteExecutor(pglite: PGlite): SqlExecutor {
+export function pgliteExecutor(pglite: PGliteThread): SqlExecutor {
   const inFlight = new Set<Promise<unknown>>();
   let closed = false;
 
