@@ -1,4 +1,5 @@
 import path from "node:path";
+import type { ResourceLimits } from "node:worker_threads";
 import type { PGlite } from "@electric-sql/pglite";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
@@ -38,6 +39,10 @@ export type DatabaseOptions = (
       lock?: boolean;
       /** postgresql.conf lines, e.g. a small shared_buffers for the many short-lived test instances. */
       postgresqlConf?: string[];
+      /** Told once if the database's thread stops while it is open: nothing can use it again in this process. */
+      onLost?: (error: Error) => void;
+      /** Limits of the database thread's JavaScript heap (Node's defaults when none). */
+      threadResourceLimits?: ResourceLimits;
     }
 ) & {
   /** Told the SQL of every query the Drizzle handle runs (tests count the queries of a page). */
@@ -91,6 +96,8 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       ...(dataDir === null ? {} : { dataDir: path.join(dataDir, "pglite") }),
       ...(options.pgliteDump ? { dump: options.pgliteDump } : {}),
       ...(options.postgresqlConf ? { postgresqlConf: options.postgresqlConf } : {}),
+      ...(options.onLost ? { onStopped: options.onLost } : {}),
+      ...(options.threadResourceLimits ? { resourceLimits: options.threadResourceLimits } : {}),
     });
   } catch (error) {
     release();

@@ -4,6 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { PROJECT_ROOT } from "~/lib/project-root";
+import { openDatabase } from "./client";
 import { PGliteThread } from "./pglite-thread";
 
 let pg: PGliteThread;
@@ -171,6 +172,48 @@ describe("the embedded database in a thread of its own", () => {
     await closing.close();
     await closing.close();
     expect(await errorOf(closing.query("SELECT 1"))).toHaveProperty("message", "the embedded database is closed");
+  });
+
+  test("a thread that stops while the database is open says so once, and every call fails from then on", async () => {
+    // A heap too small for two million rows: the thread runs out of memory answering, as a real one could.
+    const stopped: Error[] = [];
+    const dying = await PGliteThread.start({
+      postgresqlConf: ["shared_buffers = 16MB"],
+      resourceLimits: { maxOldGenerationSizeMb: 48, maxYoungGenerationSizeMb: 8 },
+      onStopped: (error) => stopped.push(error),
+    });
+    expect((await dying.query<{ n: number }>("SELECT 1 AS n")).rows).toEqual([{ n: 1 }]);
+    const answering = errorOf(dying.query("SELECT g, md5(g::text) FROM generate_series(1, 2000000) AS g"));
+    // Sent while the thread works on the one before it: still waiting when the thread stops.
+    const waiting = errorOf(dying.query("SELECT 2"));
+    const answered = await answering;
+    expect(answered.message).toMatch(/^the embedded database's thread (failed|stopped)/);
+    await expect.poll(() => stopped.length).toBe(1);
+    expect(stopped[0]!.message).toMatch(/memory/);
+    expect((await waiting).message).toBe(answered.message);
+    expect((await errorOf(dying.query("SELECT 1"))).message).toBe(answered.message);
+    await dying.close();
+    expect(stopped).toHaveLength(1);
+  });
+
+  test("a database closed on purpose is not reported as stopped", async () => {
+    const stopped: Error[] = [];
+    const closing = await PGliteThread.start({ postgresqlConf: ["shared_buffers = 16MB"], onStopped: (error) => stopped.push(error) });
+    await closing.close();
+    expect(stopped).toEqual([]);
+  });
+
+  test("openDatabase passes the thread's loss on to its caller", async () => {
+    const lost: Error[] = [];
+    const database = await openDatabase({
+      dataDir: null,
+      postgresqlConf: ["shared_buffers = 16MB"],
+      threadResourceLimits: { maxOldGenerationSizeMb: 48, maxYoungGenerationSizeMb: 8 },
+      onLost: (error) => lost.push(error),
+    });
+    await errorOf(database.exec("SELECT g, md5(g::text) FROM generate_series(1, 2000000) AS g"));
+    await expect.poll(() => lost.length).toBe(1);
+    await database.close();
   });
 
   test("an idle open database does not keep its process running, and one waiting for an answer does", async () => {

@@ -1,6 +1,6 @@
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import { Worker } from "node:worker_threads";
+import { Worker, type ResourceLimits } from "node:worker_threads";
 import type { QueryOptions, Results, Transaction } from "@electric-sql/pglite";
 import { PROJECT_ROOT } from "~/lib/project-root";
 
@@ -65,6 +65,13 @@ export type PGliteThreadOptions = {
   dump?: Blob;
   /** postgresql.conf lines. */
   postgresqlConf?: string[];
+  /**
+   * Told once if the thread stops while the database is open (it ran out of memory, say): every call
+   * fails from then on, and only a new process opens the database again.
+   */
+  onStopped?: (error: Error) => void;
+  /** Limits of the thread's JavaScript heap (Node's defaults when none). */
+  resourceLimits?: ResourceLimits;
 };
 
 /**
@@ -81,7 +88,7 @@ export class PGliteThread {
   #stopped: Error | null = null;
   #closing: Promise<void> | null = null;
 
-  private constructor(worker: Worker) {
+  private constructor(worker: Worker, onStopped: ((error: Error) => void) | undefined) {
     this.#worker = worker;
     worker.unref();
     worker.on("message", (reply: Reply) => {
@@ -93,7 +100,9 @@ export class PGliteThread {
       else pending.reject(toError(reply.error ?? { message: "the embedded database failed", name: "Error" }));
     });
     const stop = (error: Error) => {
-      this.#stopped ??= error;
+      if (this.#stopped) return;
+      this.#stopped = error;
+      if (!this.#closing) onStopped?.(error);
       for (const [id, pending] of this.#pending) {
         this.#settled(id);
         pending.reject(this.#stopped);
@@ -109,6 +118,7 @@ export class PGliteThread {
     const worker = new Worker(WORKER_URL, {
       workerData: { dataDir: options.dataDir, dump, postgresqlConf: options.postgresqlConf },
       ...(dump ? { transferList: [dump] } : {}),
+      ...(options.resourceLimits ? { resourceLimits: options.resourceLimits } : {}),
     });
     let onMessage = (_message: { ready?: true; failed?: PlainError }) => {};
     let onError = (_error: Error) => {};
@@ -129,7 +139,7 @@ export class PGliteThread {
     } finally {
       worker.off("message", onMessage).off("error", onError).off("exit", onExit);
     }
-    return new PGliteThread(worker);
+    return new PGliteThread(worker, options.onStopped);
   }
 
   #settled(id: number) {

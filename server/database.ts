@@ -21,6 +21,8 @@ export type OpenOptions = {
   /** Keep trying an unreachable PostgreSQL this long (the server); 0 fails at once (the CLI). */
   retryForMs?: number;
   sleep?: (ms: number) => Promise<void>;
+  /** Told if the embedded database's thread stops while it is open (PGlite only: PostgreSQL's pool reconnects). */
+  onLost?: (error: Error) => void;
 };
 
 /** How long the server waits for PostgreSQL at start-up before giving up. */
@@ -32,7 +34,7 @@ export const START_RETRY_MS = 5 * 60_000;
  * each wait said in the log.
  */
 export async function openConfiguredDatabase(config: Config, logger?: Logger, options: OpenOptions = {}): Promise<Database> {
-  if (!config.databaseUrl) return openDatabase({ dataDir: config.dataDir });
+  if (!config.databaseUrl) return openDatabase({ dataDir: config.dataDir, ...(options.onLost ? { onLost: options.onLost } : {}) });
   const databaseUrl = config.databaseUrl;
   const open = () =>
     openDatabase({

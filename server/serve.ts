@@ -17,6 +17,7 @@ import { createFacebookGraph } from "./facebook";
 import { schedulePostWith } from "~/jobs/social.job";
 import { describeConfig, type Config } from "./config";
 import { createLogger, type Logger } from "./logger";
+import { errorMessage } from "~/lib/error-message";
 import { loadServerBuild, SEARCH_RATE_LIMITS, startWebServer, type WebServer } from "./web";
 import { startWebCluster, type PrimaryLink, type WebCluster } from "./web-cluster";
 
@@ -50,7 +51,9 @@ export async function serve(options: {
       ? await viteDevServer()
       : { build: await loadServerBuild() };
 
-  const database = await openConfiguredDatabase(config, logger, { retryForMs: START_RETRY_MS });
+  // Set once stop() exists; lost before that, start-up fails on the database's first call anyway.
+  const databaseLost: { handle?: (error: Error) => void } = {};
+  const database = await openConfiguredDatabase(config, logger, { retryForMs: START_RETRY_MS, onLost: (error) => databaseLost.handle?.(error) });
   const http = createGuardedClient({ userAgent: userAgentFor(config.siteUrl), allowHosts: config.fetchAllowHosts });
   const feedParser = createFeedParserPool({ logger });
   // Launched on the first jsRendering page only.
@@ -90,6 +93,12 @@ export async function serve(options: {
     }
     // A web process's channel to the primary would keep it running.
     if (webProcess && process.connected) process.disconnect();
+  };
+  // The embedded database's thread cannot be started again in this process: it stops, to be started anew.
+  databaseLost.handle = (error) => {
+    logger.fatal({ err: errorMessage(error) }, "the embedded database stopped; Oddwire stops so that it can be started again");
+    process.exitCode = 1;
+    void stop("database lost");
   };
   process.once("SIGINT", () => void stop("SIGINT"));
   process.once("SIGTERM", () => void stop("SIGTERM"));
