@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
@@ -32,7 +32,10 @@ async function errorOf(work: Promise<unknown>): Promise<Error & Record<string, u
  * output goes to a file: V8's own printing (%DebugPrint) is lost in part on a non-blocking pipe.
  */
 function runNode(args: string[], script: string, timeoutMs = 60_000): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const dir = mkdtempSync(path.join(PROJECT_ROOT, "build", "pglite-thread-test-"));
+  // Inside the project, so that the script resolves its packages; build/ may not exist yet in a fresh clone.
+  const builds = path.join(PROJECT_ROOT, "build");
+  mkdirSync(builds, { recursive: true });
+  const dir = mkdtempSync(path.join(builds, "pglite-thread-test-"));
   const file = path.join(dir, "script.ts");
   writeFileSync(file, script);
   const out = openSync(path.join(dir, "stdout"), "w");
