@@ -1,5 +1,4 @@
 import path from "node:path";
-import type { ResourceLimits } from "node:worker_threads";
 import type { PGlite } from "@electric-sql/pglite";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
@@ -41,8 +40,6 @@ export type DatabaseOptions = (
       postgresqlConf?: string[];
       /** Told once if the database's thread stops while it is open: nothing can use it again in this process. */
       onLost?: (error: Error) => void;
-      /** Limits of the database thread's JavaScript heap (Node's defaults when none). */
-      threadResourceLimits?: ResourceLimits;
     }
 ) & {
   /** Told the SQL of every query the Drizzle handle runs (tests count the queries of a page). */
@@ -97,7 +94,6 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       ...(options.pgliteDump ? { dump: options.pgliteDump } : {}),
       ...(options.postgresqlConf ? { postgresqlConf: options.postgresqlConf } : {}),
       ...(options.onLost ? { onStopped: options.onLost } : {}),
-      ...(options.threadResourceLimits ? { resourceLimits: options.threadResourceLimits } : {}),
     });
   } catch (error) {
     release();

@@ -4,7 +4,6 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { PROJECT_ROOT } from "~/lib/project-root";
-import { openDatabase } from "./client";
 import { PGliteThread } from "./pglite-thread";
 
 let pg: PGliteThread;
@@ -204,19 +203,6 @@ describe("the embedded database in a thread of its own", () => {
     const closing = await PGliteThread.start({ postgresqlConf: ["shared_buffers = 16MB"], onStopped: (error) => stopped.push(error) });
     await closing.close();
     expect(stopped).toEqual([]);
-  });
-
-  test("openDatabase passes the thread's loss on to its caller", async () => {
-    const lost: Error[] = [];
-    const database = await openDatabase({
-      dataDir: null,
-      postgresqlConf: ["shared_buffers = 16MB"],
-      threadResourceLimits: { maxOldGenerationSizeMb: 48, maxYoungGenerationSizeMb: 8 },
-      onLost: (error) => lost.push(error),
-    });
-    await errorOf(database.exec("SELECT g, md5(g::text) FROM generate_series(1, 2000000) AS g"));
-    await expect.poll(() => lost.length).toBe(1);
-    await database.close();
   });
 
   test("an idle open database does not keep its process running, and one waiting for an answer does", async () => {

@@ -27,7 +27,9 @@ test("when the embedded database's thread dies, serve says why and exits with 1,
   const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
   await expect.poll(() => output, { timeout: 90_000, interval: 100 }).toContain("running background jobs");
   child.kill("SIGUSR2");
-  const code = await Promise.race([exited, new Promise<"still running">((resolve) => setTimeout(() => resolve("still running"), 30_000))]);
+  let timer: NodeJS.Timeout | undefined;
+  const code = await Promise.race([exited, new Promise<"still running">((resolve) => (timer = setTimeout(() => resolve("still running"), 30_000)))]);
+  clearTimeout(timer);
   if (code === "still running") child.kill("SIGKILL");
   expect(code).toBe(1);
   const fatal = output.split("\n").find((line) => line.includes("the embedded database stopped"));
