@@ -20,13 +20,14 @@ process.env.NODE_ENV = "production";
 
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { readFile } from "node:fs/promises";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createRequire } from "node:module";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import express from "express";
+import type { NodeMiddleware } from "~/server/node-handler";
 import { percentile } from "./measure";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -55,6 +56,47 @@ const MIN_RATIO = 0.5;
 const MAX_COLD_MS = 150;
 /** Where the bench's server also serves the variants' bytes as static files, for comparison. */
 const STATIC_PREFIX = "/bench-static";
+
+/** The types of the files the bench writes there, by extension. */
+const STATIC_TYPES: Record<string, string> = {
+  ".avif": "image/avif",
+  ".webp": "image/webp",
+  ".jpg": "image/jpeg",
+  ".jpeg": "image/jpeg",
+  ".png": "image/png",
+};
+
+/**
+ * Serves the files of `dir` under STATIC_PREFIX, immutable for a year, each read from disk when asked
+ * for: they are written after the server starts. A path out of `dir` is refused; anything else (a
+ * missing file, another path or method) goes on to the next handler.
+ */
+function serveStaticFiles(dir: string): NodeMiddleware {
+  const base = path.resolve(dir);
+  return (req, res, next) => {
+    const pathname = (req.url ?? "/").split("?", 1)[0]!;
+    if (!pathname.startsWith(`${STATIC_PREFIX}/`) || (req.method !== "GET" && req.method !== "HEAD")) return next();
+    let name: string;
+    try {
+      name = decodeURIComponent(pathname.slice(STATIC_PREFIX.length + 1));
+    } catch {
+      return next();
+    }
+    const file = path.resolve(base, name);
+    if (!file.startsWith(`${base}${path.sep}`)) return void res.writeHead(403, { "content-type": "text/plain; charset=utf-8" }).end("Forbidden");
+    readFile(file).then(
+      (bytes) => {
+        res.writeHead(200, {
+          "content-type": STATIC_TYPES[path.extname(file).toLowerCase()] ?? "application/octet-stream",
+          "content-length": bytes.length,
+          "cache-control": "public, max-age=31536000, immutable",
+        });
+        res.end(req.method === "HEAD" ? undefined : bytes);
+      },
+      (error: NodeJS.ErrnoException) => (error.code === "ENOENT" || error.code === "EISDIR" || error.code === "ENOTDIR" ? next() : next(error)),
+    );
+  };
+}
 
 const out = (line = "") => process.stdout.write(`${line}\n`);
 const fmt = (n: number, digits = 0) => (Number.isFinite(n) ? n.toFixed(digits) : "n/a");
@@ -155,7 +197,7 @@ async function benchServing(): Promise<string[]> {
     }
     // The real server, as serve.ts builds it; and a second one over the same database and image
     // directory whose in-memory cache holds nothing, so every answer is read from disk.
-    const web = await startWebServer({ config, database, logger, build, http, before: [express.Router().use(STATIC_PREFIX, express.static(staticDir, { immutable: true, maxAge: "1y" }))] });
+    const web = await startWebServer({ config, database, logger, build, http, before: [serveStaticFiles(staticDir)] });
     servers.push(web);
     const baseUrl = `http://127.0.0.1:${new URL(web.url).port}`;
     const diskOnly = await startWebServer({
@@ -222,10 +264,11 @@ async function benchServing(): Promise<string[]> {
 
     // ---- Warm ----
     // Each variant is measured beside the very same bytes served as a static file by the same server
-    // (express.static, as the build's assets are): on this machine, the load generator moves
-    // incompressible bytes (pictures) at about a third of the rate of text, so only equal bytes compare
-    // fairly. The site's CSS file is a second reference, as in bench:public. Every target runs ROUNDS
-    // times, interleaved, and its figures are averaged: the machine is shared.
+    // (a plain node handler, serveStaticFiles above, reading the file on every request): on this
+    // machine, the load generator moves incompressible bytes (pictures) at about a third of the rate
+    // of text, so only equal bytes compare fairly. The site's CSS file is a second reference, as in
+    // bench:public. Every target runs ROUNDS times, interleaved, and its figures are averaged: the
+    // machine is shared.
     const hot = made[0]!;
     const variants: { label: string; file: string; path: string; accept?: string; server: string }[] = [
       { label: "800 px WebP, from memory", file: "800.webp", path: storyImagePath(hot, 800), accept: "image/webp", server: baseUrl },

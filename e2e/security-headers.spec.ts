@@ -12,7 +12,7 @@ const COMMON = {
 test("public pages, a story, the sign-in screen, the auth API and an asset carry the common headers; only https would add HSTS", async ({ request }) => {
   const home = await request.get("/");
   const story = await request.get(`/story/${PUBLISHED[0]!.slug}`);
-  // Asked twice: the second answer comes from the page cache, before Express, and must carry them too.
+  // Asked twice: the second answer comes from the page cache, before any routing, and must carry them too.
   const cachedHome = await request.get("/");
   expect(cachedHome.headers()["x-cache"]).toBe("HIT");
   const session = await request.get("/api/auth/get-session");

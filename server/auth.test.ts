@@ -1,14 +1,14 @@
-import type { Server } from "node:http";
+import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { toNodeHandler } from "better-auth/node";
-import express from "express";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { useTestDatabase } from "~/db/testing/test-database";
 import { outboxMailer, readOutbox } from "~/integrations/mail/mailer";
 import { CLIENT_IP_HEADER, createAuth } from "./auth";
+import { clientAddress, compileTrust } from "./client-address";
 import { createLogger } from "./logger";
 
 const t = useTestDatabase();
@@ -20,13 +20,11 @@ beforeAll(async () => {
   outbox = mkdtempSync(path.join(os.tmpdir(), "oddwire-auth-"));
   // The site URL is only known once the server listens: build the auth lazily.
   const mounted: { handler?: ReturnType<typeof toNodeHandler> } = {};
-  const app = express();
-  app.set("trust proxy", "loopback");
-  app.all("/api/auth/{*rest}", (req, res) => {
-    req.headers[CLIENT_IP_HEADER] = req.ip ?? "unknown";
-    return mounted.handler!(req, res);
-  });
-  server = app.listen(0, "127.0.0.1");
+  const trust = compileTrust(["loopback"]);
+  server = createServer((req, res) => {
+    req.headers[CLIENT_IP_HEADER] = clientAddress(req, trust);
+    void mounted.handler!(req, res);
+  }).listen(0, "127.0.0.1");
   await new Promise((resolve) => server.once("listening", resolve));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   mounted.handler = toNodeHandler(

@@ -1,22 +1,22 @@
 import { createHash } from "node:crypto";
-import type { Server } from "node:http";
+import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import express from "express";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { BODY_LIMITS, bodyLimitFor, bufferedBody, formatBytes, limitRequestBodies } from "./body-limit";
+import { BODY_LIMITS, bodyLimitFor, bufferedBody, formatBytes, readRequestBody } from "./body-limit";
 import { OPML_MAX_BYTES } from "~/domain/sources/opml";
 
 // A real server with small limits, whose handler answers what it received.
 let server: Server;
 let base: string;
 beforeAll(async () => {
-  const app = express();
-  app.use(limitRequestBodies({ auth: 1024, admin: 8 * 1024, other: 512 }));
-  app.all("/{*rest}", (req, res) => {
-    const body = bufferedBody(req) ?? Buffer.alloc(0);
-    res.json({ bytes: body.length, sha1: createHash("sha1").update(body).digest("hex") });
-  });
-  server = app.listen(0, "127.0.0.1");
+  server = createServer((req, res) => {
+    void readRequestBody(req, res, { auth: 1024, admin: 8 * 1024, other: 512 }).then((read) => {
+      if (!read) return;
+      const body = bufferedBody(req) ?? Buffer.alloc(0);
+      res.setHeader("Content-Type", "application/json");
+      res.end(JSON.stringify({ bytes: body.length, sha1: createHash("sha1").update(body).digest("hex") }));
+    });
+  }).listen(0, "127.0.0.1");
   await new Promise((resolve) => server.once("listening", resolve));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 });

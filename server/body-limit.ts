@@ -1,6 +1,6 @@
-import type { IncomingMessage } from "node:http";
-import type { NextFunction, Request, Response } from "express";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import { OPML_MAX_BYTES } from "~/domain/sources/opml";
+import { pathOf, sendJson } from "./node-handler";
 
 /**
  * The most bytes a request body may have, by where it goes. Auth forms are a few fields; the back
@@ -39,7 +39,7 @@ export const REFUSED_BODY_LINGER_MS = 1_000;
 const discard = () => {};
 const bodies = new WeakMap<IncomingMessage, Buffer>();
 
-/** The body read by `limitRequestBodies`, or undefined when the request had none. */
+/** The body read by `readRequestBody`, or undefined when the request had none. */
 export function bufferedBody(req: IncomingMessage): Buffer | undefined {
   return bodies.get(req);
 }
@@ -51,31 +51,35 @@ function hasBody(req: IncomingMessage): boolean {
 }
 
 /**
- * Reads every request body before anything else does, and at most its path's limit of it: a declared
+ * Reads a request's body before anything else does, and at most its path's limit of it: a declared
  * length over the limit is refused before a byte is read, and a body that grows past it is refused
  * the moment it does. Refusals answer 413 with the limit (JSON with `message` and `error`, the keys
  * the auth and back-office clients read); the rest is never held in memory, and a sender that does
- * not stop is cut off. The handlers after it read the body through `bufferedBody`.
+ * not stop is cut off. Resolves true once the body is read (or there is none): the handlers after it
+ * read it through `bufferedBody`. Resolves false when it refused it, having answered.
  */
-export function limitRequestBodies(limits: BodyLimits = BODY_LIMITS) {
-  return (req: Request, res: Response, next: NextFunction): void => {
-    if (!hasBody(req)) return next();
-    const limit = bodyLimitFor(req.path, limits);
-    const refuse = () => {
-      const message = tooLargeMessage(limit);
-      // What is still in flight is read and dropped, never held, for a moment after the answer: a
-      // connection closed while the client still sends could lose the answer on its way. Then it is closed.
-      req.on("data", discard);
-      res.once("finish", () => {
-        if (req.readableEnded) return;
-        const timer = setTimeout(() => req.socket.destroy(), REFUSED_BODY_LINGER_MS);
-        timer.unref();
-        req.once("end", () => clearTimeout(timer));
-      });
-      res.status(413).set({ "Cache-Control": "no-store" }).json({ message, error: message, code: "BODY_TOO_LARGE" });
-    };
-    if (Number(req.headers["content-length"]) > limit) return refuse();
+export function readRequestBody(req: IncomingMessage, res: ServerResponse, limits: BodyLimits = BODY_LIMITS): Promise<boolean> {
+  if (!hasBody(req)) return Promise.resolve(true);
+  const limit = bodyLimitFor(pathOf(req), limits);
+  const refuse = () => {
+    const message = tooLargeMessage(limit);
+    // What is still in flight is read and dropped, never held, for a moment after the answer: a
+    // connection closed while the client still sends could lose the answer on its way. Then it is closed.
+    req.on("data", discard);
+    res.once("finish", () => {
+      if (req.readableEnded) return;
+      const timer = setTimeout(() => req.socket.destroy(), REFUSED_BODY_LINGER_MS);
+      timer.unref();
+      req.once("end", () => clearTimeout(timer));
+    });
+    sendJson(req, res, 413, { message, error: message, code: "BODY_TOO_LARGE" }, { "Cache-Control": "no-store" });
+  };
+  if (Number(req.headers["content-length"]) > limit) {
+    refuse();
+    return Promise.resolve(false);
+  }
 
+  return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
     let settled = false;
@@ -86,6 +90,7 @@ export function limitRequestBodies(limits: BodyLimits = BODY_LIMITS) {
         req.off("data", onData);
         chunks.length = 0;
         refuse();
+        resolve(false);
         return;
       }
       chunks.push(chunk);
@@ -95,12 +100,12 @@ export function limitRequestBodies(limits: BodyLimits = BODY_LIMITS) {
       if (settled) return;
       settled = true;
       bodies.set(req, Buffer.concat(chunks, size));
-      next();
+      resolve(true);
     });
     req.once("error", (error) => {
       if (settled) return;
       settled = true;
-      next(error);
+      reject(error);
     });
-  };
+  });
 }

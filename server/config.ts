@@ -118,7 +118,7 @@ export type Config = {
    * or with SITE_URL unset, both loopback spellings of the port (localhost and 127.0.0.1).
    */
   trustedOrigins: string[];
-  /** The proxies whose forwarded headers are believed (Express's "trust proxy"): none by default. */
+  /** The proxies whose forwarded headers are believed (read as Express's "trust proxy" was: server/client-address.ts): none by default. */
   trustProxy: false | number | string[];
   authSecret: string;
   smtpUrl: string | undefined;

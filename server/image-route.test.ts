@@ -1,10 +1,9 @@
 import { mkdtempSync, rmSync } from "node:fs";
-import type { Server } from "node:http";
+import { createServer, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { eq } from "drizzle-orm";
-import express from "express";
 import sharp from "sharp";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from "vitest";
 import { stories } from "~/db/schema";
@@ -15,12 +14,13 @@ import type { HttpClient } from "~/integrations/http/types";
 import { imageSize } from "image-size";
 import { recordMeasuredImageSize } from "~/domain/images/image-size";
 import { getStoryCard, getStoryPage } from "~/domain/public/public-site";
-import { createImageStore } from "~/integrations/images/image-store";
+import { createImageStore, type ImageStore } from "~/integrations/images/image-store";
 import { LOGO_SVG, photoJpeg } from "~/integrations/images/testing";
 import { createShareCards } from "~/integrations/share-card/share-card";
 import { imageUrlHash, storyCardPath, storyImagePath, storySocialImage } from "~/lib/story-image";
 import { serveFixtures, type FixtureServer } from "~/test/fixture-server";
-import { chooseFormat, createImageRoute, siteImageReader } from "./image-route";
+import { chooseFormat, createImageRoute, siteImageReader, type ImageRoute } from "./image-route";
+import { sendBody } from "./node-handler";
 
 const PUBLIC_DIR = path.resolve("public");
 const SITE_URL = "https://oddwire.test";
@@ -37,6 +37,7 @@ let server: Server;
 let base: string;
 let dir: string;
 let clock = 1_000_000;
+let store: ImageStore;
 
 beforeAll(async () => {
   const photo = await photoJpeg(2000, 1333);
@@ -59,7 +60,7 @@ afterAll(async () => {
 
 beforeEach(async () => {
   dir = mkdtempSync(path.join(os.tmpdir(), "oddwire-image-route-"));
-  const store = createImageStore({
+  store = createImageStore({
     dir,
     maxBytes: 100 * 1024 * 1024,
     http,
@@ -70,8 +71,7 @@ beforeEach(async () => {
     // As server/web.ts wires it.
     onOriginalSize: (measured) => void recordMeasuredImageSize({ repos: t.repos }, measured),
   });
-  const app = express();
-  app.use(
+  ({ server, base } = await serveRoute(
     createImageRoute({
       store,
       findImage: (id) => t.repos.publicStories.imageOf(id),
@@ -80,19 +80,32 @@ beforeEach(async () => {
       siteUrl: SITE_URL,
       now: () => clock,
     }),
-  );
-  // What the site would answer after the route: the page 404.
-  app.use((_req, res) => void res.status(404).send("the site's 404 page"));
-  server = await new Promise<Server>((resolve) => {
-    const s = app.listen(0, "127.0.0.1", () => resolve(s));
-  });
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  ));
 });
 afterEach(async () => {
   server.closeAllConnections();
   await new Promise((resolve) => server.close(resolve));
   rmSync(dir, { recursive: true, force: true });
 });
+
+/**
+ * A server whose handler calls the route as server/web.ts does: what the route does not answer gets
+ * what the site would answer after it (the page 404), and a rejection is a 500. `before` runs first,
+ * as the handlers before the route do (security headers).
+ */
+async function serveRoute(route: ImageRoute, before?: (res: ServerResponse) => void): Promise<{ server: Server; base: string }> {
+  const server = createServer((req, res) => {
+    before?.(res);
+    route(req, res).then(
+      (answered) => {
+        if (!answered) sendBody(req, res, 404, "the site's 404 page", { "Content-Type": "text/plain; charset=utf-8" });
+      },
+      (error: unknown) => sendBody(req, res, 500, `failed: ${String(error)}`, { "Content-Type": "text/plain; charset=utf-8" }),
+    );
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return { server, base: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
+}
 
 const get = (pathname: string, headers: Record<string, string> = {}) => fetch(`${base}${pathname}`, { headers, redirect: "manual" });
 const pictureOf = async (response: Response) => sharp(Buffer.from(await response.arrayBuffer())).metadata();
@@ -153,6 +166,14 @@ describe("a published story's picture", () => {
     expect(response.status).toBe(200);
     expect(response.headers.get("content-type")).toBe("image/webp");
     expect((await response.arrayBuffer()).byteLength).toBe(0);
+    // The length and ETag GET would have.
+    const full = await get(imagePath(320), { accept: "image/webp" });
+    const bytes = (await full.arrayBuffer()).byteLength;
+    expect(bytes).toBeGreaterThan(0);
+    expect(response.headers.get("content-length")).toBe(String(bytes));
+    expect(full.headers.get("content-length")).toBe(String(bytes));
+    expect(response.headers.get("etag")).toBe(full.headers.get("etag"));
+    expect(response.headers.get("vary")).toBe("Accept");
   });
 });
 
@@ -198,7 +219,7 @@ describe("a picture that cannot be had is the product logo, cached briefly", () 
     const bytes = Buffer.from(await response.arrayBuffer());
     expect(await sharp(bytes).metadata()).toMatchObject({ format: "webp", width: 800, height: 450 });
     // The logo's placeholder, byte for byte.
-    const store = createImageStore({ dir, maxBytes: 1 << 20, http, logoSvg: LOGO_SVG });
+    store = createImageStore({ dir, maxBytes: 1 << 20, http, logoSvg: LOGO_SVG });
     expect(bytes.equals((await store.placeholder({ width: 800, height: 450, format: "webp" })).bytes)).toBe(true);
   });
 });
@@ -255,6 +276,124 @@ describe("the route is not an open proxy", () => {
 
 });
 
+describe("what is not the route's goes on to the site", () => {
+  test.each(["POST", "PUT", "DELETE", "OPTIONS"])("%s of a picture's address", async (method) => {
+    const { path: imagePath } = await storyWithImage(`${site.url}/photo.jpg`);
+    const before = site.requests.length;
+    const response = await fetch(`${base}${imagePath(800)}`, { method, redirect: "manual" });
+    expect(response.status).toBe(404);
+    expect(await response.text()).toBe("the site's 404 page");
+    expect(site.requests.length).toBe(before);
+  });
+
+  test.each([
+    ["/img"],
+    ["/img/"],
+    ["/img/1"],
+    ["/img/1/"],
+    ["/img//00000000/800"],
+    ["/img/1/00000000/800/extra"],
+    ["/img/1/00000000/800//"],
+    ["/imgx/1/abcdef01/400"],
+    ["/images/1/card-00000000.png"],
+    ["/x/img/1/00000000/800"],
+  ])("a path of another shape: %s", async (pathname) => {
+    const response = await get(pathname);
+    expect(response.status).toBe(404);
+    expect(await response.text()).toBe("the site's 404 page");
+  });
+
+  test("but a path of the route's shape is the route's, even when it names nothing", async () => {
+    for (const pathname of ["/img/1/2", "/img/1/2/3", "/img/abc/card-00000000.png?x=1"]) {
+      const response = await get(pathname);
+      expect(response.status).toBe(404);
+      expect(response.headers.get("cache-control")).toBe("public, max-age=60");
+      expect(response.headers.get("content-type")).toBe("text/plain; charset=utf-8");
+      expect(await response.text()).toBe("Not found");
+    }
+  });
+});
+
+describe("the route matches its paths as Express did", () => {
+  test("a trailing slash, \"img\" in capitals and escaped digits", async () => {
+    const { story, path: imagePath } = await storyWithImage(`${site.url}/photo.jpg`);
+    const escapedId = [...String(story.id)].map((digit) => `%3${digit}`).join("");
+    for (const pathname of [`${imagePath(320)}/`, imagePath(320).replace("/img/", "/IMG/"), imagePath(320).replace(`/${story.id}/`, `/${escapedId}/`)]) {
+      const response = await get(pathname, { accept: "image/webp" });
+      expect(response.status, pathname).toBe(200);
+      expect(response.headers.get("content-type")).toBe("image/webp");
+    }
+  });
+
+  test("a malformed escape is not found, not an error", async () => {
+    for (const pathname of ["/img/%E0%A4%A/00000000/800", "/img/1/%zz/800", "/img/%/card-00000000.png"]) {
+      const response = await get(pathname);
+      expect(response.status, pathname).toBe(404);
+      expect(await response.text()).toBe("Not found");
+    }
+  });
+
+  test("a redirect has a short text body, and none for HEAD", async () => {
+    const { story, path: imagePath } = await storyWithImage(`${site.url}/photo.jpg`);
+    const stalePath = `/img/${story.id}/${imageUrlHash(`${site.url}/other.jpg`)}/480`;
+    const response = await get(stalePath);
+    expect(response.status).toBe(302);
+    expect(response.headers.get("content-type")).toBe("text/plain; charset=utf-8");
+    const body = await response.text();
+    expect(body).toBe(`Found. Redirecting to ${imagePath(480)}`);
+    expect(response.headers.get("content-length")).toBe(String(Buffer.byteLength(body)));
+    const head = await fetch(`${base}${stalePath}`, { method: "HEAD", redirect: "manual" });
+    expect(head.status).toBe(302);
+    expect(head.headers.get("location")).toBe(imagePath(480));
+    expect(head.headers.get("content-length")).toBe(String(Buffer.byteLength(body)));
+    expect((await head.arrayBuffer()).byteLength).toBe(0);
+  });
+
+  test("a 404 has its length, and no body for HEAD", async () => {
+    const response = await fetch(`${base}/img/abc/00000000/800`, { method: "HEAD" });
+    expect(response.status).toBe(404);
+    expect(response.headers.get("content-length")).toBe("9");
+    expect((await response.arrayBuffer()).byteLength).toBe(0);
+  });
+
+  test("Accept is added to a Vary header already set", async () => {
+    const { path: imagePath } = await storyWithImage(`${site.url}/photo.jpg`);
+    const route = createImageRoute({ store, findImage: (id) => t.repos.publicStories.imageOf(id), cards, findCard: (id) => getStoryCard(t.repos, id), siteUrl: SITE_URL });
+    const other = await serveRoute(route, (res) => res.setHeader("Vary", "Origin"));
+    try {
+      const response = await fetch(`${other.base}${imagePath(320)}`, { headers: { accept: "image/webp" } });
+      expect(response.status).toBe(200);
+      expect(response.headers.get("vary")).toBe("Origin, Accept");
+      const jpeg = await fetch(`${other.base}${imagePath(320, true)}`);
+      expect(jpeg.headers.get("vary")).toBe("Origin");
+    } finally {
+      other.server.closeAllConnections();
+      await new Promise((resolve) => other.server.close(resolve));
+    }
+  });
+
+  test("a failed lookup rejects, and the caller answers 500", async () => {
+    const failing = createImageRoute({
+      store,
+      findImage: () => Promise.reject(new Error("the database is down")),
+      cards,
+      findCard: () => Promise.reject(new Error("the database is down")),
+      siteUrl: SITE_URL,
+    });
+    const other = await serveRoute(failing);
+    try {
+      for (const pathname of ["/img/1/00000000/800", "/img/1/card-00000000.png"]) {
+        const response = await fetch(`${other.base}${pathname}`);
+        expect(response.status, pathname).toBe(500);
+        expect(await response.text()).toContain("the database is down");
+      }
+    } finally {
+      other.server.closeAllConnections();
+      await new Promise((resolve) => other.server.close(resolve));
+    }
+  });
+});
+
 describe("a story's share card", () => {
   async function storyWithCard(overrides: { title?: string; status?: "published" | "pending"; imageUrl?: string | null } = {}) {
     const category = await makeCategory(t.db, { name: "Animals" });
@@ -284,6 +423,9 @@ describe("a story's share card", () => {
     expect(response.status).toBe(200);
     expect(response.headers.get("content-type")).toBe("image/png");
     expect((await response.arrayBuffer()).byteLength).toBe(0);
+    const bytes = (await (await get(cardPath)).arrayBuffer()).byteLength;
+    expect(bytes).toBeGreaterThan(0);
+    expect(response.headers.get("content-length")).toBe(String(bytes));
   });
 
   test("draws the story's current title: an edited title is a new address, and the old one redirects to it", async () => {

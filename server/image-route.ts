@@ -1,17 +1,21 @@
-import { Router, type Response } from "express";
 import { LRUCache } from "lru-cache";
 import { readFile } from "node:fs/promises";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import path from "node:path";
 import { SITE_IMAGE_PREFIX, type ImageStore } from "~/integrations/images/image-store";
 import type { VariantFormat } from "~/integrations/images/resize";
 import type { ShareCards } from "~/integrations/share-card/share-card";
 import { imageHeight, imageOrigin, imageUrlHash, isImageWidth, shareCardHash, siteHost, storyCardPath, storyImagePath } from "~/lib/story-image";
+import { pathOf, sendBody } from "./node-handler";
 
 // The public image route (lib/story-image.ts names its addresses):
 //
 //   GET /img/{storyId}/{hash}/{width}       AVIF, WebP or JPEG by Accept, Vary: Accept
 //   GET /img/{storyId}/{hash}/{width}.jpg   JPEG
 //   GET /img/{storyId}/card-{hash}.png      the story's share card (PNG, 1200x630)
+//
+// HEAD is answered as GET, without the body. Any other method or path is not the route's: it
+// answers nothing and the caller goes on.
 //
 // It is no proxy: it takes no URL, only a published story's id, and serves that story's current
 // picture. The hash must be the one of the picture's URL, which makes the answer immutable; a story
@@ -79,8 +83,18 @@ export function siteImageReader(root: string): (sitePath: string) => Promise<Buf
   };
 }
 
-/** The handler of /img/...; mount it before the pages. */
-export function createImageRoute(options: ImageRouteOptions): Router {
+/**
+ * Answers a request of the image route; resolves false, having done nothing, for any other request.
+ * Rejects when a lookup or the store fails: the caller answers 500.
+ */
+export type ImageRoute = (req: IncomingMessage, res: ServerResponse) => Promise<boolean>;
+
+// The route's two addresses, /img/{id}/{hash}/{file} and /img/{id}/{file}, matched as Express matched
+// them: "img" in any case, segments not empty, one trailing slash allowed.
+const IMAGE_PATH = /^\/img\/([^/]+)\/([^/]+)(?:\/([^/]+))?\/?$/i;
+
+/** The handler of /img/...; call it before the pages. */
+export function createImageRoute(options: ImageRouteOptions): ImageRoute {
   const lookups = new LRUCache<number, { imageUrl: string | null }>({
     max: 10_000,
     ttl: options.lookupTtlMs ?? LOOKUP_TTL_MS,
@@ -96,52 +110,70 @@ export function createImageRoute(options: ImageRouteOptions): Router {
   });
   const site = siteHost(options.siteUrl);
 
-  const router = Router();
-  router.get("/img/:id/:hash/:file", async (req, res) => {
-    const id = /^[1-9]\d{0,9}$/.test(req.params.id) ? Number(req.params.id) : NaN;
-    const file = /^([1-9]\d{2,3})(\.jpg)?$/.exec(req.params.file);
+  async function picture(req: IncomingMessage, res: ServerResponse, params: { id: string; hash: string; file: string }) {
+    const id = /^[1-9]\d{0,9}$/.test(params.id) ? Number(params.id) : NaN;
+    const file = /^([1-9]\d{2,3})(\.jpg)?$/.exec(params.file);
     const width = Number(file?.[1]);
-    if (!(id <= MAX_ID) || !file || !isImageWidth(width) || !/^[0-9a-f]{8}$/.test(req.params.hash)) return notFound(res);
+    if (!(id <= MAX_ID) || !file || !isImageWidth(width) || !/^[0-9a-f]{8}$/.test(params.hash)) return notFound(req, res);
     const jpeg = file[2] !== undefined;
 
     const found = await lookups.fetch(id);
     const imageUrl = found?.imageUrl ?? null;
     const origin = imageOrigin(imageUrl);
-    if (imageUrl === null || origin === null) return notFound(res);
-    if (imageUrlHash(imageUrl) !== req.params.hash) return moved(res, storyImagePath({ id, imageUrl }, width, { jpeg }));
+    if (imageUrl === null || origin === null) return notFound(req, res);
+    if (imageUrlHash(imageUrl) !== params.hash) return moved(req, res, storyImagePath({ id, imageUrl }, width, { jpeg }));
 
-    const format = jpeg ? "jpeg" : chooseFormat(req.get("accept"));
+    const format = jpeg ? "jpeg" : chooseFormat(req.headers.accept);
     const url = origin.kind === "site" ? `${SITE_IMAGE_PREFIX}${origin.path}` : origin.url;
     const image = await options.store.variant({ url, width, height: imageHeight(width), format, storyId: id });
-    res.set({
+    if (!jpeg) varyOnAccept(res);
+    sendImage(req, res, image.bytes, {
       "Content-Type": image.contentType,
       "Cache-Control": image.placeholder ? PLACEHOLDER_CACHE : IMMUTABLE,
       ETag: image.etag,
       "X-Content-Type-Options": "nosniff",
     });
-    if (!jpeg) res.vary("Accept");
-    // Compared here rather than by Express, which ignores If-None-Match beside Cache-Control: no-cache.
-    if (matches(req.get("if-none-match"), image.etag)) return void res.status(304).end();
-    // send() answers HEAD without the body.
-    res.send(image.bytes);
-  });
-  router.get("/img/:id/:file", async (req, res) => {
-    const id = /^[1-9]\d{0,9}$/.test(req.params.id) ? Number(req.params.id) : NaN;
-    const hash = /^card-([0-9a-f]{8})\.png$/.exec(req.params.file)?.[1];
-    if (!(id <= MAX_ID) || !hash) return notFound(res);
+  }
+
+  async function card(req: IncomingMessage, res: ServerResponse, params: { id: string; file: string }) {
+    const id = /^[1-9]\d{0,9}$/.test(params.id) ? Number(params.id) : NaN;
+    const hash = /^card-([0-9a-f]{8})\.png$/.exec(params.file)?.[1];
+    if (!(id <= MAX_ID) || !hash) return notFound(req, res);
 
     const found = await cardLookups.fetch(id);
-    if (!found || found.title === null) return notFound(res);
+    if (!found || found.title === null) return notFound(req, res);
     const text = { title: found.title, category: found.category, site };
     const current = shareCardHash(text);
-    if (current !== hash) return moved(res, storyCardPath({ id, ...found }, options.siteUrl));
+    if (current !== hash) return moved(req, res, storyCardPath({ id, ...found }, options.siteUrl));
 
-    const card = await options.cards.card({ storyId: id, hash: current, text });
-    res.set({ "Content-Type": card.contentType, "Cache-Control": IMMUTABLE, ETag: card.etag, "X-Content-Type-Options": "nosniff" });
-    if (matches(req.get("if-none-match"), card.etag)) return void res.status(304).end();
-    res.send(card.bytes);
-  });
-  return router;
+    const drawn = await options.cards.card({ storyId: id, hash: current, text });
+    sendImage(req, res, drawn.bytes, { "Content-Type": drawn.contentType, "Cache-Control": IMMUTABLE, ETag: drawn.etag, "X-Content-Type-Options": "nosniff" });
+  }
+
+  return async (req, res) => {
+    // GET, and HEAD as GET without the body.
+    if (req.method !== "GET" && req.method !== "HEAD") return false;
+    const match = IMAGE_PATH.exec(pathOf(req));
+    if (!match) return false;
+    const id = decodeParam(match[1]!);
+    const second = decodeParam(match[2]!);
+    const third = match[3] === undefined ? undefined : decodeParam(match[3]);
+    // A malformed escape cannot name a story's image: not found, rather than an error.
+    if (id === null || second === null || third === null) notFound(req, res);
+    else if (third === undefined) await card(req, res, { id, file: second });
+    else await picture(req, res, { id, hash: second, file: third });
+    return true;
+  };
+}
+
+/** A path segment decoded as Express decoded its params; null when its escapes are malformed. */
+function decodeParam(segment: string): string | null {
+  if (!segment.includes("%")) return segment;
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return null;
+  }
 }
 
 function matches(ifNoneMatch: string | undefined, etag: string): boolean {
@@ -152,11 +184,31 @@ function matches(ifNoneMatch: string | undefined, etag: string): boolean {
   });
 }
 
-function notFound(res: Response) {
-  res.status(404).set({ "Cache-Control": SHORT_CACHE, "Content-Type": "text/plain; charset=utf-8" }).send("Not found");
+/** The picture with its headers, or 304 with the headers alone when the browser's copy is this one. */
+function sendImage(req: IncomingMessage, res: ServerResponse, bytes: Buffer, headers: Record<string, string>) {
+  // By the ETag alone, whatever the request's Cache-Control says: the ETag is the bytes' own hash.
+  if (matches(req.headers["if-none-match"], headers.ETag!)) {
+    for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
+    res.statusCode = 304;
+    return void res.end();
+  }
+  sendBody(req, res, 200, bytes, headers);
+}
+
+/** Adds Accept to the Vary header, after any field already there (as Express's res.vary did). */
+function varyOnAccept(res: ServerResponse) {
+  const current = res.getHeader("Vary");
+  const value = Array.isArray(current) ? current.join(", ") : current === undefined ? "" : String(current);
+  const fields = value.split(",").map((field) => field.trim().toLowerCase());
+  if (fields.includes("*") || fields.includes("accept")) return;
+  res.setHeader("Vary", value.trim() ? `${value}, Accept` : "Accept");
+}
+
+function notFound(req: IncomingMessage, res: ServerResponse) {
+  sendBody(req, res, 404, "Not found", { "Cache-Control": SHORT_CACHE, "Content-Type": "text/plain; charset=utf-8" });
 }
 
 // The story's picture is elsewhere now; the old address must not be kept as if it were this one.
-function moved(res: Response, location: string) {
-  res.set("Cache-Control", SHORT_CACHE).redirect(302, location);
+function moved(req: IncomingMessage, res: ServerResponse, location: string) {
+  sendBody(req, res, 302, `Found. Redirecting to ${location}`, { Location: location, "Cache-Control": SHORT_CACHE, "Content-Type": "text/plain; charset=utf-8" });
 }

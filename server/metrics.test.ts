@@ -1,6 +1,5 @@
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import express from "express";
 import { afterEach, describe, expect, test } from "vitest";
 import { makeJob, makeSource } from "~/db/testing/factories";
 import { feedProcessingLog } from "~/db/schema";
@@ -80,18 +79,16 @@ describe("the request counters", () => {
 });
 
 describe("/metrics", () => {
-  test("pages answered from the page cache before Express are counted, as hits", async () => {
+  test("pages answered from the page cache before any routing are counted, as hits", async () => {
     const metrics = createMetrics({ database: t.database, repo: t.repos.metrics });
     const cache = createPublicCache();
-    const app = express();
-    app.use(cache.middleware);
-    app.get("/story/:slug", (_req, res) => res.type("html").send("<p>story</p>"));
+    const page = { render: async () => new Response("<p>story</p>", { headers: { "Content-Type": "text/html; charset=utf-8" } }), pass: () => Promise.reject(new Error("kept")) };
     // As server/web.ts does: a fresh page answered by the node handler itself, and counted then; anything else counted first.
     server = createServer((req, res) => {
       const started = performance.now();
       if (cache.serveHit(req, res)) return metrics.answeredFromCache(req, res, started);
       metrics.observe(req, res);
-      app(req, res);
+      void cache.respond(req, res, page);
     }).listen(0, "127.0.0.1");
     await new Promise((resolve) => server!.once("listening", resolve));
     const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -110,11 +107,13 @@ describe("/metrics", () => {
 
   test("counts requests by route and status with their latency, page-cache results, jobs, feed fetches, and Node's own", async () => {
     const metrics = createMetrics({ database: t.database, repo: t.repos.metrics });
-    const app = express();
-    app.use(metrics.observe);
-    app.get("/story/:slug", (_req, res) => res.set("X-Cache", "HIT").send("story"));
-    app.get("/category/:slug", (_req, res) => res.status(404).set("X-Cache", "MISS").send("none"));
-    server = app.listen(0, "127.0.0.1");
+    server = createServer((req, res) => {
+      metrics.observe(req, res);
+      const story = req.url?.startsWith("/story/");
+      res.statusCode = story ? 200 : 404;
+      res.setHeader("X-Cache", story ? "HIT" : "MISS");
+      res.end(story ? "story" : "none");
+    }).listen(0, "127.0.0.1");
     await new Promise((resolve) => server!.once("listening", resolve));
     const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     for (const path of ["/story/a", "/story/b", "/category/nothing"]) await (await fetch(`${base}${path}`)).text();

@@ -1,9 +1,9 @@
 import { createServer, get, type IncomingMessage, type Server } from "node:http";
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import type { AddressInfo } from "node:net";
-import express from "express";
 import { afterEach, describe, expect, test } from "vitest";
 import { createPublicCache, PUBLIC_CACHE_CONTROL, type PublicCache } from "./public-cache";
+import { sendResponse } from "./router-handler";
 
 let server: Server | undefined;
 afterEach(() => new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve())));
@@ -25,59 +25,60 @@ async function start(options: { ttlMs?: number; staleMs?: number; staleIfErrorMs
   let slowEntered: () => void = () => {};
   let arrivals = 0;
   let arrivalWaiters: { count: number; resolve: () => void }[] = [];
-  const app = express();
-  app.disable("x-powered-by");
-  // Counts requests once the cache has decided what to do with them (the router calls it synchronously).
-  app.use((_req, _res, next) => {
-    next();
-    arrivals++;
-    arrivalWaiters = arrivalWaiters.filter((w) => (w.count <= arrivals ? (w.resolve(), false) : true));
-  });
-  app.use(cache.middleware);
-  app.get("/page", (_req, res) => {
-    renders++;
-    res.type("html");
-    // Written in pieces, as a streamed render would be.
-    res.write("<p>render ");
-    res.write(String(renders));
-    res.end("</p>");
-  });
-  app.get("/slow", async (_req, res) => {
-    const n = ++renders;
-    slowEntered();
-    await slowGate;
-    res.type("html").send(`<p>slow ${n}</p>`);
-  });
-  app.get("/feed", (_req, res) => res.set("Cache-Control", "public, max-age=60").type("xml").send("<rss/>"));
-  app.get("/missing", (_req, res) => res.status(404).send("not here"));
-  app.get("/broken", (_req, res) => res.status(500).send("oops"));
-  app.get("/big", (_req, res) => {
-    renders++;
-    res.type("html").send(`<main>${"<p>A goat was elected mayor of a small town.</p>".repeat(100)}<p>render ${renders}</p></main>`);
-  });
-  app.get("/outage", (_req, res) => {
-    renders++;
-    if (databaseUp) res.type("html").send(`<p>outage ${renders}</p>`);
-    else res.status(500).type("html").send("<p>Something went wrong</p>");
-  });
-  // A page as entry.server.tsx renders it: a new script nonce each time, in its policy and its scripts.
-  app.get("/nonced", (_req, res) => {
-    renders++;
-    const nonce = `n${renders}x${Math.random().toString(36).slice(2)}`;
-    res.set("Content-Security-Policy", `default-src 'self'; script-src 'self' 'nonce-${nonce}'`);
-    res.type("html").send(`<main>${"<p>A goat was elected mayor.</p>".repeat(60)}<script nonce="${nonce}">hydrate()</script></main>`);
-  });
-  app.get("/cookie", (_req, res) => res.cookie("a", "b").send(`cookie ${++renders}`));
-  app.get("/admin/stories", (_req, res) => res.send(`admin ${++renders}`));
-  app.post("/page", (_req, res) => res.send(`posted ${++renders}`));
-  // As server/web.ts does: a fresh page is answered by the node handler, before Express.
-  let expressSaw = 0;
+  const html = { "Content-Type": "text/html; charset=utf-8" };
+  const text = { "Content-Type": "text/plain; charset=utf-8" };
+  // The site's pages, as React Router would answer them.
+  const pages: Record<string, () => Response | Promise<Response>> = {
+    "GET /page": () => {
+      renders++;
+      // Written in pieces, as a streamed render would be.
+      const pieces = ["<p>render ", String(renders), "</p>"].map((piece) => new TextEncoder().encode(piece));
+      return new Response(new ReadableStream({ pull: (controller) => void (pieces.length ? controller.enqueue(pieces.shift()) : controller.close()) }), { headers: html });
+    },
+    "GET /slow": async () => {
+      const n = ++renders;
+      slowEntered();
+      await slowGate;
+      return new Response(`<p>slow ${n}</p>`, { headers: html });
+    },
+    "GET /feed": () => new Response("<rss/>", { headers: { "Cache-Control": "public, max-age=60", "Content-Type": "application/xml" } }),
+    "GET /missing": () => new Response("not here", { status: 404, headers: text }),
+    "GET /broken": () => new Response("oops", { status: 500, headers: text }),
+    "GET /big": () => {
+      renders++;
+      return new Response(`<main>${"<p>A goat was elected mayor of a small town.</p>".repeat(100)}<p>render ${renders}</p></main>`, { headers: html });
+    },
+    "GET /outage": () => {
+      renders++;
+      if (databaseUp) return new Response(`<p>outage ${renders}</p>`, { headers: html });
+      return new Response("<p>Something went wrong</p>", { status: 500, headers: html });
+    },
+    // A page as entry.server.tsx renders it: a new script nonce each time, in its policy and its scripts.
+    "GET /nonced": () => {
+      renders++;
+      const nonce = `n${renders}x${Math.random().toString(36).slice(2)}`;
+      return new Response(`<main>${"<p>A goat was elected mayor.</p>".repeat(60)}<script nonce="${nonce}">hydrate()</script></main>`, {
+        headers: { ...html, "Content-Security-Policy": `default-src 'self'; script-src 'self' 'nonce-${nonce}'` },
+      });
+    },
+    "GET /cookie": () => new Response(`cookie ${++renders}`, { headers: { ...text, "Set-Cookie": "a=b; Path=/" } }),
+    "GET /admin/stories": () => new Response(`admin ${++renders}`, { headers: text }),
+    "POST /page": () => new Response(`posted ${++renders}`, { headers: text }),
+  };
+  // As server/web.ts does: a fresh page is answered by the node handler, before any routing.
+  let routed = 0;
   server = createServer((req, res) => {
     if (cache.serveHit(req, res)) return;
     // As applySecurityHeaders does for every answer that is not a hit.
     for (const [name, value] of options.baseHeaders ?? []) res.setHeader(name, value);
-    expressSaw++;
-    app(req, res);
+    routed++;
+    const page = pages[`${req.method} ${(req.url ?? "/").split("?", 1)[0]}`] ?? (() => new Response("no such page", { status: 404, headers: text }));
+    void cache
+      .respond(req, res, { render: async () => page(), pass: (response) => sendResponse(req, res, response) })
+      .catch(() => (res.headersSent ? res.destroy() : res.writeHead(500).end()));
+    // Counts requests once the cache has decided what to do with them (it does so synchronously).
+    arrivals++;
+    arrivalWaiters = arrivalWaiters.filter((w) => (w.count <= arrivals ? (w.resolve(), false) : true));
   });
   server.listen(0, "127.0.0.1");
   await new Promise((resolve) => server!.once("listening", resolve));
@@ -88,7 +89,7 @@ async function start(options: { ttlMs?: number; staleMs?: number; staleIfErrorMs
     renders: () => renders,
     advanceClock: (ms: number) => void (time += ms),
     setDatabase: (up: boolean) => void (databaseUp = up),
-    expressSaw: () => expressSaw,
+    routed: () => routed,
     /** Settles once the cache has taken `count` requests in all. */
     arrived: (count: number) =>
       new Promise<void>((resolve) => (count <= arrivals ? resolve() : arrivalWaiters.push({ count, resolve }))),
@@ -114,7 +115,7 @@ describe("the public page cache", () => {
       ["X-Content-Type-Options", "nosniff"],
       ["Referrer-Policy", "strict-origin-when-cross-origin"],
     ];
-    const { base, expressSaw } = await start({ baseHeaders });
+    const { base, routed } = await start({ baseHeaders });
     for (const encoding of ["identity", "gzip", "br"]) {
       const miss = await fetch(`${base}/big?as=${encoding}`, { headers: { "Accept-Encoding": encoding } });
       const hit = await fetch(`${base}/big?as=${encoding}`, { headers: { "Accept-Encoding": encoding } });
@@ -129,7 +130,7 @@ describe("the public page cache", () => {
       expect(notModified.headers.get("x-content-type-options")).toBe("nosniff");
       expect(notModified.headers.get("cache-control")).toBe(PUBLIC_CACHE_CONTROL);
     }
-    expect(expressSaw()).toBe(3);
+    expect(routed()).toBe(3);
   });
 
   test("a page rendered again with the same content keeps its ETag whatever its nonce, and a 304 leaves the reader's policy alone", async () => {
@@ -247,17 +248,17 @@ describe("the public page cache", () => {
   });
 
   test("while one request refreshes an expired page, the others get the previous version at once", async () => {
-    const { base, renders, advanceClock, holdSlow, expressSaw } = await start({ ttlMs: 50, staleMs: 10_000 });
+    const { base, renders, advanceClock, holdSlow, routed } = await start({ ttlMs: 50, staleMs: 10_000 });
     await fetch(`${base}/slow`);
     advanceClock(50);
     const slow = holdSlow();
     const refreshing = fetch(`${base}/slow`);
     await slow.entered;
-    const seen = expressSaw();
+    const seen = routed();
     const meanwhile = await fetch(`${base}/slow`);
     expect(meanwhile.headers.get("x-cache")).toBe("STALE");
-    // Answered before Express, as a fresh page is.
-    expect(expressSaw()).toBe(seen);
+    // Answered before any routing, as a fresh page is.
+    expect(routed()).toBe(seen);
     expect(await meanwhile.text()).toBe("<p>slow 1</p>");
     slow.release();
     expect(await (await refreshing).text()).toBe("<p>slow 2</p>");
@@ -358,18 +359,18 @@ describe("the public page cache", () => {
     expect(revalidated.body.length).toBe(0);
   });
 
-  test("a fresh page is answered before Express; an expired one goes on to it", async () => {
+  test("a fresh page is answered before any routing; an expired one goes on to be rendered", async () => {
     const site = await start({ ttlMs: 50, staleMs: 10_000 });
     await (await fetch(`${site.base}/big`)).text();
-    const before = site.expressSaw();
+    const before = site.routed();
     const hit = await fetch(`${site.base}/big`);
     expect(hit.headers.get("x-cache")).toBe("HIT");
     await hit.text();
     const conditional = await fetch(`${site.base}/big`, { headers: { "if-none-match": String(hit.headers.get("etag")) } });
     expect(conditional.status).toBe(304);
-    expect(site.expressSaw()).toBe(before);
+    expect(site.routed()).toBe(before);
     site.advanceClock(50);
     await (await fetch(`${site.base}/big`)).text();
-    expect(site.expressSaw()).toBe(before + 1);
+    expect(site.routed()).toBe(before + 1);
   });
 });

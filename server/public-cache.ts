@@ -2,7 +2,6 @@ import { createHash } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { promisify } from "node:util";
 import { brotliCompress, constants as zlib, gzip } from "node:zlib";
-import type { NextFunction, Request, Response } from "express";
 import { LRUCache } from "lru-cache";
 
 const brotli = promisify(brotliCompress);
@@ -133,7 +132,7 @@ function etagMatches(ifNoneMatch: string | undefined, entry: Entry): Variant | u
  * An in-process micro-cache for anonymous public pages and feeds (decision 004), with ETags and
  * conditional GET. A page is compressed once when it is rendered and kept as identity, gzip and br
  * bytes, each with its own ETag (Vary: Accept-Encoding). `serveHit` answers a fresh entry from
- * memory straight from the node HTTP handler, before Express and React Router, with no file-system
+ * memory straight from the node HTTP handler, before any routing or React Router, with no file-system
  * call and no per-request compression. An entry is fresh for `ttlMs`, so every process shows a
  * change within seconds. Only one request renders a given URL at a time: while it does, others wait
  * for its result (nothing cached yet) or get the previous version (at most `staleMs` old). While
@@ -257,91 +256,68 @@ export function createPublicCache(
     return { status, headers, variants, storedAt: now() };
   }
 
-  // Let this request render the page, holding its response until complete; resolves with the entry stored.
-  function render(key: string, req: Request, res: Response, next: NextFunction): Promise<Entry | null> {
-    const begun = generation;
-    return new Promise((resolve) => {
-      const chunks: Buffer[] = [];
-      const write = res.write.bind(res);
-      const end = res.end.bind(res);
-      res.write = ((chunk: unknown, encoding?: unknown, callback?: unknown) => {
-        if (chunk !== undefined && chunk !== null) chunks.push(toBuffer(chunk, encoding));
-        if (typeof encoding === "function") encoding();
-        else if (typeof callback === "function") callback();
-        return true;
-      }) as Response["write"];
-      res.end = ((chunk?: unknown, encoding?: unknown, callback?: unknown) => {
-        res.write = write;
-        res.end = end;
-        if (chunk !== undefined && chunk !== null && typeof chunk !== "function") chunks.push(toBuffer(chunk, encoding));
-        const body = Buffer.concat(chunks);
-        const done = [chunk, encoding, callback].find((a) => typeof a === "function") as (() => void) | undefined;
-        const canStore = CACHEABLE_STATUS.has(res.statusCode) && !res.getHeader("Set-Cookie") && req.method === "GET" && !res.getHeader("Content-Encoding");
-        // The page failed to render (the database is down, say): the last good version, if there is one.
-        const lastGood = res.statusCode >= 500 ? lookup(key, staleIfErrorMs) : undefined;
-        if (lastGood) {
-          dropRenderHeaders(res);
-          resolve(lastGood);
-          send(req, res, lastGood, "STALE-IF-ERROR");
-          done?.();
-          return res;
-        }
-        if (res.statusCode >= 500 && options.maintenance) {
-          const { maintenance } = options;
-          resolve(null);
-          void maintenance.isDatabaseDown().then(
-            (down) => {
-              if (!down) return void end(body, done);
-              dropRenderHeaders(res);
-              res.statusCode = 503;
-              res.setHeader("Content-Type", "text/html; charset=utf-8");
-              res.setHeader("Cache-Control", "no-store");
-              res.setHeader("Retry-After", String(maintenance.retryAfterSeconds));
-              res.setHeader("Content-Security-Policy", MAINTENANCE_CSP);
-              res.setHeader("Content-Length", String(maintenance.html.length));
-              res.setHeader("X-Cache", "MAINTENANCE");
-              end(req.method === "HEAD" ? undefined : maintenance.html, done);
-            },
-            () => void end(body, done),
-          );
-          return res;
-        }
-        if (!canStore) {
-          resolve(null);
-          end(body, done);
-          return res;
-        }
-        const headers: Entry["headers"] = [];
-        for (const name of KEPT_HEADERS) {
-          const value = res.getHeader(name);
-          if (value !== undefined) headers.push([name, Array.isArray(value) ? value : String(value)]);
-        }
-        const status = res.statusCode;
-        void store(status, headers, body).then(
-          (entry) => {
-            if (begun === generation) cache.set(key, entry);
-            resolve(entry);
-            res.removeHeader("Content-Length");
-            send(req, res, entry, "MISS");
-            done?.();
-          },
-          () => {
-            resolve(null);
-            end(body, done);
-          },
-        );
-        return res;
-      }) as Response["end"];
-      // A request that fails before answering must not leave others waiting.
-      res.once("close", () => resolve(null));
-      renderingForCache.add(req);
-      next();
-    });
+  /** Answers with the maintenance page when the database is down; false when it is up (or that cannot be told). */
+  async function answeredWithMaintenance(req: IncomingMessage, res: ServerResponse): Promise<boolean> {
+    const { maintenance } = options;
+    if (!maintenance || !(await maintenance.isDatabaseDown().catch(() => false))) return false;
+    res.statusCode = 503;
+    res.setHeader("Content-Type", "text/html; charset=utf-8");
+    res.setHeader("Cache-Control", "no-store");
+    res.setHeader("Retry-After", String(maintenance.retryAfterSeconds));
+    res.setHeader("Content-Security-Policy", MAINTENANCE_CSP);
+    res.setHeader("Content-Length", String(maintenance.html.length));
+    res.setHeader("X-Cache", "MAINTENANCE");
+    res.end(req.method === "HEAD" ? undefined : maintenance.html);
+    return true;
   }
 
-  async function middleware(req: Request, res: Response, next: NextFunction) {
-    if (!cacheable(req.method, req.originalUrl, req.headers.cookie)) return next();
-    const key = req.originalUrl;
+  /**
+   * This request renders the page for everyone asking for it meanwhile: whole (`rendersForPageCache`),
+   * kept when it may be, and answered from what was kept. A failed render is answered by the last
+   * good version, or the maintenance page while the database is down, or else as it is. `settle`
+   * tells the requests waiting for it what was kept (null: nothing, they render for themselves).
+   */
+  async function renderForCache(key: string, req: IncomingMessage, res: ServerResponse, page: PageSource, settle: (entry: Entry | null) => void) {
+    const begun = generation;
+    renderingForCache.add(req);
+    const failed = async (): Promise<boolean> => {
+      const lastGood = lookup(key, staleIfErrorMs);
+      settle(lastGood ?? null);
+      if (lastGood) send(req, res, lastGood, "STALE-IF-ERROR");
+      return lastGood !== undefined || (await answeredWithMaintenance(req, res));
+    };
+    let response: Response;
+    try {
+      response = await page.render();
+    } catch (error) {
+      if (await failed()) return;
+      throw error;
+    }
+    const body = Buffer.from(await response.arrayBuffer());
+    // The page failed to render (the database is down, say): the last good version, if there is one.
+    if (response.status >= 500) {
+      if (!(await failed())) await page.pass(withBody(response, body));
+      return;
+    }
+    const canStore = CACHEABLE_STATUS.has(response.status) && !response.headers.has("set-cookie") && req.method === "GET" && !response.headers.has("content-encoding");
+    const entry = canStore ? await store(response.status, keptHeaders(response.headers), body).catch(() => null) : null;
+    if (!entry) {
+      settle(null);
+      return page.pass(withBody(response, body));
+    }
+    if (begun === generation) cache.set(key, entry);
+    settle(entry);
+    send(req, res, entry, "MISS");
+  }
+
+  /**
+   * Answers a request `serveHit` did not: from the cache, from the render another request is making,
+   * or by rendering it here (`page.render`) and keeping the result. What may not be cached (errors,
+   * cookies, posts, admin pages, signed-in editors) goes out through `page.pass` as rendered.
+   */
+  async function respond(req: IncomingMessage, res: ServerResponse, page: PageSource): Promise<void> {
+    const key = req.url ?? "/";
+    if (!cacheable(req.method, key, req.headers.cookie)) return page.pass(await page.render());
     const entry = lookup(key);
     if (entry && now() - entry.storedAt < ttlMs) return send(req, res, entry, "HIT");
 
@@ -349,15 +325,18 @@ export function createPublicCache(
     if (inFlight) {
       if (entry) return send(req, res, entry, "STALE");
       const rendered = await inFlight;
-      return rendered ? send(req, res, rendered, "HIT") : next();
+      return rendered ? send(req, res, rendered, "HIT") : page.pass(await page.render());
     }
 
-    const work = render(key, req, res, next);
+    let settle: (entry: Entry | null) => void = () => {};
+    const work = new Promise<Entry | null>((resolve) => (settle = resolve));
     rendering.set(key, work);
     try {
-      await work;
+      await renderForCache(key, req, res, page, settle);
     } finally {
-      rendering.delete(key);
+      // A request that fails before answering must not leave others waiting.
+      settle(null);
+      if (rendering.get(key) === work) rendering.delete(key);
     }
   }
 
@@ -365,7 +344,7 @@ export function createPublicCache(
     /**
      * Answers a request from memory when a fresh entry is kept for it, or its previous version while
      * another request renders it again (200, or 304 for a matching If-None-Match), with `baseHeaders`
-     * besides the page's own: true when it answered, false when the request must go on to Express.
+     * besides the page's own: true when it answered, false when the request must go on to be routed.
      */
     serveHit(req: IncomingMessage, res: ServerResponse): boolean {
       const url = req.url ?? "/";
@@ -385,7 +364,7 @@ export function createPublicCache(
       }
       return false;
     },
-    middleware: (req: Request, res: Response, next: NextFunction) => void middleware(req, res, next).catch(next),
+    respond,
     /** How long a page stays fresh. */
     ttlMs,
     clear: () => {
@@ -397,8 +376,13 @@ export function createPublicCache(
 }
 export type PublicCache = ReturnType<typeof createPublicCache>;
 
-// Set by the node handler on every answer (server/security-headers.ts): kept when a failed render's own are dropped.
-const SECURITY_HEADERS = new Set(["x-content-type-options", "referrer-policy", "permissions-policy", "cross-origin-opener-policy", "strict-transport-security", "x-frame-options"]);
+/** Where a page the cache does not hold comes from, and how an answer it will not keep is sent. */
+export type PageSource = {
+  /** Renders the page (React Router's answer to this request). */
+  render: () => Promise<Response>;
+  /** Sends an answer as it is (compressed as it streams, if it may be). */
+  pass: (response: Response) => Promise<void>;
+};
 
 /**
  * The body as its ETag is computed: without the script nonce of its Content-Security-Policy, which
@@ -412,13 +396,18 @@ function withoutNonce(body: Buffer, headers: Entry["headers"]): Buffer {
   return nonce ? Buffer.from(body.toString("utf8").replaceAll(nonce, "")) : body;
 }
 
-/** Forgets the headers a failed render set, before another answer goes out in its place. */
-function dropRenderHeaders(res: ServerResponse) {
-  for (const name of res.getHeaderNames()) if (!SECURITY_HEADERS.has(name)) res.removeHeader(name);
+/** The header lines a page is kept with. */
+function keptHeaders(headers: Headers): Entry["headers"] {
+  const kept: Entry["headers"] = [];
+  for (const name of KEPT_HEADERS) {
+    const value = headers.get(name);
+    if (value !== null) kept.push([name, value]);
+  }
+  return kept;
 }
 
-function toBuffer(chunk: unknown, encoding: unknown): Buffer {
-  if (Buffer.isBuffer(chunk)) return chunk;
-  if (chunk instanceof Uint8Array) return Buffer.from(chunk);
-  return Buffer.from(String(chunk), typeof encoding === "string" ? (encoding as BufferEncoding) : "utf8");
+/** A rendered answer again, its body read already (a status that has none gets none). */
+function withBody(response: Response, body: Buffer): Response {
+  const empty = [101, 204, 205, 304].includes(response.status);
+  return new Response(empty ? null : new Uint8Array(body), { status: response.status, statusText: response.statusText, headers: response.headers });
 }

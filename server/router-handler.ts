@@ -1,7 +1,12 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { Writable } from "node:stream";
+import { pipeline } from "node:stream/promises";
+import { constants as zlib, createBrotliCompress, createGzip } from "node:zlib";
 import { createReadableStreamFromReadable } from "@react-router/node";
-import type { NextFunction, Request as ExpressRequest, Response as ExpressResponse } from "express";
 import { createRequestHandler, type AppLoadContext, type ServerBuild } from "react-router";
 import { bufferedBody } from "./body-limit";
+import { requestHost, requestProtocol, type ProxyTrust } from "./client-address";
+import { chooseEncoding } from "./public-cache";
 
 const DEFAULT_PORTS: Record<string, string> = { "http:": "80", "https:": "443" };
 
@@ -11,43 +16,32 @@ const DEFAULT_PORTS: Record<string, string> = { "http:": "80", "https:": "443" }
  * but not X-Forwarded-Proto still makes an https request, and the framework compares a form's
  * Origin with this URL. Any other host keeps the scheme the connection (or a trusted proxy) reports.
  */
-export function requestUrl(req: ExpressRequest, siteUrl: string): URL {
-  // req.hostname is the trusted proxy's X-Forwarded-Host when there is one: the port comes from the same header.
-  const trusted = req.app?.get("trust proxy fn") as ((address: string | undefined, hop: number) => boolean) | undefined;
-  const forwardedHost = trusted?.(req.socket.remoteAddress, 0) ? req.get("X-Forwarded-Host") : undefined;
-  const [, portText] = (forwardedHost ?? req.get("host"))?.split(",")[0]?.trim().split(":") ?? [];
-  const parsedPort = Number.parseInt(portText ?? "", 10);
+export function requestUrl(req: IncomingMessage, siteUrl: string, trust: ProxyTrust): URL {
+  const host = requestHost(req, trust) ?? "";
+  // An IPv6 literal keeps its colons: the port is after its closing bracket.
+  const colon = host.indexOf(":", host.startsWith("[") ? host.indexOf("]") + 1 : 0);
+  const hostname = (colon === -1 ? host : host.slice(0, colon)).split(/[\\/?#@]/)[0] || "localhost";
+  const parsedPort = colon === -1 ? Number.NaN : Number.parseInt(host.slice(colon + 1), 10);
   const port = Number.isSafeInteger(parsedPort) ? parsedPort : undefined;
-  const hostname = req.hostname.split(/[\\/?#@]/)[0] || "localhost";
   const site = new URL(siteUrl);
   const portOf = (value: string, protocol: string) => (value === "" || value === DEFAULT_PORTS[protocol] ? "" : value);
   const sameHost = hostname.toLowerCase() === site.hostname && portOf(port === undefined ? "" : String(port), site.protocol) === site.port;
-  const protocol = sameHost ? site.protocol.slice(0, -1) : req.protocol;
-  return new URL(`${protocol}://${hostname}${port === undefined ? "" : `:${port}`}${req.originalUrl}`);
+  const protocol = sameHost ? site.protocol.slice(0, -1) : requestProtocol(req, trust);
+  return new URL(`${protocol}://${hostname}${port === undefined ? "" : `:${port}`}${req.url ?? "/"}`);
 }
 
 /**
- * React Router's request handler for Express: the request URL judged against SITE_URL
- * (`requestUrl`), the body as `limitRequestBodies` read it, and the response streamed back.
+ * React Router's request handler on a node request: the request URL judged against SITE_URL
+ * (`requestUrl`), the body as `readRequestBody` read it, and a client that goes away cancelling the
+ * work done for it. It resolves with the framework's answer; `sendResponse` sends it.
  */
-export function routerHandler(options: {
-  build: ServerBuild | (() => Promise<ServerBuild>);
-  siteUrl: string;
-  getLoadContext: (req: ExpressRequest) => AppLoadContext;
-  mode?: string;
-}) {
+export function createPageRenderer(options: { build: ServerBuild | (() => Promise<ServerBuild>); siteUrl: string; trust: ProxyTrust; mode?: string }) {
   const handle = createRequestHandler(options.build, options.mode ?? process.env.NODE_ENV);
-  return async (req: ExpressRequest, res: ExpressResponse, next: NextFunction) => {
-    try {
-      const response = await handle(toFetchRequest(req, res, options.siteUrl), options.getLoadContext(req));
-      await sendResponse(res, response);
-    } catch (error) {
-      next(error);
-    }
-  };
+  return (req: IncomingMessage, res: ServerResponse, context: AppLoadContext): Promise<Response> =>
+    handle(toFetchRequest(req, res, options.siteUrl, options.trust), context);
 }
 
-function toFetchRequest(req: ExpressRequest, res: ExpressResponse, siteUrl: string): Request {
+function toFetchRequest(req: IncomingMessage, res: ServerResponse, siteUrl: string, trust: ProxyTrust): Request {
   const headers = new Headers();
   for (const [name, value] of Object.entries(req.headers)) {
     if (value === undefined) continue;
@@ -67,24 +61,75 @@ function toFetchRequest(req: ExpressRequest, res: ExpressResponse, siteUrl: stri
       init.duplex = "half";
     }
   }
-  return new Request(requestUrl(req, siteUrl).href, init);
+  return new Request(requestUrl(req, siteUrl, trust).href, init);
 }
 
-export async function sendResponse(res: ExpressResponse, response: Response): Promise<void> {
+/** Types worth compressing: text, and the structured formats written as text. */
+const COMPRESSIBLE = /^(?:text\/|application\/(?:json|javascript|xml|manifest\+json)|image\/svg\+xml)|\+(?:json|xml)\b/i;
+/** Bodies known to be smaller than this are sent as they are: compressing them saves nothing worth a CPU cycle. */
+const COMPRESS_MIN_BYTES = 1_024;
+/**
+ * How hard an answer the page cache does not keep is compressed, as it streams: brotli quality 4
+ * and gzip level 6, the compression middleware's defaults, cheap enough for every such request.
+ */
+const STREAM_BROTLI_QUALITY = 4;
+
+/**
+ * The encoding an answer goes out in: br or gzip when the client takes one and the body is text of
+ * unknown or sizeable length, else as it is. Sets Vary: Accept-Encoding whenever the answer could
+ * have been compressed, so a shared cache keeps the forms apart.
+ */
+function encodingFor(req: IncomingMessage, res: ServerResponse, response: Response): "br" | "gzip" | "identity" {
+  const type = response.headers.get("content-type");
+  if (!response.body || !type || !COMPRESSIBLE.test(type) || response.headers.has("content-encoding")) return "identity";
+  if (/\bno-transform\b/i.test(response.headers.get("cache-control") ?? "")) return "identity";
+  const vary = res.getHeader("vary");
+  if (!/\baccept-encoding\b|\*/i.test(String(vary ?? ""))) res.setHeader("Vary", vary ? `${String(vary)}, Accept-Encoding` : "Accept-Encoding");
+  if (req.method === "HEAD" || response.status === 204 || response.status === 304) return "identity";
+  const length = response.headers.get("content-length");
+  if (length !== null && Number(length) < COMPRESS_MIN_BYTES) return "identity";
+  return chooseEncoding(req.headers["accept-encoding"], { br: true, gzip: true });
+}
+
+/**
+ * Sends a framework answer: its status and headers, and its body as it streams, compressed by
+ * `encodingFor` when `compress` is set (the page cache sends what it keeps compressed already).
+ */
+export async function sendResponse(req: IncomingMessage, res: ServerResponse, response: Response, options: { compress?: boolean } = {}): Promise<void> {
   if (res.destroyed || res.writableEnded) {
     await response.body?.cancel();
     return;
   }
   res.statusMessage = response.statusText;
-  res.status(response.status);
-  for (const [name, value] of response.headers.entries()) res.append(name, value);
+  res.statusCode = response.status;
+  for (const [name, value] of response.headers.entries()) res.appendHeader(name, value);
+  const encoding = options.compress ? encodingFor(req, res, response) : "identity";
   if (response.headers.get("Content-Type")?.match(/text\/event-stream/i)) res.flushHeaders();
-  if (!response.body) {
+  if (!response.body || req.method === "HEAD") {
+    await response.body?.cancel();
     res.end();
     return;
   }
   try {
-    await writeBody(response.body, res);
+    if (encoding === "identity") return await writeBody(response.body, res, res);
+    res.removeHeader("Content-Length");
+    res.setHeader("Content-Encoding", encoding);
+    const zip =
+      encoding === "br"
+        ? createBrotliCompress({ params: { [zlib.BROTLI_PARAM_QUALITY]: STREAM_BROTLI_QUALITY } })
+        : createGzip({ level: zlib.Z_DEFAULT_COMPRESSION });
+    // Its failure (the reader hung up) is read once the body is written, and must not go unhandled till then.
+    const sent = pipeline(zip, res).then(
+      () => null,
+      (error: unknown) => error,
+    );
+    // Streamed parts of a page (React's Suspense boundaries) leave at once, not when zlib's buffer fills.
+    await writeBody(response.body, zip, res, () => zip.flush()).catch((error: unknown) => {
+      zip.destroy();
+      throw error;
+    });
+    const failure = await sent;
+    if (failure) throw failure;
   } catch (error) {
     if (res.destroyed || res.writableEnded) return;
     throw error;
@@ -92,12 +137,11 @@ export async function sendResponse(res: ExpressResponse, response: Response): Pr
 }
 
 /**
- * Streams a body into the response, waiting for 'drain' when the response is full. One 'drain'
- * listener serves the whole response: the compression middleware hands 'drain' listeners to its
- * zlib stream and cannot take them off again (expressjs/compression#135), so a listener per wait, as
- * @react-router/node's writer adds, piles up on a long page and warns of a leak.
+ * Streams a body into `sink` (the response, or the zlib stream in front of it), waiting for 'drain'
+ * when the sink is full, and stopping, the body cancelled, when the reader hangs up. One 'drain'
+ * listener serves the whole body, not one per wait: a long page waits thousands of times.
  */
-async function writeBody(body: ReadableStream<Uint8Array>, res: ExpressResponse): Promise<void> {
+async function writeBody(body: ReadableStream<Uint8Array>, sink: Writable, res: ServerResponse, flush?: () => void): Promise<void> {
   const reader = body.getReader();
   let resume: (() => void) | null = null;
   const wake = () => {
@@ -105,9 +149,8 @@ async function writeBody(body: ReadableStream<Uint8Array>, res: ExpressResponse)
     resume = null;
     waiting?.();
   };
-  res.on("drain", wake);
+  sink.on("drain", wake);
   res.once("close", wake);
-  const flushable = res as ExpressResponse & { flush?: () => void };
   try {
     for (;;) {
       if (res.destroyed) {
@@ -116,12 +159,11 @@ async function writeBody(body: ReadableStream<Uint8Array>, res: ExpressResponse)
       }
       const { done, value } = await reader.read();
       if (done) {
-        res.end();
+        sink.end();
         return;
       }
-      const roomLeft = res.write(value);
-      // Streamed parts of a page (React's Suspense boundaries) leave at once, not when zlib's buffer fills.
-      flushable.flush?.();
+      const roomLeft = sink.write(value);
+      flush?.();
       if (!roomLeft && !res.destroyed) await new Promise<void>((resolve) => (resume = resolve));
     }
   } catch (error) {
@@ -129,6 +171,7 @@ async function writeBody(body: ReadableStream<Uint8Array>, res: ExpressResponse)
     if (!res.destroyed) res.destroy(error as Error);
     throw error;
   } finally {
+    sink.off("drain", wake);
     res.off("close", wake);
   }
 }

@@ -1,4 +1,4 @@
-import type { RequestHandler } from "express";
+import type { NodeMiddleware } from "./node-handler";
 import type { ServerBuild } from "react-router";
 import { runMigrations } from "~/db/migrate";
 import { createRepos } from "~/db/repos";
@@ -191,7 +191,7 @@ async function viteDevServer() {
   const vite = await createServer({ server: { middlewareMode: true } });
   return {
     build: () => vite.ssrLoadModule("virtual:react-router/server-build") as Promise<ServerBuild>,
-    before: [vite.middlewares as unknown as RequestHandler],
+    before: [vite.middlewares as unknown as NodeMiddleware],
     closeDev: () => vite.close(),
   };
 }

@@ -4,10 +4,11 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import path from "node:path";
 import { chooseEncoding } from "./public-cache";
 
-// The client build's hashed assets (/assets/*), served from memory by the node HTTP handler before
-// Express: each file and its build-time .br and .gz (scripts/precompress.mjs) are read once at start,
-// so a request makes no file-system call and compresses nothing. Their names change with their
-// contents, so they are cached for a year as immutable.
+// The client build's files, served from memory by the node HTTP handler before any routing: each file
+// and its build-time .br and .gz (scripts/precompress.mjs) are read once at start, so a request makes
+// no file-system call and compresses nothing. The hashed assets (/assets/*) change their names with
+// their contents, so they are cached for a year as immutable; the site's own files (the logo, the
+// demo's pictures) for an hour.
 
 const TYPES: Record<string, string> = {
   ".js": "text/javascript; charset=utf-8",
@@ -26,16 +27,23 @@ const TYPES: Record<string, string> = {
   ".txt": "text/plain; charset=utf-8",
 };
 export const ASSET_CACHE_CONTROL = "public, max-age=31536000, immutable";
-const PREFIX = "/assets/";
+/** The site's own files, copied from public/ into the build: their names stay when they change. */
+export const PUBLIC_FILE_CACHE_CONTROL = "public, max-age=3600";
 
 type Asset = { type: string; etag: string; identity: Buffer; br?: Buffer; gzip?: Buffer };
 
-/** Loads every file under `dir` (the build's client/assets), with its precompressed forms. */
-export function loadStaticAssets(dir: string) {
+/**
+ * Loads every file under `dir` (the build's client/assets), with its precompressed forms, to be
+ * served under `prefix` with `cacheControl`; `skip` leaves out top-level entries (another prefix's).
+ */
+export function loadStaticAssets(dir: string, options: { prefix?: string; cacheControl?: string; skip?: string[] } = {}) {
+  const urlPrefix = options.prefix ?? "/assets/";
+  const cacheControl = options.cacheControl ?? ASSET_CACHE_CONTROL;
   const assets = new Map<string, Asset>();
   const walk = (target: string, prefix: string) => {
     if (!existsSync(target)) return;
     for (const name of readdirSync(target)) {
+      if (prefix === "" && options.skip?.includes(name)) continue;
       const full = path.join(target, name);
       if (statSync(full).isDirectory()) walk(full, `${prefix}${name}/`);
       else if (!/\.(br|gz)$/.test(name)) {
@@ -47,7 +55,7 @@ export function loadStaticAssets(dir: string) {
         };
         if (existsSync(`${full}.br`)) asset.br = readFileSync(`${full}.br`);
         if (existsSync(`${full}.gz`)) asset.gzip = readFileSync(`${full}.gz`);
-        assets.set(`${PREFIX}${prefix}${name}`, asset);
+        assets.set(`${urlPrefix}${prefix}${name}`, asset);
       }
     }
   };
@@ -55,13 +63,13 @@ export function loadStaticAssets(dir: string) {
 
   return {
     size: () => assets.size,
-    /** Answers GET and HEAD of a known /assets/ file; false for anything else (Express then answers). */
+    /** Answers GET and HEAD of a known file; false for anything else (the request goes on to be routed). */
     serve(req: IncomingMessage, res: ServerResponse): boolean {
       const url = req.url ?? "";
-      if (!url.startsWith(PREFIX) || (req.method !== "GET" && req.method !== "HEAD")) return false;
+      if (!url.startsWith(urlPrefix) || (req.method !== "GET" && req.method !== "HEAD")) return false;
       const asset = assets.get(url.split("?", 1)[0]!);
       if (!asset) return false;
-      res.setHeader("Cache-Control", ASSET_CACHE_CONTROL);
+      res.setHeader("Cache-Control", cacheControl);
       res.setHeader("Content-Type", asset.type);
       res.setHeader("ETag", asset.etag);
       res.setHeader("Vary", "Accept-Encoding");

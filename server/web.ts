@@ -3,9 +3,6 @@ import { randomUUID, timingSafeEqual } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import compression from "compression";
-import express, { type RequestHandler } from "express";
-import { pinoHttp } from "pino-http";
 import type { Registry } from "prom-client";
 import type { ServerBuild } from "react-router";
 import type { Database } from "~/db/client";
@@ -26,17 +23,19 @@ import { createRateLimiter } from "~/lib/rate-limit";
 import { publicConfig, type AppContext } from "./app-context";
 import { CLIENT_IP_HEADER, createAuth } from "./auth";
 import { databaseIsDown, MAINTENANCE_RETRY_SECONDS, maintenanceHtml } from "./maintenance";
-import { BODY_LIMITS, bufferedBody, limitRequestBodies, type BodyLimits } from "./body-limit";
+import { BODY_LIMITS, bufferedBody, readRequestBody, type BodyLimits } from "./body-limit";
+import { clientAddress, compileTrust } from "./client-address";
+import { pathOf, sendBody, sendJson, type NodeMiddleware } from "./node-handler";
 import { createImageRoute, siteImageReader } from "./image-route";
 import { createMailer } from "./mail";
 import { publicCategories } from "~/domain/public/public-categories";
 import { createMetrics } from "./metrics";
 import { createPublicCache, rendersForPageCache } from "./public-cache";
 import { applySecurityHeaders, commonSecurityHeaders } from "./security-headers";
-import { loadStaticAssets } from "./static-assets";
+import { loadStaticAssets, PUBLIC_FILE_CACHE_CONTROL } from "./static-assets";
 import { pendingMigrations } from "~/db/migrate";
-import { urlForLog } from "./request-log";
-import { routerHandler } from "./router-handler";
+import { logRequest, urlForLog } from "./request-log";
+import { createPageRenderer, sendResponse } from "./router-handler";
 import { PROJECT_ROOT } from "~/lib/project-root";
 import type { Config } from "./config";
 import type { Logger } from "./logger";
@@ -82,15 +81,15 @@ export type WebServer = {
   close(): Promise<void>;
 };
 
-/** The web app: request logging, static files, a health check, and the React Router handler. */
+/** The web app: request logging, static files, a health check, and the React Router handler, on node:http alone. */
 export function createWebApp(options: {
   config: Config;
   database: Database;
   logger: Logger;
   /** The React Router build, or a function returning it (for the dev server). */
   build: ServerBuild | (() => Promise<ServerBuild>);
-  /** Extra middleware before the app (the dev server's Vite). */
-  before?: RequestHandler[];
+  /** Extra middleware before the pages (the dev server's Vite), connect style. */
+  before?: NodeMiddleware[];
   /** The guarded HTTP client; one is made from the config when none is given. */
   http?: HttpClient;
   /** Background jobs; without a runner, starting one is refused. */
@@ -164,7 +163,7 @@ export function createWebApp(options: {
       );
     }
   };
-  const context: Omit<AppContext, "clientAddress"> = {
+  const sharedContext: Omit<AppContext, "clientAddress"> = {
     repos,
     publicRepos: { ...repos, categories: { ...repos.categories, listAll: categoriesForPages.listAll, findBySlug: categoriesForPages.findBySlug } },
     getSessionUser: async (headers) => {
@@ -182,82 +181,98 @@ export function createWebApp(options: {
     invalidatePublicPages,
   };
 
-  const app = express();
-  app.disable("x-powered-by");
-  // Forwarded headers count only from the proxies TRUST_PROXY names (none by default).
-  app.set("trust proxy", config.trustProxy);
-  app.use(
-    pinoHttp({
-      logger,
-      autoLogging: { ignore: (req) => req.url?.startsWith("/assets/") === true },
-      // Story images come by the dozen per page: only their errors are logged (an unavailable picture is logged by the store).
-      customLogLevel: (req, res, error) => (error || res.statusCode >= 500 ? "error" : req.url?.startsWith("/img/") ? "silent" : "info"),
-      serializers: {
-        req: (req: { method: string; url: string }) => ({ method: req.method, url: urlForLog(req.url) }),
-        res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
-      },
-    }),
-  );
-  // Every body is read here, within its limit, before anything else sees it.
-  app.use(limitRequestBodies(options.bodyLimits ?? BODY_LIMITS));
+  const trust = compileTrust(config.trustProxy);
+  const bodyLimits = options.bodyLimits ?? BODY_LIMITS;
   const authHandler = toNodeHandler(auth);
-  app.all("/api/auth/{*rest}", (req, res) => {
-    req.headers[CLIENT_IP_HEADER] = clientAddressOf(req);
-    // The auth service takes a body already read as text.
-    const body = bufferedBody(req);
-    if (body) (req as { body?: unknown }).body = body.toString("utf8");
-    return authHandler(req, res);
+  // Pictures are compressed already; they skip compression and the page cache.
+  const imageRoute = createImageRoute({
+    store: images,
+    findImage: (id) => repos.publicStories.imageOf(id),
+    cards: createShareCards({ logoSvg }),
+    findCard: (id) => getStoryCard(repos, id),
+    siteUrl: config.siteUrl,
   });
-  // Pictures are compressed already; they skip the compression middleware and the page cache.
-  app.use(
-    createImageRoute({
-      store: images,
-      findImage: (id) => repos.publicStories.imageOf(id),
-      cards: createShareCards({ logoSvg }),
-      findCard: (id) => getStoryCard(repos, id),
-      siteUrl: config.siteUrl,
-    }),
-  );
-  app.use(compression());
-  for (const middleware of options.before ?? []) app.use(middleware);
-  app.use("/assets", express.static(path.join(BUILD_DIR, "client", "assets"), { immutable: true, maxAge: "1y" }));
-  app.use(express.static(path.join(BUILD_DIR, "client"), { maxAge: "1h", index: false }));
+  const renderPage = createPageRenderer({ build: options.build, siteUrl: config.siteUrl, trust });
 
-  app.get("/healthz", async (_req, res) => {
-    try {
-      await database.exec("SELECT 1");
-      res.json({ ok: true, database: database.kind });
-    } catch (error) {
-      logger.error({ err: error }, "health check failed");
-      res.status(503).json({ ok: false, reason: `The database is unreachable: ${errorMessage(error)}` });
+  /** The health and metrics routes: true when the request was one of them. */
+  const answeredOperations = async (req: IncomingMessage, res: ServerResponse, pathname: string): Promise<boolean> => {
+    if (req.method !== "GET" && req.method !== "HEAD") return false;
+    if (pathname === "/healthz") {
+      try {
+        await database.exec("SELECT 1");
+        sendJson(req, res, 200, { ok: true, database: database.kind });
+      } catch (error) {
+        logger.error({ err: error }, "health check failed");
+        sendJson(req, res, 503, { ok: false, reason: `The database is unreachable: ${errorMessage(error)}` });
+      }
+      return true;
     }
-  });
-  // Ready to take traffic: the database answers and every migration of this build is applied.
-  app.get("/readyz", async (_req, res) => {
-    try {
-      const pending = await pendingMigrations(database);
-      if (pending > 0) return void res.status(503).json({ ready: false, reason: `${pending} database migration(s) not applied yet` });
-      res.json({ ready: true });
-    } catch (error) {
-      res.status(503).json({ ready: false, reason: `The database is unreachable: ${errorMessage(error)}` });
+    // Ready to take traffic: the database answers and every migration of this build is applied.
+    if (pathname === "/readyz") {
+      try {
+        const pending = await pendingMigrations(database);
+        if (pending > 0) sendJson(req, res, 503, { ready: false, reason: `${pending} database migration(s) not applied yet` });
+        else sendJson(req, res, 200, { ready: true });
+      } catch (error) {
+        sendJson(req, res, 503, { ready: false, reason: `The database is unreachable: ${errorMessage(error)}` });
+      }
+      return true;
     }
-  });
-  // Closed unless METRICS_TOKEN is set (then it is the bearer token asked for); METRICS_PORT serves it apart.
-  app.get("/metrics", async (req, res) => {
-    if (!config.metrics.token || !bearerMatches(req.get("authorization"), config.metrics.token)) return void res.status(404).type("text").send("Not found");
-    const { contentType, body } = await renderMetrics();
-    res.set({ "Content-Type": contentType, "Cache-Control": "no-store" }).send(body);
-  });
+    // Closed unless METRICS_TOKEN is set (then it is the bearer token asked for); METRICS_PORT serves it apart.
+    if (pathname === "/metrics") {
+      if (!config.metrics.token || !bearerMatches(req.headers.authorization, config.metrics.token)) {
+        sendBody(req, res, 404, "Not found", { "Content-Type": "text/plain; charset=utf-8" });
+      } else {
+        const { contentType, body } = await renderMetrics();
+        sendBody(req, res, 200, body, { "Content-Type": contentType, "Cache-Control": "no-store" });
+      }
+      return true;
+    }
+    return false;
+  };
 
-  app.use(publicCache.middleware);
-  app.use(routerHandler({ build: options.build, siteUrl: config.siteUrl, getLoadContext: (req) => ({ ...context, clientAddress: clientAddressOf(req), wholePage: rendersForPageCache(req) }) }));
-
-  // The production build's hashed assets, read once (absent in development, where Vite serves them).
-  const assets = options.before ? null : loadStaticAssets(options.assetsDir ?? path.join(BUILD_DIR, "client", "assets"));
   /**
-   * The whole server's request handler: every request is counted and timed; a hashed asset and a
-   * page fresh in the page cache are answered from memory here, before Express and React Router
-   * (no file-system call, no compression, no per-request log line); anything else goes to Express.
+   * Everything the page cache and the static files did not answer: the body read within its limit,
+   * then the auth service, story pictures, the development server's middleware, the health and
+   * metrics routes, and the pages (through the page cache, compressed unless it keeps them).
+   */
+  const route = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    if (!(await readRequestBody(req, res, bodyLimits))) return;
+    const pathname = pathOf(req);
+    if (pathname.startsWith("/api/auth/")) {
+      req.headers[CLIENT_IP_HEADER] = clientAddress(req, trust);
+      // The auth service takes a body already read as text.
+      const body = bufferedBody(req);
+      if (body) (req as { body?: unknown }).body = body.toString("utf8");
+      return authHandler(req, res);
+    }
+    if (await imageRoute(req, res)) return;
+    for (const middleware of options.before ?? []) if (!(await passedOn(middleware, req, res))) return;
+    if (await answeredOperations(req, res, pathname)) return;
+    const context = { ...sharedContext, clientAddress: clientAddress(req, trust) };
+    await publicCache.respond(req, res, {
+      render: () => renderPage(req, res, { ...context, wholePage: rendersForPageCache(req) }),
+      pass: (response) => sendResponse(req, res, response, { compress: true }),
+    });
+  };
+
+  /** A request that failed past answering: logged, and a plain 500 if nothing was sent yet. */
+  const failed = (req: IncomingMessage, res: ServerResponse, error: unknown) => {
+    logger.error({ err: error, req: { method: req.method, url: urlForLog(req.url ?? "/") } }, "could not answer a request");
+    if (res.headersSent) return void res.destroy();
+    for (const name of res.getHeaderNames()) res.removeHeader(name);
+    applySecurityHeaders(req, res, { https });
+    sendBody(req, res, 500, "Internal Server Error", { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" });
+  };
+
+  // The production build's files, read once (absent in development, where Vite serves them).
+  const clientDir = options.assetsDir ? path.dirname(options.assetsDir) : path.join(BUILD_DIR, "client");
+  const assets = options.before ? null : loadStaticAssets(options.assetsDir ?? path.join(clientDir, "assets"));
+  const publicFiles = options.before ? null : loadStaticAssets(clientDir, { prefix: "/", cacheControl: PUBLIC_FILE_CACHE_CONTROL, skip: ["assets"] });
+  /**
+   * The whole server's request handler: every request is counted and timed; a hashed asset, one of
+   * the site's own files and a page fresh in the page cache are answered from memory here (no
+   * file-system call, no compression, no log line); anything else is logged and routed.
    */
   const handle = (req: IncomingMessage, res: ServerResponse) => {
     const started = performance.now();
@@ -265,10 +280,19 @@ export function createWebApp(options: {
     if (publicCache.serveHit(req, res)) return metrics.answeredFromCache(req, res, started);
     metrics.observe(req, res);
     applySecurityHeaders(req, res, { https });
-    if (assets?.serve(req, res)) return;
-    app(req, res);
+    if (assets?.serve(req, res) || publicFiles?.serve(req, res)) return;
+    logRequest(logger, req, res);
+    route(req, res).catch((error: unknown) => failed(req, res, error));
   };
-  return Object.assign(app, { nodeHandler: handle, metrics, renderMetrics, origin, invalidatePublicPages, clearPublicPages });
+  return { nodeHandler: handle, metrics, renderMetrics, origin, invalidatePublicPages, clearPublicPages };
+}
+
+/** Runs a connect-style middleware: true when it passed the request on, false when it answered. */
+function passedOn(middleware: NodeMiddleware, req: IncomingMessage, res: ServerResponse): Promise<boolean> {
+  return new Promise((resolve, reject) => {
+    res.once("close", () => resolve(false));
+    middleware(req, res, (error?: unknown) => (error ? reject(error instanceof Error ? error : new Error(String(error))) : resolve(true)));
+  });
 }
 
 /** Compares a bearer token in constant time. */
@@ -276,11 +300,6 @@ function bearerMatches(authorization: string | undefined, token: string): boolea
   const given = Buffer.from(/^Bearer\s+(\S+)$/i.exec(authorization ?? "")?.[1] ?? "");
   const expected = Buffer.from(token);
   return given.length === expected.length && timingSafeEqual(given, expected);
-}
-
-// The socket's address, or the client a trusted proxy (TRUST_PROXY) forwarded for.
-function clientAddressOf(req: express.Request): string {
-  return req.ip ?? req.socket.remoteAddress ?? "unknown";
 }
 
 /** Starts serving on the configured port; resolves once the server listens. */
