@@ -1,6 +1,6 @@
 import { spawnSync } from "node:child_process";
 import http from "node:http";
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { Writable } from "node:stream";
@@ -35,7 +35,7 @@ afterEach(async () => {
 });
 
 /** The web app as `serve` builds it, from an environment like the one `npm start` sees. */
-async function startApp(env: Record<string, string> = {}, options: { demo?: boolean; assetsDir?: string; database?: Database } = {}): Promise<Running> {
+async function startApp(env: Record<string, string> = {}, options: { demo?: boolean; clientDir?: string; database?: Database } = {}): Promise<Running> {
   const port = await freePort();
   const dataDir = mkdtempSync(path.join(os.tmpdir(), "oddwire-web-"));
   dirs.push(dataDir);
@@ -49,7 +49,7 @@ async function startApp(env: Record<string, string> = {}, options: { demo?: bool
     },
   });
   const logger = pino({ level: "info" }, sink) as Logger;
-  const app = createWebApp({ config, database: options.database ?? t.database, logger, build: noBuild, demo: options.demo, assetsDir: options.assetsDir });
+  const app = createWebApp({ config, database: options.database ?? t.database, logger, build: noBuild, demo: options.demo, clientDir: options.clientDir });
   // The whole handler, as startWebServer serves it.
   const server = http.createServer(app.nodeHandler).listen(port, "127.0.0.1");
   await new Promise((resolve) => server.once("listening", resolve));
@@ -267,17 +267,42 @@ describe("operations endpoints", () => {
 
   test("a hashed asset is answered from memory, compressed at build time, and counted", async () => {
     const token = "metrics-token-0123456789";
-    const assetsDir = mkdtempSync(path.join(os.tmpdir(), "oddwire-assets-"));
-    dirs.push(assetsDir);
+    const clientDir = mkdtempSync(path.join(os.tmpdir(), "oddwire-client-"));
+    dirs.push(clientDir);
+    const assetsDir = path.join(clientDir, "assets");
+    mkdirSync(assetsDir);
     writeFileSync(path.join(assetsDir, "app-abc123.css"), `body { color: #111; }\n${".goat { margin: 0; }\n".repeat(200)}`);
     expect(spawnSync(process.execPath, [path.resolve("scripts/precompress.mjs"), assetsDir]).status).toBe(0);
-    const app = await startApp({ METRICS_TOKEN: token }, { assetsDir });
+    const app = await startApp({ METRICS_TOKEN: token }, { clientDir });
     const answer = await fetch(`${app.base}/assets/app-abc123.css`, { headers: { "accept-encoding": "br" } });
     expect(answer.status).toBe(200);
     expect(answer.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
     expect(answer.headers.get("content-encoding")).toBe("br");
     const body = await (await fetch(`${app.base}/metrics`, { headers: { authorization: `Bearer ${token}` } })).text();
     expect(body).toContain('oddwire_http_requests_total{route="/assets/*",method="GET",status="200"} 1');
+  });
+
+  test("the site's own files are answered from the client directory alone, for an hour, and never its parent's", async () => {
+    const parent = mkdtempSync(path.join(os.tmpdir(), "oddwire-parent-"));
+    dirs.push(parent);
+    writeFileSync(path.join(parent, "secret.txt"), "not the site's\n");
+    const clientDir = path.join(parent, "client");
+    mkdirSync(path.join(clientDir, "demo"), { recursive: true });
+    writeFileSync(path.join(clientDir, "demo", "goat.svg"), `<svg xmlns="http://www.w3.org/2000/svg" width="4" height="4"/>`);
+    const app = await startApp({}, { clientDir });
+    const picture = await fetch(`${app.base}/demo/goat.svg`);
+    expect(picture.status).toBe(200);
+    expect(picture.headers.get("content-type")).toBe("image/svg+xml");
+    expect(picture.headers.get("cache-control")).toBe("public, max-age=3600");
+    expect(await picture.text()).toContain("<svg");
+    const again = await fetch(`${app.base}/demo/goat.svg`, { headers: { "if-none-match": picture.headers.get("etag")! } });
+    expect(again.status).toBe(304);
+    // Anything else goes on to the pages (these tests have no React build, so that fails).
+    for (const other of ["/secret.txt", "/client/demo/goat.svg"]) {
+      const answer = await fetch(`${app.base}${other}`);
+      expect(answer.status).not.toBe(200);
+      expect(await answer.text()).not.toContain("not the site's");
+    }
   });
 
   test("HSTS is sent when SITE_URL is https, and not otherwise", async () => {

@@ -104,8 +104,8 @@ export function createWebApp(options: {
   demo?: boolean;
   /** The most bytes a request body may have, by where it goes (tests pass smaller ones). */
   bodyLimits?: BodyLimits;
-  /** Where the build's hashed assets are (tests pass their own). */
-  assetsDir?: string;
+  /** The build's client directory: its hashed assets under `assets/`, the site's own files beside them (tests pass their own). */
+  clientDir?: string;
   /** The search limits, when shared by several web processes (the cluster primary keeps them); this process's own by default. */
   rateLimits?: AppContext["rateLimits"];
   /** The /metrics exposition, when it covers several web processes (the cluster primary gathers it); this process's own by default. */
@@ -266,8 +266,8 @@ export function createWebApp(options: {
   };
 
   // The production build's files, read once (absent in development, where Vite serves them).
-  const clientDir = options.assetsDir ? path.dirname(options.assetsDir) : path.join(BUILD_DIR, "client");
-  const assets = options.before ? null : loadStaticAssets(options.assetsDir ?? path.join(clientDir, "assets"));
+  const clientDir = options.clientDir ?? path.join(BUILD_DIR, "client");
+  const assets = options.before ? null : loadStaticAssets(path.join(clientDir, "assets"));
   const publicFiles = options.before ? null : loadStaticAssets(clientDir, { prefix: "/", cacheControl: PUBLIC_FILE_CACHE_CONTROL, skip: ["assets"] });
   /**
    * The whole server's request handler: every request is counted and timed; a hashed asset, one of
