@@ -29,8 +29,30 @@ describe("XML text", () => {
     expect(escapeXml(input)).toBe(expected);
   });
 
+  test("text with nothing to change is returned as it is, and a lone surrogate after a pair is still dropped", () => {
+    const plain = "https://oddwire.test/story/giant-goat-rescues-the-town-hall-1";
+    expect(escapeXml(plain)).toBe(plain);
+    expect(escapeXml("😀\uDE00")).toBe("😀");
+  });
+
   test("dates are W3C datetimes in UTC, to the second", () => {
     expect(w3cDateTime(new Date("2025-03-04T05:06:07.890+02:00"))).toBe("2025-03-04T03:06:07Z");
+  });
+
+  test("dates are written as toISOString writes them, without milliseconds, across leap years, centuries, eras and edges", () => {
+    const asIso = (date: Date) => date.toISOString().replace(/\.\d{3}Z$/, "Z");
+    const edges = [
+      "1970-01-01T00:00:00.000Z", "1969-12-31T23:59:59.999Z", "2000-02-29T12:00:00.000Z", "1900-02-28T23:59:59.000Z",
+      "1900-03-01T00:00:00.000Z", "2024-12-31T23:59:59.999Z", "2100-03-01T00:00:00.000Z", "1600-02-29T06:07:08.000Z",
+      "0000-01-01T00:00:00.000Z", "0001-03-01T00:00:00.000Z", "9999-12-31T23:59:59.999Z", "0400-02-29T00:00:00.000Z",
+    ].map((text) => new Date(text));
+    // Beyond four-digit years toISOString writes six digits and a sign, and so does this.
+    const beyond = [new Date("+010000-01-01T00:00:00.000Z"), new Date("-000001-12-31T23:59:59.000Z")];
+    // A fixed sequence spread over the whole four-digit range, each to the millisecond.
+    const spread = Array.from({ length: 5_000 }, (_, i) => new Date(-62_167_219_200_000 + ((i * 2_654_435_761) % 10_000) * 31_556_952_000 + ((i * 40_503) % 86_400_000)));
+    for (const date of [...edges, ...beyond, ...spread]) expect(w3cDateTime(date)).toBe(asIso(date));
+    expect(w3cDateTime(beyond[0]!)).toBe("+010000-01-01T00:00:00Z");
+    expect(() => w3cDateTime(new Date(Number.NaN))).toThrow(RangeError);
   });
 
   test.each([
