@@ -23,7 +23,7 @@ const NOT_XML_CHAR = /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu
 
 // Any character escapeXml changes: the five it escapes, and any that may be outside XML's Char (a
 // surrogate, even one of a pair, goes the long way). Most text has none, and is returned as it is.
-const CHANGED_BY_ESCAPE = /[&<>"'\u0000-\u0008\u000B\u000C\u000E-\u001F\uD800-\uDFFF\uFFFE\uFFFF]/;
+const CHANGED_BY_ESCAPE = /[^\t\n\r\u0020\u0021\u0023-\u0025\u0028-\u003B\u003D\u003F-\uD7FF\uE000-\uFFFD]/;
 
 /** Text made safe for XML content and attribute values: illegal characters dropped, & < > " ' escaped. */
 export function escapeXml(text: string): string {
