@@ -1,9 +1,12 @@
 import { createServer, get, type IncomingMessage, type Server } from "node:http";
-import { brotliDecompressSync, gunzipSync } from "node:zlib";
+import { brotliCompressSync, brotliDecompressSync, constants as zlibConstants, gunzipSync } from "node:zlib";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, test } from "vitest";
 import { createPublicCache, PUBLIC_CACHE_CONTROL, type PublicCache } from "./public-cache";
 import { sendResponse } from "./router-handler";
+
+// A story sitemap of 2,000 URLs, as large as the biggest answers the cache keeps.
+const hugePage = `<urlset>${Array.from({ length: 2_000 }, (_, i) => `<url><loc>https://oddwire.test/story/goat-elected-mayor-${i}</loc><lastmod>2026-11-${String((i % 28) + 1).padStart(2, "0")}T10:00:00Z</lastmod></url>`).join("\n")}</urlset>`;
 
 let server: Server | undefined;
 afterEach(() => new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve())));
@@ -48,6 +51,7 @@ async function start(options: { ttlMs?: number; staleMs?: number; staleIfErrorMs
       renders++;
       return new Response(`<main>${"<p>A goat was elected mayor of a small town.</p>".repeat(100)}<p>render ${renders}</p></main>`, { headers: html });
     },
+    "GET /huge": () => new Response(hugePage, { headers: { "Content-Type": "application/xml" } }),
     "GET /outage": () => {
       renders++;
       if (databaseUp) return new Response(`<p>outage ${renders}</p>`, { headers: html });
@@ -357,6 +361,27 @@ describe("the public page cache", () => {
     expect(revalidated.res.statusCode).toBe(304);
     expect(revalidated.res.headers.etag).toBe(br.res.headers.etag);
     expect(revalidated.body.length).toBe(0);
+  });
+
+  test("brotli is quality 5 for a page and quality 4 for a body of 128 KB or more, where 5 costs far more time", async () => {
+    const site = await start();
+    const brOf = (path: string) =>
+      new Promise<Buffer>((resolve, reject) => {
+        get(`${site.base}${path}`, { headers: { "accept-encoding": "br" } }, (res) => {
+          const chunks: Buffer[] = [];
+          res.on("data", (c: Buffer) => chunks.push(c));
+          res.on("end", () => resolve(Buffer.concat(chunks)));
+        }).on("error", reject);
+      });
+    const at = (body: Buffer | string, quality: number) =>
+      brotliCompressSync(body, { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: quality, [zlibConstants.BROTLI_PARAM_SIZE_HINT]: Buffer.byteLength(body) } });
+    const huge = await brOf("/huge");
+    expect(Buffer.byteLength(hugePage)).toBeGreaterThanOrEqual(128 * 1024);
+    expect(huge.equals(at(hugePage, 4))).toBe(true);
+    expect(huge.equals(at(hugePage, 5))).toBe(false);
+    const page = await brOf("/big");
+    expect(brotliDecompressSync(page).toString()).toContain("render 1");
+    expect(page.equals(at(brotliDecompressSync(page), 5))).toBe(true);
   });
 
   test("a fresh page is answered before any routing; an expired one goes on to be rendered", async () => {
