@@ -261,7 +261,7 @@ export function publicStoriesRepo(db: Db) {
         "after" in page
           ? await selectPositionedStories()
               .where(and(where, sql`(${stories.publishDate}, ${stories.id}) < (${timestampOf(page.after)}::timestamptz, ${page.after.id}::int)`))
-              .orderBy(desc(stories.publishDate), desc(stories.id))
+              .orderBy(...newestFirst)
               .limit(page.limit)
           : "before" in page
             ? (
@@ -316,7 +316,6 @@ export function publicStoriesRepo(db: Db) {
       const words = sql`websearch_to_tsquery('english', oddwire_fold(${query}))`;
       const inTitle = sql`(${SEARCH.title} LIKE ${pattern} OR ${SEARCH.titleVector} @@ ${words})`;
       const inBody = sql`(${SEARCH.body} LIKE ${pattern} OR ${SEARCH.vector} @@ ${words})`;
-      const newestFirst = [desc(stories.publishDate), desc(stories.id)] as const;
 
       // Counted first, through the indexes: how many match decides how the page is read.
       const counted =
@@ -367,7 +366,7 @@ export function publicStoriesRepo(db: Db) {
         .select({ id: stories.id, title: stories.title, slug: stories.slug })
         .from(stories)
         .where(and(published, ilike(stories.title, containsPattern(query))))
-        .orderBy(desc(stories.publishDate), desc(stories.id))
+        .orderBy(...newestFirst)
         .limit(limit);
     },
 
@@ -402,7 +401,7 @@ export function publicStoriesRepo(db: Db) {
       if (options.categoryId !== undefined) conditions.push(eq(stories.categoryId, options.categoryId));
       const rows = await selectStories()
         .where(and(...conditions))
-        .orderBy(desc(stories.publishDate), desc(stories.id))
+        .orderBy(...newestFirst)
         .limit(options.limit);
       return flatten(rows);
     },
