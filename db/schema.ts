@@ -111,6 +111,8 @@ export const sources = pgTable(
     leaseUntil: timestamptz("lease_until"),
     /** The last URL discovery of a web_scraping source: what it found, queued and skipped. */
     lastDiscovery: jsonb("last_discovery").$type<DiscoveryStats>(),
+    /** The category given to the stories this source brings in; null leaves them for the editor to choose. */
+    defaultCategoryId: integer("default_category_id").references(() => categories.id, { onDelete: "set null" }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -137,6 +139,8 @@ export const stories = pgTable(
     urlHash: text("url_hash").notNull(),
     slug: text("slug").notNull(),
     publishDate: timestamptz("publish_date"),
+    /** When the source itself reported the story (the article's or feed item's own date); null when it gave none. */
+    sourcePublishedAt: timestamptz("source_published_at"),
     isFeatured: boolean("is_featured").notNull().default(false),
     status: storyStatus("status").notNull().default("pending"),
     // A deleted category leaves its stories 'Uncategorized' rather than deleting them.
@@ -149,6 +153,8 @@ export const stories = pgTable(
     imageError: text("image_error"),
     /** When image enhancement last looked at this story (a resumed run skips what its first part did). */
     imageCheckedAt: timestamptz("image_checked_at"),
+    /** The last enhancement failed for a reason that will not change by itself (no picture on the page, the page gone): not work again until the story's URL or picture changes. */
+    imageFailurePermanent: boolean("image_failure_permanent").notNull().default(false),
     /** The picture's size in pixels when measured (by enhancement or when the site first fetched it); null when not known. */
     imageWidth: integer("image_width"),
     imageHeight: integer("image_height"),
@@ -180,7 +186,7 @@ export const stories = pgTable(
     index("stories_created_at_idx").on(t.createdAt.desc().nullsFirst()),
     index("stories_image_work_idx")
       .on(t.id)
-      .where(sql`${t.imageEnhanced} = false OR ${t.imageProcessingStatus} = 'failed'`),
+      .where(sql`(${t.imageEnhanced} = false OR ${t.imageProcessingStatus} = 'failed') AND NOT ${t.imageFailurePermanent}`),
     check("stories_title_not_blank", sql`btrim(${t.title}) <> ''`),
     check("stories_published_has_date", sql`${t.status} <> 'published' OR ${t.publishDate} IS NOT NULL`),
   ],
