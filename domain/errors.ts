@@ -24,6 +24,7 @@ export const DOMAIN_ERROR_KINDS = {
   // The input itself is wrong; fields name what to fix.
   INVALID_INPUT: "invalid",
   INVALID_STORY: "invalid",
+  MISSING_CATEGORY: "invalid",
   INVALID_CATEGORY: "invalid",
   INVALID_SOURCE: "invalid",
   INVALID_OPML: "invalid",

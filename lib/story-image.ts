@@ -74,6 +74,27 @@ export function imageOrigin(imageUrl: string | null | undefined): ImageOrigin | 
   }
 }
 
+/** The picture files the site serves from its own files (a story image such as /demo/cat.svg). */
+export const SITE_PICTURE_TYPES = /\.(svg|png|jpe?g|webp|gif|avif)$/i;
+
+/**
+ * The path of a picture on this site that `value` names ("/demo/cat.svg"), or null when it names
+ * something else: another site, a page, a folder, or a path that climbs out of the site ("..").
+ */
+export function sitePicturePath(value: string | null | undefined): string | null {
+  const origin = imageOrigin(value);
+  if (origin?.kind !== "site" || !value?.trim().startsWith("/")) return null;
+  const pathname = origin.path.split("?")[0]!;
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(pathname);
+  } catch {
+    return null;
+  }
+  if (decoded.split("/").includes("..") || !SITE_PICTURE_TYPES.test(decoded)) return null;
+  return pathname;
+}
+
 function remote(value: string): ImageOrigin | null {
   try {
     const url = new URL(value);

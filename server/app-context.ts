@@ -46,6 +46,8 @@ export type AppContext = {
   facebook: GraphClient | null;
   /** Drops the cached public pages after an editorial change: this process's at once, other web processes' on PostgreSQL by NOTIFY. */
   invalidatePublicPages: () => void;
+  /** Whether the site serves the picture a path names (/demo/cat.svg): a story's picture may be one. */
+  sitePictureExists: (sitePath: string) => Promise<boolean>;
 };
 
 /** The public subset of the configuration. */

@@ -1,11 +1,11 @@
 import { LRUCache } from "lru-cache";
-import { readFile } from "node:fs/promises";
+import { readFile, stat } from "node:fs/promises";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import path from "node:path";
 import { SITE_IMAGE_PREFIX, type ImageStore } from "~/integrations/images/image-store";
 import type { VariantFormat } from "~/integrations/images/resize";
 import type { ShareCards } from "~/integrations/share-card/share-card";
-import { imageHeight, imageOrigin, imageUrlHash, isImageWidth, shareCardHash, siteHost, storyCardPath, storyImagePath } from "~/lib/story-image";
+import { imageHeight, imageOrigin, imageUrlHash, isImageWidth, shareCardHash, SITE_PICTURE_TYPES, siteHost, storyCardPath, storyImagePath } from "~/lib/story-image";
 import { pathOf, sendBody } from "./node-handler";
 
 // The public image route (lib/story-image.ts names its addresses):
@@ -62,7 +62,17 @@ export type ImageRouteOptions = {
   now?: () => number;
 };
 
-const SITE_IMAGE_TYPES = /\.(svg|png|jpe?g|webp|gif|avif)$/i;
+/** The file under `base` that a site picture path names: only picture files, only inside `base`; null for anything else. */
+function sitePictureFile(base: string, sitePath: string): string | null {
+  let pathname: string;
+  try {
+    pathname = decodeURIComponent(new URL(sitePath, "http://site.invalid/").pathname);
+  } catch {
+    return null;
+  }
+  const file = path.resolve(base, `.${pathname}`);
+  return file.startsWith(`${base}${path.sep}`) && SITE_PICTURE_TYPES.test(file) ? file : null;
+}
 
 /**
  * Reads the site's own pictures (a story image such as /demo/cat.svg) from `root`: only picture files,
@@ -71,15 +81,17 @@ const SITE_IMAGE_TYPES = /\.(svg|png|jpe?g|webp|gif|avif)$/i;
 export function siteImageReader(root: string): (sitePath: string) => Promise<Buffer | null> {
   const base = path.resolve(root);
   return async (sitePath) => {
-    let pathname: string;
-    try {
-      pathname = decodeURIComponent(new URL(sitePath, "http://site.invalid/").pathname);
-    } catch {
-      return null;
-    }
-    const file = path.resolve(base, `.${pathname}`);
-    if (!file.startsWith(`${base}${path.sep}`) || !SITE_IMAGE_TYPES.test(file)) return null;
-    return readFile(file).catch(() => null);
+    const file = sitePictureFile(base, sitePath);
+    return file ? readFile(file).catch(() => null) : null;
+  };
+}
+
+/** Whether the site has the picture a path names under `root` (what the editor may give a story as its picture). */
+export function sitePictureChecker(root: string): (sitePath: string) => Promise<boolean> {
+  const base = path.resolve(root);
+  return async (sitePath) => {
+    const file = sitePictureFile(base, sitePath);
+    return file ? stat(file).then((found) => found.isFile(), () => false) : false;
   };
 }
 

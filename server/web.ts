@@ -26,7 +26,7 @@ import { databaseIsDown, MAINTENANCE_RETRY_SECONDS, maintenanceHtml } from "./ma
 import { BODY_LIMITS, bufferedBody, readRequestBody, type BodyLimits } from "./body-limit";
 import { clientAddress, compileTrust } from "./client-address";
 import { pathOf, sendBody, sendJson, type NodeMiddleware } from "./node-handler";
-import { createImageRoute, siteImageReader } from "./image-route";
+import { createImageRoute, siteImageReader, sitePictureChecker } from "./image-route";
 import { createMailer } from "./mail";
 import { publicCategories } from "~/domain/public/public-categories";
 import { createMetrics } from "./metrics";
@@ -179,6 +179,7 @@ export function createWebApp(options: {
     parseFeed: options.parseFeed ?? (async (input) => parseFeed(input)),
     facebook: options.facebook ?? null,
     invalidatePublicPages,
+    sitePictureExists: sitePictureChecker(PUBLIC_DIR),
   };
 
   const trust = compileTrust(config.trustProxy);

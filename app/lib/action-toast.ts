@@ -1,4 +1,4 @@
-import { useEffect } from "react";
+import { useEffect, useRef } from "react";
 import { toast } from "sonner";
 
 /** The toast an admin action returns for the page to show. */
@@ -22,4 +22,23 @@ export function useActionToast(result: { toast: ActionToast } | undefined) {
     if (result.toast.tone === "error") toast.error(result.toast.title, { description: result.toast.description });
     else toast.success(result.toast.title, { description: result.toast.description });
   }, [result]);
+}
+
+/**
+ * Calls `onSuccess` once for each successful answer of a fetcher, when it has settled (the page's
+ * data revalidated). Once, and not on every render while the answer stands: a caller whose onSuccess
+ * navigates (closing a dialog kept in the URL) would otherwise navigate again on each render that the
+ * navigation itself causes, each request cancelling the last, for ever.
+ */
+export function useActionSuccess(fetcher: { state: string; data?: { ok: boolean } }, onSuccess: () => void) {
+  const handled = useRef(fetcher.data);
+  const callback = useRef(onSuccess);
+  useEffect(() => {
+    callback.current = onSuccess;
+  });
+  useEffect(() => {
+    if (fetcher.state !== "idle" || !fetcher.data?.ok || handled.current === fetcher.data) return;
+    handled.current = fetcher.data;
+    callback.current();
+  }, [fetcher.state, fetcher.data]);
 }

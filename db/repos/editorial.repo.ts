@@ -21,6 +21,9 @@ export type StoryFields = {
   isFeatured: boolean;
 };
 
+/** Where a story links to, and the keys it is deduplicated by: they change together. */
+export type StoryLinkFields = { originalUrl: string | null; sourceUrl: string | null; normalizedUrl: string; urlHash: string };
+
 type Audit = AuditRecord;
 
 /** Data access of the back office's story review; every change is written with its audit entry. */
@@ -78,11 +81,12 @@ export function editorialRepo(db: Db) {
     },
 
     /** Sets a story's status (and a publish date when it is first published), with its audit entry. */
-    async setStatus(id: number, status: "published" | "pending", entry: Audit): Promise<StoryRow | null> {
+    async setStatus(id: number, status: "published" | "pending", entry: Audit, also: { categoryId?: number } = {}): Promise<StoryRow | null> {
       return db.transaction(async (tx) => {
         const [row] = await tx
           .update(stories)
           .set({
+            ...also,
             status,
             updatedAt: new Date(),
             ...(status === "published" ? { publishDate: sql`coalesce(${stories.publishDate}, now())` } : {}),
@@ -94,7 +98,7 @@ export function editorialRepo(db: Db) {
       });
     },
 
-    async update(id: number, fields: Partial<StoryFields>, entry: Audit): Promise<StoryRow | null> {
+    async update(id: number, fields: Partial<StoryFields & StoryLinkFields>, entry: Audit): Promise<StoryRow | null> {
       return db.transaction(async (tx) => {
         // A new picture's size is not the old one's: it is measured again when it is next fetched.
         const size =
@@ -104,7 +108,25 @@ export function editorialRepo(db: Db) {
                 imageWidth: sql<number | null>`case when ${stories.imageUrl} is not distinct from ${fields.imageUrl} then ${stories.imageWidth} end`,
                 imageHeight: sql<number | null>`case when ${stories.imageUrl} is not distinct from ${fields.imageUrl} then ${stories.imageHeight} end`,
               };
-        const [row] = await tx.update(stories).set({ ...fields, ...size, updatedAt: new Date() }).where(eq(stories.id, id)).returning();
+        // Image enhancement reads the story's page: a new page is work for it again, whatever the old one gave.
+        const page =
+          fields.originalUrl === undefined
+            ? {}
+            : {
+                imageEnhanced: sql<boolean>`${stories.imageEnhanced} and ${stories.originalUrl} is not distinct from ${fields.originalUrl}`,
+                imageProcessingStatus: sql`case when ${stories.originalUrl} is not distinct from ${fields.originalUrl} then ${stories.imageProcessingStatus} end`,
+              };
+        // A failure that would not change by itself may change with a new page or picture.
+        const changes = [
+          fields.imageUrl === undefined ? null : sql`${stories.imageUrl} is distinct from ${fields.imageUrl}`,
+          fields.originalUrl === undefined ? null : sql`${stories.originalUrl} is distinct from ${fields.originalUrl}`,
+        ].filter((c) => c !== null);
+        const failure = changes.length === 0 ? {} : { imageFailurePermanent: sql<boolean>`${stories.imageFailurePermanent} and not (${sql.join(changes, sql` or `)})` };
+        const [row] = await tx
+          .update(stories)
+          .set({ ...fields, ...size, ...page, ...failure, updatedAt: new Date() })
+          .where(eq(stories.id, id))
+          .returning();
         if (row) await audit(tx, id, entry);
         return row ?? null;
       });

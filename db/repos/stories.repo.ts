@@ -15,7 +15,8 @@ export type StoryWithRelations = StoryRow & {
 };
 
 /** A story in the back office's list, with its category's and source's names. */
-export type AdminListRow = StoryRow & { categoryName: string | null; sourceName: string | null };
+/** A story of the back office's list, with its category's and source's names and the category its source gives its stories. */
+export type AdminListRow = StoryRow & { categoryName: string | null; sourceName: string | null; sourceCategoryId: number | null };
 export type RejectedListRow = typeof rejectedStories.$inferSelect & { sourceName: string | null };
 
 /**
@@ -65,7 +66,7 @@ export function storiesRepo(db: Db) {
             : [desc(stories.createdAt), desc(stories.id)];
       const [rows, [total]] = await Promise.all([
         db
-          .select({ story: stories, categoryName: categories.name, sourceName: sources.name })
+          .select({ story: stories, categoryName: categories.name, sourceName: sources.name, sourceCategoryId: sources.defaultCategoryId })
           .from(stories)
           .leftJoin(categories, eq(categories.id, stories.categoryId))
           .leftJoin(sources, eq(sources.id, stories.sourceId))

@@ -136,6 +136,7 @@ describe("the source form's rules", () => {
         excludeKeywords: ["sport"],
         notes: "weekly",
         pollIntervalMinutes: 30,
+        defaultCategoryId: null,
       },
     });
   });
@@ -170,6 +171,7 @@ test("the form is read from submitted form data, keywords as repeated fields", (
   data.append("includeKeywords", "a");
   data.append("includeKeywords", "b");
   data.append("excludeKeywords", "c");
+  data.set("defaultCategoryId", "7");
   expect(sourceFormFromData(data)).toEqual({
     name: "Odd",
     websiteUrl: "",
@@ -181,5 +183,18 @@ test("the form is read from submitted form data, keywords as repeated fields", (
     excludeKeywords: ["c"],
     notes: "",
     pollIntervalMinutes: "",
+    defaultCategoryId: "7",
   });
+});
+
+test.each([
+  ["", null],
+  [" 12 ", 12],
+])("a default category %j is kept as %j", (text, id) => {
+  const result = validateSourceForm(form({ defaultCategoryId: text }));
+  expect(result).toMatchObject({ ok: true, value: { defaultCategoryId: id } });
+});
+
+test.each(["abc", "0", "-3", "1.5"])("a default category %j is refused beside its field", (text) => {
+  expect(validateSourceForm(form({ defaultCategoryId: text }))).toEqual({ ok: false, errors: { defaultCategoryId: "Choose one of the categories, or none" } });
 });

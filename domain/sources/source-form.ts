@@ -49,6 +49,8 @@ export type SourceFormInput = {
   excludeKeywords: string[];
   notes: string;
   pollIntervalMinutes: string;
+  /** The category given to the stories the source brings in; blank for none. */
+  defaultCategoryId?: string;
 };
 
 export type SourceFormField = keyof SourceFormInput;
@@ -66,6 +68,7 @@ export type SourceFormValues = {
   excludeKeywords: string[];
   notes: string | null;
   pollIntervalMinutes: number;
+  defaultCategoryId: number | null;
 };
 
 /** An http(s) URL, or why not. */
@@ -217,10 +220,16 @@ export function validateSourceForm(input: SourceFormInput): SourceFormCheck {
     errors.pollIntervalMinutes = `Polling interval must be a whole number of minutes from ${POLL_INTERVAL.min} to ${POLL_INTERVAL.max}`;
   }
 
+  const categoryText = input.defaultCategoryId?.trim() ?? "";
+  const defaultCategoryId = categoryText === "" ? null : Number(categoryText);
+  if (defaultCategoryId !== null && !(Number.isSafeInteger(defaultCategoryId) && defaultCategoryId > 0)) {
+    errors.defaultCategoryId = "Choose one of the categories, or none";
+  }
+
   if (Object.keys(errors).length > 0 || !sourceType || !status) return { ok: false, errors };
   return {
     ok: true,
-    value: { name, websiteUrl, rssFeedUrl, sourceType, status, scrapingConfig, includeKeywords, excludeKeywords, notes, pollIntervalMinutes },
+    value: { name, websiteUrl, rssFeedUrl, sourceType, status, scrapingConfig, includeKeywords, excludeKeywords, notes, pollIntervalMinutes, defaultCategoryId },
   };
 }
 
@@ -242,6 +251,7 @@ export function sourceFormFromData(form: FormData): SourceFormInput {
     excludeKeywords: list("excludeKeywords"),
     notes: text("notes"),
     pollIntervalMinutes: text("pollIntervalMinutes"),
+    defaultCategoryId: text("defaultCategoryId"),
   };
 }
 

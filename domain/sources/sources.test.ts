@@ -2,6 +2,7 @@ import { eq, sql } from "drizzle-orm";
 import { describe, expect, test } from "vitest";
 import { feedProcessingLog, rejectedStories, scrapedCandidates, socialMediaPosts, sources, stories, urlQueue } from "~/db/schema";
 import {
+  makeCategory,
   makeFeedLog,
   makeRejectedStory,
   makeScrapedCandidate,
@@ -53,6 +54,19 @@ describe("creating a source", () => {
     });
     const [entry] = await t.repos.audit.forEntity("source", String(created.id));
     expect(entry).toMatchObject({ action: "source.create", actorEmail: "ed@oddwire.test" });
+  });
+
+  test("names a default category for the stories it brings in, shown back on its card; one that no longer exists is refused", async () => {
+    const animals = await makeCategory(t.db, { name: "Animals" });
+    const withCategories = () => ({ ...deps(), categories: t.repos.categories });
+    const created = await createSource(withCategories(), { actorUserId: null, form: form({ defaultCategoryId: String(animals.id) }) });
+    expect(created.defaultCategoryId).toBe(animals.id);
+    expect((await listSources(deps())).find((s) => s.id === created.id)?.defaultCategoryId).toBe(animals.id);
+    const cleared = await updateSource(withCategories(), { actorUserId: null, sourceId: created.id, form: form({ rssFeedUrl: created.rssFeedUrl!, defaultCategoryId: "" }) });
+    expect(cleared.defaultCategoryId).toBeNull();
+    const error = await updateSource(withCategories(), { actorUserId: null, sourceId: created.id, form: form({ rssFeedUrl: created.rssFeedUrl!, defaultCategoryId: "999999" }) }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(InvalidSourceError);
+    expect((error as InvalidSourceError).fieldErrors).toEqual({ defaultCategoryId: "That category no longer exists: choose another, or none" });
   });
 
   test("a refused form stores nothing and says what is wrong with each field", async () => {

@@ -18,6 +18,8 @@ export type SourcesDeps = {
   clock?: () => Date;
   /** Reads a feed URL before an RSS source is saved with it; without it nothing is fetched. */
   checkFeed?: (url: string) => Promise<FeedCheck>;
+  /** Tells whether a default category still exists; without it the database's reference is the check. */
+  categories?: { findById(id: number): Promise<unknown> };
 };
 /** Who acts: a user, or null for the command line. */
 type Actor = { actorUserId: string | null };
@@ -35,6 +37,8 @@ export type SourceView = {
   excludeKeywords: string[];
   notes: string | null;
   pollIntervalMinutes: number;
+  /** The category given to the stories it brings in, if any. */
+  defaultCategoryId: number | null;
   createdAt: string;
   health: {
     lastFetchedAt: string | null;
@@ -73,6 +77,7 @@ function toView(row: SourceRow & { recentStories: number; recentPublished: numbe
     excludeKeywords: row.excludeKeywords,
     notes: row.notes,
     pollIntervalMinutes: row.pollIntervalMinutes,
+    defaultCategoryId: row.defaultCategoryId,
     createdAt: row.createdAt.toISOString(),
     health: {
       lastFetchedAt: row.lastFetchedAt?.toISOString() ?? null,
@@ -136,9 +141,13 @@ export function feedKey(url: string): string | null {
   return result.ok ? result.normalized : null;
 }
 
-function check(form: SourceFormInput): SourceFormValues {
+async function check(deps: SourcesDeps, form: SourceFormInput): Promise<SourceFormValues> {
   const result = validateSourceForm(form);
   if (!result.ok) throw new InvalidSourceError(result.errors);
+  const categoryId = result.value.defaultCategoryId;
+  if (categoryId !== null && deps.categories && !(await deps.categories.findById(categoryId))) {
+    throw new InvalidSourceError({ defaultCategoryId: "That category no longer exists: choose another, or none" });
+  }
   return result.value;
 }
 
@@ -164,7 +173,7 @@ async function assertFeedUnused(deps: SourcesDeps, feedUrl: string | null, excep
 
 /** Adds a source from the form; refuses a feed URL another source already has, or (unless saved anyway) one that cannot be read. */
 export async function createSource(deps: SourcesDeps, input: Actor & { form: SourceFormInput; saveAnyway?: boolean }): Promise<SourceRow> {
-  const values = check(input.form);
+  const values = await check(deps, input.form);
   await assertFeedUnused(deps, values.rssFeedUrl);
   await assertFeedReadable(deps, values, input);
   const { scrapingConfig, ...fields } = values;
@@ -182,7 +191,7 @@ export async function createSource(deps: SourcesDeps, input: Actor & { form: Sou
 export async function updateSource(deps: SourcesDeps, input: Actor & { sourceId: number; form: SourceFormInput; saveAnyway?: boolean }): Promise<SourceRow> {
   const existing = await deps.sources.findById(input.sourceId);
   if (!existing) throw new DomainError("SOURCE_NOT_FOUND", "That source no longer exists");
-  const values = check(input.form);
+  const values = await check(deps, input.form);
   await assertFeedUnused(deps, values.rssFeedUrl, existing.id);
   await assertFeedReadable(deps, values, input, existing);
   const { scrapingConfig, ...fields } = values;

@@ -29,7 +29,7 @@ test("the back-office list pages on the server and filters by status and text", 
 
 test("each story carries its audit trail, and rejected stories have their own list", async () => {
   const admin = await makeUser(t.db, { email: "chief@oddwire.test" });
-  const kept = await makeStory(t.db, { status: "pending", title: "Kept" });
+  const kept = await makeStory(t.db, { status: "pending", title: "Kept", categoryId: (await makeCategory(t.db)).id });
   const dropped = await makeStory(t.db, { status: "pending", title: "Dropped" });
   await publishStory({ editorial: t.repos.editorial }, { actorUserId: admin.id, storyId: kept.id });
   await rejectStory({ editorial: t.repos.editorial }, { actorUserId: admin.id, storyId: dropped.id });
@@ -116,4 +116,17 @@ test.each([
 ])("the list's address %j reads as %j", (params, expected) => {
   const get = (name: string) => (params as Record<string, string>)[name] ?? null;
   expect(parseAdminListQuery(get)).toEqual(expected);
+});
+
+test("a story shows its link, its source's own date, and the category its source gives as the one to publish with", async () => {
+  const animals = await makeCategory(t.db, { name: "Animals" });
+  const feed = await makeSource(t.db, { name: "Odd Feed", defaultCategoryId: animals.id });
+  const reported = new Date("2026-11-20T08:30:00Z");
+  await makeStory(t.db, { status: "pending", title: "Found", sourceId: feed.id, originalUrl: "https://found.example/a", sourceUrl: null, sourcePublishedAt: reported });
+  await makeStory(t.db, { status: "pending", title: "Given", originalUrl: null, sourceUrl: "https://given.example/b" });
+  const { stories } = await listAdminStories(t.repos, query({ status: "pending", sort: "oldest" }));
+  expect(stories.map((s) => [s.title, s.sourceUrl, s.sourcePublishedAt, s.suggestedCategoryId])).toEqual([
+    ["Found", "https://found.example/a", reported.toISOString(), animals.id],
+    ["Given", "https://given.example/b", null, null],
+  ]);
 });

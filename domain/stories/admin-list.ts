@@ -4,6 +4,7 @@ import type { PublicStoriesRepo } from "~/db/repos/public-stories.repo";
 import type { SourcesRepo } from "~/db/repos/sources.repo";
 import type { AdminListSort, StoriesRepo } from "~/db/repos/stories.repo";
 import { searchStories } from "~/domain/public/public-site";
+import { storyLink } from "./editorial";
 
 export const STATUS_FILTERS = ["all", "published", "pending", "rejected"] as const;
 export type StatusFilter = (typeof STATUS_FILTERS)[number];
@@ -19,11 +20,15 @@ export type AdminStory = {
   imageUrl: string | null;
   sourceUrl: string | null;
   categoryId: number | null;
+  /** The category publishing offers first when the story has none: its source's default. */
+  suggestedCategoryId: number | null;
   category: string;
   sourceName: string | null;
   status: "published" | "pending" | "rejected";
   isFeatured: boolean;
   publishDate: string | null;
+  /** When the source itself reported the story (the article's or feed item's own date), if it said. */
+  sourcePublishedAt: string | null;
   createdAt: string;
   /** Who did what to it, newest first. */
   history: { action: string; by: string | null; at: string }[];
@@ -117,13 +122,15 @@ export async function listAdminStories(deps: AdminListDeps, query: AdminListQuer
     summary: s.summary,
     content: s.content,
     imageUrl: s.imageUrl,
-    sourceUrl: s.originalUrl ?? s.sourceUrl,
+    sourceUrl: storyLink(s),
     categoryId: s.categoryId,
+    suggestedCategoryId: s.categoryId ?? s.sourceCategoryId,
     category: s.categoryName ?? "Uncategorized",
     sourceName: s.sourceName,
     status: s.status,
     isFeatured: s.isFeatured,
     publishDate: s.publishDate?.toISOString() ?? null,
+    sourcePublishedAt: s.sourcePublishedAt?.toISOString() ?? null,
     createdAt: s.createdAt.toISOString(),
     history: historyOf(s.id),
   }));

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "vitest";
 import { rejectedStories, stories } from "~/db/schema";
-import { makeStory, makeUser } from "~/db/testing/factories";
+import { makeCategory, makeStory, makeUser } from "~/db/testing/factories";
 import { useTestDatabase } from "~/db/testing/test-database";
 import { bulkOutcomeMessage, bulkPublishStories, bulkRejectStories } from "./bulk-review";
 
@@ -9,20 +9,23 @@ const deps = () => ({ editorial: t.repos.editorial, clock: () => new Date("2026-
 const statusOf = async (id: number) => (await t.repos.editorial.findById(id))?.status ?? "gone";
 
 describe("bulk review", () => {
-  test("publishing several stories publishes each pending one and skips the others with the reason", async () => {
+  test("publishing several stories publishes each pending one with a category and skips the others with the reason", async () => {
     const editor = await makeUser(t.db);
-    const a = await makeStory(t.db, { status: "pending" });
-    const b = await makeStory(t.db, { status: "pending" });
-    const live = await makeStory(t.db, { status: "published" });
-    const outcome = await bulkPublishStories(deps(), { actorUserId: editor.id, storyIds: [a.id, live.id, b.id, 999_999] });
+    const category = await makeCategory(t.db);
+    const a = await makeStory(t.db, { status: "pending", categoryId: category.id });
+    const b = await makeStory(t.db, { status: "pending", categoryId: category.id });
+    const bare = await makeStory(t.db, { status: "pending", title: "Newt elected" });
+    const live = await makeStory(t.db, { status: "published", categoryId: category.id });
+    const outcome = await bulkPublishStories(deps(), { actorUserId: editor.id, storyIds: [a.id, live.id, bare.id, b.id, 999_999] });
     expect(outcome).toEqual({
       done: 2,
       skipped: [
         { storyId: live.id, reason: "Only a pending story can be published" },
+        { storyId: bare.id, reason: '"Newt elected" has no category: choose one to publish it' },
         { storyId: 999_999, reason: "That story no longer exists" },
       ],
     });
-    expect([await statusOf(a.id), await statusOf(b.id), await statusOf(live.id)]).toEqual(["published", "published", "published"]);
+    expect([await statusOf(a.id), await statusOf(b.id), await statusOf(live.id), await statusOf(bare.id)]).toEqual(["published", "published", "published", "pending"]);
     expect((await t.repos.audit.forEntity("story", String(a.id))).map((e) => e.action)).toEqual(["story.publish"]);
   });
 
@@ -38,7 +41,7 @@ describe("bulk review", () => {
 
   test("a failure that is not a business rule stops the run and reaches the caller", async () => {
     const editor = await makeUser(t.db);
-    const a = await makeStory(t.db, { status: "pending" });
+    const a = await makeStory(t.db, { status: "pending", categoryId: (await makeCategory(t.db)).id });
     const broken = { ...t.repos.editorial, setStatus: async () => Promise.reject(new Error("connection lost")) };
     await expect(bulkPublishStories({ editorial: broken }, { actorUserId: editor.id, storyIds: [a.id] })).rejects.toThrow("connection lost");
     expect(await statusOf(a.id)).toBe("pending");

@@ -24,7 +24,8 @@ const trail = async (storyId: number) => (await t.repos.audit.forEntity("story",
 describe("story transitions", () => {
   test("Publish makes a pending story published, with a publish date, and records who did it", async () => {
     const editor = await makeUser(t.db, { email: "ed@oddwire.test" });
-    const story = await makeStory(t.db, { status: "pending" });
+    const category = await makeCategory(t.db);
+    const story = await makeStory(t.db, { status: "pending", categoryId: category.id });
     const published = await publishStory(deps(), { actorUserId: editor.id, storyId: story.id });
     expect(published).toMatchObject({ status: "published" });
     expect(published?.publishDate).toBeInstanceOf(Date);
@@ -35,7 +36,8 @@ describe("story transitions", () => {
   test("Publish keeps a publish date the story already has", async () => {
     const editor = await makeUser(t.db);
     const date = new Date("2025-01-02T03:04:05Z");
-    const story = await makeStory(t.db, { status: "pending", publishDate: date });
+    const category = await makeCategory(t.db);
+    const story = await makeStory(t.db, { status: "pending", publishDate: date, categoryId: category.id });
     expect((await publishStory(deps(), { actorUserId: editor.id, storyId: story.id }))?.publishDate).toEqual(date);
   });
 
@@ -54,6 +56,40 @@ describe("story transitions", () => {
     await expect(unpublishStory(deps(), { actorUserId: editor.id, storyId: pending.id })).rejects.toMatchObject({ code: "WRONG_STATUS" });
     await expect(rejectStory(deps(), { actorUserId: editor.id, storyId: published.id })).rejects.toMatchObject({ code: "WRONG_STATUS" });
     await expect(publishStory(deps(), { actorUserId: editor.id, storyId: 999_999 })).rejects.toMatchObject({ code: "STORY_NOT_FOUND" });
+  });
+});
+
+describe("nothing is published without a category", () => {
+  test("Publish refuses a story without a category, naming the story and what is missing, and leaves it pending", async () => {
+    const editor = await makeUser(t.db);
+    const story = await makeStory(t.db, { status: "pending", title: "Owl delivers the post" });
+    await expect(publishStory(deps(), { actorUserId: editor.id, storyId: story.id })).rejects.toMatchObject({
+      code: "MISSING_CATEGORY",
+      message: '"Owl delivers the post" has no category: choose one to publish it',
+      fields: { categoryId: "Choose a category to publish this story" },
+    });
+    const [row] = await t.db.select().from(stories).where(eq(stories.id, story.id));
+    expect(row).toMatchObject({ status: "pending", categoryId: null, publishDate: null });
+    expect(await trail(story.id)).toEqual([]);
+  });
+
+  test("Publish with a category sets it as the story goes live, in one change recorded with it", async () => {
+    const editor = await makeUser(t.db);
+    const category = await makeCategory(t.db);
+    const story = await makeStory(t.db, { status: "pending" });
+    const published = await publishStory(deps(), { actorUserId: editor.id, storyId: story.id, categoryId: category.id });
+    expect(published).toMatchObject({ status: "published", categoryId: category.id });
+    const [entry] = await t.repos.audit.forEntity("story", String(story.id));
+    expect(entry).toMatchObject({ action: "story.publish", details: { category: { from: null, to: category.id } } });
+  });
+
+  test("a published story keeps its category: taking it away is refused", async () => {
+    const editor = await makeUser(t.db);
+    const category = await makeCategory(t.db);
+    const story = await makeStory(t.db, { status: "published", categoryId: category.id });
+    await expect(changeStoryCategory(deps(), { actorUserId: editor.id, storyId: story.id, categoryId: null })).rejects.toMatchObject({ code: "MISSING_CATEGORY" });
+    const pending = await makeStory(t.db, { status: "pending", categoryId: category.id });
+    expect(await changeStoryCategory(deps(), { actorUserId: editor.id, storyId: pending.id, categoryId: null })).toMatchObject({ categoryId: null });
   });
 });
 
@@ -131,7 +167,14 @@ describe("edits", () => {
   test.each([
     [{ title: "  ", categoryId: 1 }, REQUIRED_FIELDS_MESSAGE, { title: REQUIRED_FIELDS_MESSAGE }],
     [{ title: "A title", categoryId: "" }, REQUIRED_FIELDS_MESSAGE, { categoryId: REQUIRED_FIELDS_MESSAGE }],
-    [{ title: "A title", categoryId: 1, imageUrl: "javascript:alert(1)" }, "imageUrl must be an http(s) URL", { imageUrl: "must be an http(s) URL" }],
+    [
+      { title: "A title", categoryId: 1, imageUrl: "javascript:alert(1)" },
+      "imageUrl must be an http(s) URL or a picture on this site, such as /demo/cat.svg",
+      { imageUrl: "must be an http(s) URL or a picture on this site, such as /demo/cat.svg" },
+    ],
+    [{ title: "A title", categoryId: 1, imageUrl: "/about" }, "imageUrl must be an http(s) URL or a picture on this site, such as /demo/cat.svg", { imageUrl: expect.any(String) }],
+    [{ title: "A title", categoryId: 1, imageUrl: "data:image/png;base64,AAAA" }, "imageUrl must be an http(s) URL or a picture on this site, such as /demo/cat.svg", { imageUrl: expect.any(String) }],
+    [{ title: "A title", categoryId: 1, sourceUrl: "ftp://files.example/a" }, "sourceUrl must be an http(s) URL", { sourceUrl: "must be an http(s) URL" }],
   ])("a form %j is refused with %j, naming the field", async (form, message, fields) => {
     const editor = await makeUser(t.db);
     const story = await makeStory(t.db);
@@ -140,6 +183,92 @@ describe("edits", () => {
       message,
       fields,
     });
+  });
+});
+
+describe("every field of the Edit dialog is saved", () => {
+  const sitePictures = new Set(["/demo/cat.svg", "/demo/ufo.svg"]);
+  const withPictures = () => ({ ...deps(), sitePictureExists: async (path: string) => sitePictures.has(path) });
+
+  test("a picture on the site itself (a path the site serves) is a valid picture; one it does not have is refused, saying so", async () => {
+    const editor = await makeUser(t.db);
+    const category = await makeCategory(t.db);
+    const story = await makeStory(t.db, { categoryId: category.id, imageUrl: "/demo/ufo.svg" });
+    const form = { title: story.title, categoryId: category.id, imageUrl: "/demo/cat.svg", sourceUrl: story.originalUrl };
+    expect(await editStory(withPictures(), { actorUserId: editor.id, storyId: story.id, form })).toMatchObject({ imageUrl: "/demo/cat.svg" });
+    await expect(editStory(withPictures(), { actorUserId: editor.id, storyId: story.id, form: { ...form, imageUrl: "/demo/missing.svg" } })).rejects.toMatchObject({
+      code: "INVALID_STORY",
+      fields: { imageUrl: "there is no picture at /demo/missing.svg on this site" },
+    });
+  });
+
+  test("a new Source URL is the story's link: shown back, deduplicated by, and read again by image enhancement", async () => {
+    const editor = await makeUser(t.db);
+    const category = await makeCategory(t.db);
+    const story = await makeStory(t.db, {
+      categoryId: category.id,
+      originalUrl: "https://old.example/story",
+      sourceUrl: "https://old.example/story",
+      imageEnhanced: true,
+      imageProcessingStatus: "failed",
+      imageFailurePermanent: true,
+    });
+    const edited = await editStory(deps(), {
+      actorUserId: editor.id,
+      storyId: story.id,
+      form: { title: story.title, summary: story.summary, content: story.content, categoryId: category.id, sourceUrl: "https://www.new.example/story/?utm_source=x" },
+    });
+    const moved = normalizeUrl("https://www.new.example/story/?utm_source=x");
+    expect(moved.ok).toBe(true);
+    expect(edited).toMatchObject({
+      originalUrl: "https://www.new.example/story/?utm_source=x",
+      sourceUrl: "https://www.new.example/story/?utm_source=x",
+      normalizedUrl: moved.ok ? moved.normalized : "",
+      urlHash: moved.ok ? moved.hash : "",
+      // A new page is image work again.
+      imageEnhanced: false,
+      imageProcessingStatus: null,
+      imageFailurePermanent: false,
+    });
+    const [entry] = await t.repos.audit.forEntity("story", String(story.id));
+    expect(entry?.details).toMatchObject({ changed: ["sourceUrl"] });
+  });
+
+  test("an edit that keeps the link and the picture keeps the image work as it was", async () => {
+    const editor = await makeUser(t.db);
+    const category = await makeCategory(t.db);
+    const story = await makeStory(t.db, { categoryId: category.id, imageUrl: "https://cdn.example/a.jpg", imageEnhanced: true, imageProcessingStatus: "failed", imageFailurePermanent: true });
+    const edited = await editStory(deps(), {
+      actorUserId: editor.id,
+      storyId: story.id,
+      form: { title: "Only the title", categoryId: category.id, imageUrl: "https://cdn.example/a.jpg", sourceUrl: story.originalUrl },
+    });
+    expect(edited).toMatchObject({ title: "Only the title", urlHash: story.urlHash, imageEnhanced: true, imageProcessingStatus: "failed", imageFailurePermanent: true });
+    const repictured = await editStory(deps(), {
+      actorUserId: editor.id,
+      storyId: story.id,
+      form: { title: "Only the title", categoryId: category.id, imageUrl: "https://cdn.example/b.jpg", sourceUrl: story.originalUrl },
+    });
+    expect(repictured).toMatchObject({ imageFailurePermanent: false, urlHash: story.urlHash });
+  });
+
+  test("a Source URL another story has is refused beside the field; emptying a story's link is refused", async () => {
+    const editor = await makeUser(t.db);
+    const category = await makeCategory(t.db);
+    const other = await makeStory(t.db, { originalUrl: "https://taken.example/a" });
+    const story = await makeStory(t.db, { categoryId: category.id });
+    const form = { title: story.title, categoryId: category.id };
+    await expect(editStory(deps(), { actorUserId: editor.id, storyId: story.id, form: { ...form, sourceUrl: "https://www.taken.example/a/" } })).rejects.toMatchObject({
+      code: "DUPLICATE_URL",
+      fields: { sourceUrl: "Another story already has this source URL" },
+    });
+    await expect(editStory(deps(), { actorUserId: editor.id, storyId: story.id, form: { ...form, sourceUrl: " " } })).rejects.toMatchObject({
+      code: "INVALID_STORY",
+      fields: { sourceUrl: expect.stringContaining("keeps its source URL") },
+    });
+    const [row] = await t.db.select().from(stories).where(eq(stories.id, story.id));
+    expect(row?.originalUrl).toBe(story.originalUrl);
+    expect(other.id).not.toBe(story.id);
   });
 });
 

@@ -1,17 +1,23 @@
 import { z } from "zod";
-import type { EditorialRepo, StoryFields } from "~/db/repos/editorial.repo";
+import type { EditorialRepo, StoryLinkFields } from "~/db/repos/editorial.repo";
 import { DomainError } from "~/domain/errors";
 import { normalizeUrl, rejectionContentHash } from "~/lib/normalize-url";
 import { ALREADY_REJECTED_MESSAGE, REQUIRED_FIELDS_MESSAGE } from "./messages";
 import { storySlug } from "~/lib/slug";
 import { isHttpUrl } from "~/lib/http-url";
+import { sitePicturePath } from "~/lib/story-image";
 
 // Story review in the back office (spec sections 2, 4 and 5): state transitions, the reject flow,
 // hand-made stories and edits. Every change is recorded with who made it.
 
 export { ALREADY_REJECTED_MESSAGE, REQUIRED_FIELDS_MESSAGE } from "./messages";
 
-export type EditorialDeps = { editorial: EditorialRepo; clock?: () => Date };
+export type EditorialDeps = {
+  editorial: EditorialRepo;
+  clock?: () => Date;
+  /** Whether the site serves the picture a path names (/demo/cat.svg); without it, any picture path is taken. */
+  sitePictureExists?: (sitePath: string) => Promise<boolean>;
+};
 type Actor = { actorUserId: string };
 
 const optionalUrl = z
@@ -21,6 +27,14 @@ const optionalUrl = z
   .nullable()
   .refine((v) => v === null || /^https?:\/\//i.test(v), "must be an http(s) URL")
   .refine((v) => v === null || isHttpUrl(v), "is not a valid URL");
+
+/** A picture the site can serve: one on another site (http(s)), or one of the site's own files by its path. */
+const optionalPicture = z
+  .string()
+  .trim()
+  .transform((v) => (v === "" ? null : v))
+  .nullable()
+  .refine((v) => v === null || isHttpUrl(v) || sitePicturePath(v) !== null, "must be an http(s) URL or a picture on this site, such as /demo/cat.svg");
 
 const optionalText = z
   .string()
@@ -33,7 +47,7 @@ export const storyFormSchema = z.object({
   categoryId: z.coerce.number({ message: REQUIRED_FIELDS_MESSAGE }).int().positive(REQUIRED_FIELDS_MESSAGE),
   summary: optionalText.default(null),
   content: optionalText.default(null),
-  imageUrl: optionalUrl.default(null),
+  imageUrl: optionalPicture.default(null),
   sourceUrl: optionalUrl.default(null),
   isFeatured: z.boolean().default(false),
   slug: z.string().trim().optional(),
@@ -54,17 +68,40 @@ function parseForm(input: StoryForm) {
   return parsed.data;
 }
 
+/** Refuses a picture path the site does not have, rather than saving a story that shows the logo. */
+async function checkSitePicture(deps: EditorialDeps, imageUrl: string | null) {
+  const sitePath = sitePicturePath(imageUrl);
+  if (sitePath === null || !deps.sitePictureExists || (await deps.sitePictureExists(sitePath))) return;
+  const problem = `there is no picture at ${sitePath} on this site`;
+  throw new DomainError("INVALID_STORY", `imageUrl: ${problem}`, { fields: { imageUrl: problem } });
+}
+
 async function mustFind(deps: EditorialDeps, storyId: number) {
   const story = await deps.editorial.findById(storyId);
   if (!story) throw new DomainError("STORY_NOT_FOUND", "That story no longer exists");
   return story;
 }
 
-/** pending -> published ('Publish'); the publish date is set if the story has none. */
-export async function publishStory(deps: EditorialDeps, input: Actor & { storyId: number }) {
+/**
+ * pending -> published ('Publish'); the publish date is set if the story has none. A story goes live
+ * only with a category: one given here is set with it, and one without is refused, saying so.
+ */
+export async function publishStory(deps: EditorialDeps, input: Actor & { storyId: number; categoryId?: number | null }) {
   const story = await mustFind(deps, input.storyId);
   if (story.status !== "pending") throw new DomainError("WRONG_STATUS", "Only a pending story can be published");
-  return deps.editorial.setStatus(story.id, "published", { actorUserId: input.actorUserId, action: "story.publish" });
+  const categoryId = input.categoryId ?? story.categoryId;
+  if (categoryId === null) {
+    throw new DomainError("MISSING_CATEGORY", `"${story.title}" has no category: choose one to publish it`, {
+      fields: { categoryId: "Choose a category to publish this story" },
+    });
+  }
+  const row = await deps.editorial.setStatus(story.id, "published", {
+    actorUserId: input.actorUserId,
+    action: "story.publish",
+    ...(categoryId !== story.categoryId ? { details: { category: { from: story.categoryId, to: categoryId } } } : {}),
+  }, { categoryId });
+  if (!row) throw new DomainError("STORY_NOT_FOUND", "That story no longer exists");
+  return row;
 }
 
 /** published -> pending ('Unpublish'). */
@@ -111,9 +148,12 @@ export async function rejectStory(
   return { alreadyRejected: result.alreadyRejected, message: result.alreadyRejected ? ALREADY_REJECTED_MESSAGE : null };
 }
 
-/** Moves a story to another category. */
+/** Moves a story to another category; a published story keeps one. */
 export async function changeStoryCategory(deps: EditorialDeps, input: Actor & { storyId: number; categoryId: number | null }) {
   const story = await mustFind(deps, input.storyId);
+  if (input.categoryId === null && story.status === "published") {
+    throw new DomainError("MISSING_CATEGORY", "A published story keeps a category: unpublish it before taking its category away");
+  }
   return deps.editorial.update(
     story.id,
     { categoryId: input.categoryId },
@@ -121,12 +161,42 @@ export async function changeStoryCategory(deps: EditorialDeps, input: Actor & { 
   );
 }
 
-/** Saves the Edit dialog; the slug never changes on edit (spec section 5). */
+/**
+ * Saves the Edit dialog: every field it shows. The slug never changes on edit (spec section 5). The
+ * Source URL is the story's link (where it was found, else the one given): a new one is the story's
+ * new address for readers, deduplication and image enhancement, and is refused when another story
+ * has it; a story that has a link keeps one.
+ */
 export async function editStory(deps: EditorialDeps, input: Actor & { storyId: number; form: StoryForm }) {
   const story = await mustFind(deps, input.storyId);
-  const { slug: _ignored, ...fields } = parseForm(input.form);
-  const changed = (Object.keys(fields) as (keyof StoryFields)[]).filter((k) => fields[k] !== story[k]);
-  return deps.editorial.update(story.id, fields, { actorUserId: input.actorUserId, action: "story.edit", details: { changed } });
+  const { slug: _ignored, sourceUrl, ...fields } = parseForm(input.form);
+  await checkSitePicture(deps, fields.imageUrl);
+  const link = storyLink(story);
+  let linkFields: Partial<StoryLinkFields> = {};
+  // A form without the field (the command line, an older page) leaves the link as it is.
+  if (input.form.sourceUrl !== undefined && sourceUrl !== link) {
+    if (sourceUrl === null) {
+      const problem = "A story keeps its source URL: readers follow it and it tells duplicates apart";
+      throw new DomainError("INVALID_STORY", `sourceUrl: ${problem}`, { fields: { sourceUrl: problem } });
+    }
+    const url = normalizeUrl(sourceUrl);
+    if (!url.ok) throw new DomainError("INVALID_STORY", `sourceUrl ${url.error.message}`, { fields: { sourceUrl: url.error.message } });
+    if (url.hash !== story.urlHash && (await deps.editorial.urlHashExists(url.hash))) {
+      const problem = "Another story already has this source URL";
+      throw new DomainError("DUPLICATE_URL", problem, { fields: { sourceUrl: problem } });
+    }
+    linkFields = { originalUrl: sourceUrl, sourceUrl, normalizedUrl: url.normalized, urlHash: url.hash };
+  }
+  const changed = [
+    ...(Object.keys(fields) as (keyof typeof fields)[]).filter((k) => fields[k] !== story[k]),
+    ...(linkFields.originalUrl !== undefined ? ["sourceUrl"] : []),
+  ];
+  return deps.editorial.update(story.id, { ...fields, ...linkFields }, { actorUserId: input.actorUserId, action: "story.edit", details: { changed } });
+}
+
+/** The address a story links to: where it was found, else the one an editor gave it. */
+export function storyLink(story: { originalUrl: string | null; sourceUrl: string | null }): string | null {
+  return story.originalUrl ?? story.sourceUrl;
 }
 
 /** Deletes a story for good. */
@@ -142,6 +212,7 @@ export async function deleteStory(deps: EditorialDeps, input: Actor & { storyId:
  */
 export async function createStory(deps: EditorialDeps & { siteUrl: string }, input: Actor & { form: StoryForm }) {
   const form = parseForm(input.form);
+  await checkSitePicture(deps, form.imageUrl);
   const baseSlug = storySlug(form.slug || form.title) || "story";
   let slug = baseSlug;
   for (let n = 2; await deps.editorial.slugExists(slug); n++) slug = `${baseSlug}-${n}`;

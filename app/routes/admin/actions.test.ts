@@ -2,7 +2,7 @@ import pino from "pino";
 import type { AppLoadContext } from "react-router";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { jobs } from "~/db/schema";
-import { makeSource, makeStory, makeUser } from "~/db/testing/factories";
+import { makeCategory, makeSource, makeStory, makeUser } from "~/db/testing/factories";
 import { useTestDatabase } from "~/db/testing/test-database";
 import { REQUIRED_FIELDS_MESSAGE } from "~/domain/stories/messages";
 import { createJobRunner, type JobRunner } from "~/jobs/runner";
@@ -59,7 +59,7 @@ describe("story actions", () => {
     const answer = await run(storiesAction, post("/admin/stories", { intent: "create", title: " ", categoryId: "", imageUrl: "javascript:alert(1)" }), context);
     expect(answer.status).toBe(400);
     expect(answer.body.toast?.description).toBe(REQUIRED_FIELDS_MESSAGE);
-    expect(answer.body.fieldErrors).toEqual({ title: REQUIRED_FIELDS_MESSAGE, categoryId: REQUIRED_FIELDS_MESSAGE, imageUrl: "must be an http(s) URL" });
+    expect(answer.body.fieldErrors).toEqual({ title: REQUIRED_FIELDS_MESSAGE, categoryId: REQUIRED_FIELDS_MESSAGE, imageUrl: "must be an http(s) URL or a picture on this site, such as /demo/cat.svg" });
     expect(errors).toEqual([]);
   });
 
@@ -72,13 +72,33 @@ describe("story actions", () => {
 
   test("a bulk publish publishes the pending stories and names the skipped ones", async () => {
     const { context } = await signedInAdmin();
-    const pending = await makeStory(t.db, { status: "pending" });
+    const category = await makeCategory(t.db);
+    const pending = await makeStory(t.db, { status: "pending", categoryId: category.id });
+    const bare = await makeStory(t.db, { status: "pending", title: "Owl post" });
     const live = await makeStory(t.db, { status: "published" });
-    const answer = await run(storiesAction, post("/admin/stories", { intent: "bulk-publish", ids: JSON.stringify([pending.id, live.id]) }), context);
+    const answer = await run(storiesAction, post("/admin/stories", { intent: "bulk-publish", ids: JSON.stringify([pending.id, bare.id, live.id]) }), context);
     expect(answer).toMatchObject({
       status: 200,
-      body: { ok: true, toast: { title: "Published 1 story", description: `Skipped 1: #${live.id}: Only a pending story can be published` } },
+      body: {
+        ok: true,
+        toast: {
+          title: "Published 1 story",
+          description: `Skipped 2: #${bare.id}: "Owl post" has no category: choose one to publish it; #${live.id}: Only a pending story can be published`,
+        },
+      },
     });
+  });
+
+  test("Publish on a story without a category is refused naming the category field; Publish with one sets it", async () => {
+    const { context, errors } = await signedInAdmin();
+    const category = await makeCategory(t.db);
+    const bare = await makeStory(t.db, { status: "pending", title: "Owl post" });
+    const refused = await run(storiesAction, post("/admin/stories", { intent: "publish", storyId: String(bare.id) }), context);
+    expect(refused).toMatchObject({ status: 400, body: { ok: false, fieldErrors: { categoryId: "Choose a category to publish this story" } } });
+    const published = await run(storiesAction, post("/admin/stories", { intent: "publish", storyId: String(bare.id), categoryId: String(category.id) }), context);
+    expect(published).toMatchObject({ status: 200, body: { ok: true } });
+    expect(await t.repos.editorial.findById(bare.id)).toMatchObject({ status: "published", categoryId: category.id });
+    expect(errors).toEqual([]);
   });
 });
 

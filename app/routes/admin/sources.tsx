@@ -32,11 +32,12 @@ export async function loader(args: Route.LoaderArgs) {
   const params = new URL(args.request.url).searchParams;
   const q = params.get("q")?.trim() ?? "";
   const troubled = params.get("trouble") === "1";
-  const [sources, sourceNames] = await Promise.all([
+  const [sources, sourceNames, categories] = await Promise.all([
     listSources({ sources: args.context.repos.sources, crawl: args.context.repos.crawl }, { search: q, troubled }),
     args.context.repos.sources.listNames(),
+    args.context.repos.categories.listAll(),
   ]);
-  return { sources, sourceNames, q, troubled };
+  return { sources, sourceNames, categories: categories.map((c) => ({ id: c.id, name: c.name })), q, troubled };
 }
 
 /** Switching tabs changes only ?tab=: the list is already here, so it is not loaded again. */
@@ -67,7 +68,7 @@ export async function action(args: Route.ActionArgs) {
   const intent = String(form.get("intent") ?? "");
   // Saving an RSS source reads its feed first, as the RSS Validator does; the editor may save anyway.
   const checkFeed = (url: string) => validateFeed({ http: args.context.http, parseFeed: args.context.parseFeed }, url);
-  const deps = { sources: args.context.repos.sources, checkFeed };
+  const deps = { sources: args.context.repos.sources, checkFeed, categories: args.context.repos.categories };
   const saveAnyway = form.get("saveAnyway") === "1";
   const actor = { actorUserId: me.id };
   const done = (result: ActionResult) => {
@@ -119,7 +120,7 @@ export async function action(args: Route.ActionArgs) {
 }
 
 export default function Sources({ loaderData }: Route.ComponentProps) {
-  const { sources, sourceNames, q, troubled } = loaderData;
+  const { sources, sourceNames, categories, q, troubled } = loaderData;
   const [search, setSearch] = useSearchParams();
   const [dialog, setDialog] = useState<{ source: SourceView | null } | null>(null);
   const closeDialog = useCallback(() => setDialog(null), []);
@@ -163,7 +164,7 @@ export default function Sources({ loaderData }: Route.ComponentProps) {
           {t.id === "watchlist" ? <WatchlistTab /> : null}
         </div>
       ))}
-      {open ? <SourceDialog key={dialog.source?.id ?? "new"} source={editing} onClose={closeDialog} /> : null}
+      {open ? <SourceDialog key={dialog.source?.id ?? "new"} source={editing} categories={categories} onClose={closeDialog} /> : null}
     </>
   );
 }

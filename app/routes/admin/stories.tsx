@@ -2,6 +2,7 @@ import { useCallback, useEffect, useState } from "react";
 import { data, Link, useFetcher, useLocation, useNavigate, useRevalidator, useSearchParams } from "react-router";
 import { ShortcutsDialog, useReviewShortcuts } from "~/app/components/admin/stories/shortcuts";
 import { StoryDialog } from "~/app/components/admin/stories/story-dialog";
+import { PublishDialog } from "~/app/components/admin/stories/publish-dialog";
 import { RejectedList, StoryList } from "~/app/components/admin/stories/story-list";
 import { BulkBar, listHref, StatusButtons, StoryToolbar } from "~/app/components/admin/stories/stories-toolbar";
 import { Pagination } from "~/app/components/pagination";
@@ -9,7 +10,7 @@ import { failedAction, useActionToast, type ActionResult } from "~/app/lib/actio
 import { requireAdmin } from "~/app/lib/admin.server";
 import { errorAnswer } from "~/app/lib/error-response.server";
 import { idField, idListField } from "~/app/lib/form-fields";
-import { listAdminStories, parseAdminListQuery } from "~/domain/stories/admin-list";
+import { listAdminStories, parseAdminListQuery, type AdminStory } from "~/domain/stories/admin-list";
 import { bulkOutcomeMessage, bulkPublishStories, bulkRejectStories } from "~/domain/stories/bulk-review";
 import { changeStoryCategory, createStory, deleteStory, editStory, publishStory, rejectStory, unpublishStory } from "~/domain/stories/editorial";
 import { PageHeader } from "~/app/components/admin/page-header";
@@ -29,6 +30,7 @@ export async function loader(args: Route.LoaderArgs) {
 
 const StoryId = idField("That story is not known");
 const StoryIds = idListField("That list of stories is not understood");
+const CategoryId = idField("That category is not known");
 const FROM_SCRAPE_REFRESH_MS = 800;
 
 // Spec section 8's failure texts; a business-rule failure says its own words instead.
@@ -42,7 +44,7 @@ const FAILURES: Record<string, string> = {
 export async function action(args: Route.ActionArgs) {
   const me = await requireAdmin(args);
   const form = Object.fromEntries(await args.request.formData()) as Record<string, string>;
-  const deps = { editorial: args.context.repos.editorial, siteUrl: args.context.config.siteUrl };
+  const deps = { editorial: args.context.repos.editorial, siteUrl: args.context.config.siteUrl, sitePictureExists: args.context.sitePictureExists };
   const actor = { actorUserId: me.id };
   const storyId = () => StoryId.parse(form.storyId);
   const story = () => ({
@@ -62,7 +64,7 @@ export async function action(args: Route.ActionArgs) {
   try {
     switch (form.intent) {
       case "publish":
-        await publishStory(deps, { ...actor, storyId: storyId() });
+        await publishStory(deps, { ...actor, storyId: storyId(), ...(form.categoryId ? { categoryId: CategoryId.parse(form.categoryId) } : {}) });
         return done({ title: "Story Published", description: "The story is live on the website." });
       case "unpublish":
         await unpublishStory(deps, { ...actor, storyId: storyId() });
@@ -106,6 +108,7 @@ export default function Stories({ loaderData }: Route.ComponentProps) {
   const [selected, setSelected] = useState<Set<number>>(new Set());
   const [active, setActive] = useState(-1);
   const [help, setHelp] = useState(false);
+  const [publishing, setPublishing] = useState<AdminStory | null>(null);
   const bulk = useFetcher<ActionResult>();
   useActionToast(bulk.data);
   const navigate = useNavigate();
@@ -151,11 +154,13 @@ export default function Stories({ loaderData }: Route.ComponentProps) {
     setActive,
     toggleHelp: () => setHelp((h) => !h),
     review,
+    publishUncategorized: setPublishing,
     edit: setEdit,
     toggleSelected: (id) => select(id, !selected.has(id)),
   });
   const closeHelp = useCallback(() => setHelp(false), []);
   const closeAdd = useCallback(() => setAdding(false), []);
+  const closePublish = useCallback(() => setPublishing(null), []);
   const editing = stories.find((s) => s.id === Number(search.get("edit"))) ?? null;
 
   return (
@@ -200,6 +205,7 @@ export default function Stories({ loaderData }: Route.ComponentProps) {
           onActivate={setActive}
           selected={selected}
           onSelect={select}
+          onPublishUncategorized={setPublishing}
           toolbar={
             <BulkBar
               allSelected={stories.every((s) => selected.has(s.id))}
@@ -213,6 +219,7 @@ export default function Stories({ loaderData }: Route.ComponentProps) {
       )}
       <Pagination page={page} pageCount={pageCount} search={search} labels={{ previous: "← Previous", next: "Next →" }} />
       {help ? <ShortcutsDialog onClose={closeHelp} /> : null}
+      {publishing ? <PublishDialog key={publishing.id} story={publishing} categories={categories} onClose={closePublish} /> : null}
       {adding ? <StoryDialog story={null} categories={categories} onClose={closeAdd} /> : null}
       {editing ? <StoryDialog key={editing.id} story={editing} categories={categories} onClose={() => setEdit(null)} /> : null}
     </>

@@ -1,7 +1,7 @@
-import { useEffect, useId, useState } from "react";
+import { useId, useState } from "react";
 import { useFetcher } from "react-router";
 import { categorySlug } from "~/domain/categories/category-slug";
-import { useActionToast, type ActionResult } from "~/app/lib/action-toast";
+import { useActionSuccess, useActionToast, type ActionResult } from "~/app/lib/action-toast";
 import { DisabledReason } from "~/app/components/admin/disabled-reason";
 import { missingFieldsReason } from "./reasons";
 
@@ -12,9 +12,7 @@ export function AddCategory({ onDone }: { onDone: () => void }) {
   const [name, setName] = useState("");
   const [slug, setSlug] = useState("");
   const [slugEdited, setSlugEdited] = useState(false);
-  useEffect(() => {
-    if (fetcher.state === "idle" && fetcher.data?.ok) onDone();
-  }, [fetcher.state, fetcher.data, onDone]);
+  useActionSuccess(fetcher, onDone);
   const field = "w-full rounded-lg border-2 border-ink bg-white px-3 py-2";
   const reasonId = useId();
   const reason = missingFieldsReason(name, slug, "add the category");

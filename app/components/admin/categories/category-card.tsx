@@ -1,9 +1,9 @@
 import { useSortable } from "@dnd-kit/sortable";
 import { CSS } from "@dnd-kit/utilities";
-import { useEffect, useState } from "react";
+import { useState } from "react";
 import { useFetcher } from "react-router";
 import type { AdminCategory } from "~/domain/categories/admin-categories";
-import { useActionToast, type ActionResult } from "~/app/lib/action-toast";
+import { useActionSuccess, useActionToast, type ActionResult } from "~/app/lib/action-toast";
 import { DisabledReason } from "~/app/components/admin/disabled-reason";
 import { deleteNote, missingFieldsReason } from "./reasons";
 
@@ -27,9 +27,7 @@ export function CategoryCard({
   const [name, setName] = useState(category.name);
   const [slug, setSlug] = useState(category.slug);
   const [moveTo, setMoveTo] = useState("");
-  useEffect(() => {
-    if (fetcher.state === "idle" && fetcher.data?.ok) onDone();
-  }, [fetcher.state, fetcher.data, onDone]);
+  useActionSuccess(fetcher, onDone);
   const field = "min-w-0 flex-1 basis-40 rounded-lg border-2 border-ink bg-white px-3 py-1.5";
   const saveReason = missingFieldsReason(name, slug, "save");
   const deleteReason = deleteNote(category.storyCount, others.find((o) => String(o.id) === moveTo)?.name ?? null);

@@ -1,7 +1,7 @@
-import { useEffect, useRef, useState } from "react";
+import { useRef, useState } from "react";
 import { useFetcher } from "react-router";
 import { Dialog } from "~/app/components/admin/dialog";
-import { useActionToast, type ActionResult } from "~/app/lib/action-toast";
+import { useActionSuccess, useActionToast, type ActionResult } from "~/app/lib/action-toast";
 import {
   AUTO_SCRAPE_MAX,
   INVALID_JSON_ALERT,
@@ -20,10 +20,10 @@ import type { SourceView } from "~/domain/sources/sources";
 import { FieldError, KeywordInput } from "./keyword-input";
 import { inputClass, primaryButtonClass } from "./ui";
 
-const FIELD_ORDER: SourceFormField[] = ["name", "sourceType", "websiteUrl", "rssFeedUrl", "status", "pollIntervalMinutes", "scrapingConfig", "includeKeywords", "excludeKeywords", "notes"];
+const FIELD_ORDER: SourceFormField[] = ["name", "sourceType", "websiteUrl", "rssFeedUrl", "status", "pollIntervalMinutes", "defaultCategoryId", "scrapingConfig", "includeKeywords", "excludeKeywords", "notes"];
 
 /** The create and edit dialog: the browser checks with the server's rules, the server's field errors are shown in place. */
-export function SourceDialog({ source, onClose }: { source: SourceView | null; onClose: () => void }) {
+export function SourceDialog({ source, categories, onClose }: { source: SourceView | null; categories: { id: number; name: string }[]; onClose: () => void }) {
   const fetcher = useFetcher<ActionResult & { feedWarning?: string }>();
   const formRef = useRef<HTMLFormElement>(null);
   const adding = source === null;
@@ -46,9 +46,7 @@ export function SourceDialog({ source, onClose }: { source: SourceView | null; o
     setFeedWarning(fetcher.data?.feedWarning ?? null);
     setSaveAnyway(false);
   }
-  useEffect(() => {
-    if (fetcher.state === "idle" && fetcher.data?.ok) onClose();
-  }, [fetcher.state, fetcher.data, onClose]);
+  useActionSuccess(fetcher, onClose);
 
   const configCheck = parseScrapingConfig(config);
   const configBlocks = sourceType === "web_scraping" && !configCheck.ok;
@@ -177,6 +175,31 @@ export function SourceDialog({ source, onClose }: { source: SourceView | null; o
             From {POLL_INTERVAL.min} to {POLL_INTERVAL.max} (one day).
           </p>
           <FieldError id="source-pollIntervalMinutes-error" message={errors.pollIntervalMinutes} />
+        </div>
+        <div>
+          <label htmlFor="source-category" className="text-sm font-bold">
+            Default category
+          </label>
+          <select
+            id="source-category"
+            data-field="defaultCategoryId"
+            name="defaultCategoryId"
+            defaultValue={source?.defaultCategoryId ?? ""}
+            onChange={() => clear("defaultCategoryId")}
+            className={field()}
+            {...describe("defaultCategoryId", "source-category-hint")}
+          >
+            <option value="">None: the editor chooses</option>
+            {categories.map((c) => (
+              <option key={c.id} value={c.id}>
+                {c.name}
+              </option>
+            ))}
+          </select>
+          <p id="source-category-hint" className="mt-1 text-xs text-ink/70">
+            Given to the stories this source brings in.
+          </p>
+          <FieldError id="source-defaultCategoryId-error" message={errors.defaultCategoryId} />
         </div>
         {sourceType === "web_scraping" ? (
           <div className="sm:col-span-2">

@@ -5,7 +5,7 @@ import type { AdminStory } from "~/domain/stories/admin-list";
 const SHORTCUTS = [
   ["j", "next story"],
   ["k", "previous story"],
-  ["p", "publish the story (pending)"],
+  ["p", "publish the story (pending; asks for a category when it has none)"],
   ["r", "reject the story (pending)"],
   ["e", "edit the story"],
   ["x", "select or unselect the story"],
@@ -43,6 +43,8 @@ export type ShortcutHandlers = {
   setActive: (index: number) => void;
   toggleHelp: () => void;
   review: (intent: "bulk-publish" | "bulk-reject", ids: number[]) => void;
+  /** p on a story without a category: publishing asks for one. */
+  publishUncategorized: (story: AdminStory) => void;
   edit: (id: number) => void;
   toggleSelected: (id: number) => void;
 };
@@ -50,7 +52,7 @@ export type ShortcutHandlers = {
 /** j / k move between stories, p / r publish or reject the active pending one, e edits it, x selects it, ? shows the list. */
 export function useReviewShortcuts(handlers: ShortcutHandlers) {
   useEffect(() => {
-    const { stories, active, setActive, toggleHelp, review, edit, toggleSelected } = handlers;
+    const { stories, active, setActive, toggleHelp, review, publishUncategorized, edit, toggleSelected } = handlers;
     const onKey = (event: KeyboardEvent) => {
       if (event.metaKey || event.ctrlKey || event.altKey || isTyping(event.target)) return;
       const current = stories[active];
@@ -63,7 +65,10 @@ export function useReviewShortcuts(handlers: ShortcutHandlers) {
       else if (event.key === "k") move(active - 1);
       else if (event.key === "?") toggleHelp();
       else if (!current) return;
-      else if (event.key === "p" && current.status === "pending") review("bulk-publish", [current.id]);
+      else if (event.key === "p" && current.status === "pending") {
+        if (current.categoryId === null) publishUncategorized(current);
+        else review("bulk-publish", [current.id]);
+      }
       else if (event.key === "r" && current.status === "pending") review("bulk-reject", [current.id]);
       else if (event.key === "e") edit(current.id);
       else if (event.key === "x") toggleSelected(current.id);

@@ -10,10 +10,23 @@ const button = "h-7 rounded-full border-2 border-transparent px-2 text-xs font-b
 
 /**
  * A story row's last three columns (spec section 2): its category (a select that changes it), its
- * status badge, and its actions: Publish and Reject when pending, Unpublish when published, Edit,
+ * status badge, and its actions: Publish (asking for a category where there is none) and Reject when pending, Unpublish when published, Edit,
  * Delete, and the row's `details` toggle.
  */
-export function StoryActions({ story, categories, badge, details }: { story: AdminStory; categories: CategoryOption[]; badge: ReactNode; details: ReactNode }) {
+export function StoryActions({
+  story,
+  categories,
+  badge,
+  details,
+  onPublishUncategorized,
+}: {
+  story: AdminStory;
+  categories: CategoryOption[];
+  badge: ReactNode;
+  details: ReactNode;
+  /** Publish on a story without a category: the page asks for one instead. */
+  onPublishUncategorized: (story: AdminStory) => void;
+}) {
   const fetcher = useFetcher<ActionResult>();
   useActionToast(fetcher.data);
   const busy = fetcher.state !== "idle";
@@ -35,7 +48,10 @@ export function StoryActions({ story, categories, badge, details }: { story: Adm
           onChange={(e) => fetcher.submit({ intent: "category", storyId: String(story.id), categoryId: e.target.value }, { method: "post" })}
           className="h-7 w-full truncate rounded-full border border-ink/40 bg-white px-2 text-xs hover:border-ink"
         >
-          <option value="">Uncategorized</option>
+          {/* A published story keeps a category. */}
+          <option value="" disabled={story.status === "published"}>
+            Uncategorized
+          </option>
           {categories.map((c) => (
             <option key={c.id} value={c.id}>
               {c.name}
@@ -47,7 +63,12 @@ export function StoryActions({ story, categories, badge, details }: { story: Adm
       <div className="flex items-center justify-end gap-0.5">
         {story.status === "pending" ? (
           <>
-            <button type="button" className={primary} disabled={busy} onClick={() => act("publish")}>
+            <button
+              type="button"
+              className={primary}
+              disabled={busy}
+              onClick={() => (story.categoryId === null ? onPublishUncategorized(story) : act("publish"))}
+            >
               Publish<span className="sr-only"> {story.title}</span>
             </button>
             <button type="button" className={button} disabled={busy} onClick={() => act("reject")}>

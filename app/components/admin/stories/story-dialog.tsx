@@ -1,9 +1,10 @@
-import { useEffect, useId, useRef, useState } from "react";
+import { useId, useRef, useState } from "react";
 import { useFetcher } from "react-router";
 import { Dialog } from "~/app/components/admin/dialog";
-import { useActionToast, type ActionResult } from "~/app/lib/action-toast";
+import { useActionSuccess, useActionToast, type ActionResult } from "~/app/lib/action-toast";
 import type { AdminStory } from "~/domain/stories/admin-list";
 import { REQUIRED_FIELDS_MESSAGE } from "~/domain/stories/messages";
+import { formatDate, formatTime } from "~/app/lib/format";
 import type { CategoryOption } from "./types";
 
 const field = "w-full rounded-lg border-2 border-ink bg-white px-3 py-2 aria-invalid:border-alarm-ink aria-invalid:bg-red-50";
@@ -24,9 +25,7 @@ export function StoryDialog({ story, categories, onClose }: { story: AdminStory 
     setAnswered(fetcher.data);
     setErrors(fetcher.data?.fieldErrors ?? {});
   }
-  useEffect(() => {
-    if (fetcher.state === "idle" && fetcher.data?.ok) onClose();
-  }, [fetcher.state, fetcher.data, onClose]);
+  useActionSuccess(fetcher, onClose);
   const value = (name: keyof AdminStory & string) => (story ? String(story[name] ?? "") : "");
   const problem = (name: string) =>
     errors[name]
@@ -72,6 +71,14 @@ export function StoryDialog({ story, categories, onClose }: { story: AdminStory 
           </p>
         ) : null}
         <input type="hidden" name="intent" value={adding ? "create" : "edit"} />
+        {story?.sourcePublishedAt ? (
+          <p className="text-sm">
+            Reported by {story.sourceName ?? "its source"} on{" "}
+            <time dateTime={story.sourcePublishedAt} className="font-semibold">
+              {formatDate(story.sourcePublishedAt)} {formatTime(story.sourcePublishedAt)}
+            </time>
+          </p>
+        ) : null}
         {story ? <input type="hidden" name="storyId" value={story.id} /> : null}
         <label className="block text-sm font-bold">
           Title <RequiredMark />
@@ -100,7 +107,8 @@ export function StoryDialog({ story, categories, onClose }: { story: AdminStory 
         </label>
         <label className="block text-sm font-bold">
           Image URL
-          <input name="imageUrl" type="url" defaultValue={value("imageUrl")} className={field} {...problem("imageUrl")} />
+          {/* Text, not type="url": a picture on this site is a path (/demo/cat.svg). */}
+          <input name="imageUrl" type="text" inputMode="url" defaultValue={value("imageUrl")} className={field} {...problem("imageUrl")} />
           {error("imageUrl")}
         </label>
         <label className="block text-sm font-bold">

@@ -33,6 +33,7 @@ function StoryDetails({ story, id }: { story: AdminStory; id: string }) {
       {story.summary ? <p className="text-sm">{story.summary}</p> : null}
       <p>
         Added {formatDate(story.createdAt)} {formatTime(story.createdAt)}
+        {story.sourcePublishedAt ? ` · Reported by its source ${formatDate(story.sourcePublishedAt)} ${formatTime(story.sourcePublishedAt)}` : ""}
         {story.publishDate ? ` · Published ${formatDate(story.publishDate)} ${formatTime(story.publishDate)}` : ""}
         {story.sourceUrl ? (
           <>
@@ -76,6 +77,7 @@ export function StoryList({
   onActivate,
   selected,
   onSelect,
+  onPublishUncategorized,
   toolbar,
 }: {
   /** The bar above the rows (select all, bulk actions); it stays in view while the list scrolls. */
@@ -86,6 +88,7 @@ export function StoryList({
   onActivate: (index: number) => void;
   selected: ReadonlySet<number>;
   onSelect: (id: number, checked: boolean) => void;
+  onPublishUncategorized: (story: AdminStory) => void;
 }) {
   const [open, setOpen] = useState<ReadonlySet<number>>(new Set());
   const toggle = (id: number) =>
@@ -129,13 +132,24 @@ export function StoryList({
             <div className="col-span-2 col-start-2 min-w-0 text-xs leading-4 text-ink/70 lg:col-span-1 lg:col-start-auto">
               <p className="truncate font-semibold text-ink/80">{story.sourceName ?? "No source"}</p>
               <p className="truncate tabular-nums">
-                {formatDate(story.createdAt)} · ID {story.id}
+                {/* The source's own date when it gave one: how old the news is, not when it reached us. */}
+                {story.sourcePublishedAt ? (
+                  <time dateTime={story.sourcePublishedAt} title={`Reported by its source ${formatDate(story.sourcePublishedAt)}; added ${formatDate(story.createdAt)}`}>
+                    {formatDate(story.sourcePublishedAt)}
+                  </time>
+                ) : (
+                  <time dateTime={story.createdAt} title={`Added ${formatDate(story.createdAt)}; its source gave no date`}>
+                    Added {formatDate(story.createdAt)}
+                  </time>
+                )}{" "}
+                · ID {story.id}
               </p>
             </div>
             <div className="col-span-full flex flex-wrap items-center gap-2 lg:contents">
               <StoryActions
                 story={story}
                 categories={categories}
+                onPublishUncategorized={onPublishUncategorized}
                 badge={<StatusBadge status={story.status} />}
                 details={
                   <button
