@@ -14,7 +14,7 @@ import { createRepos } from "~/db/repos";
 import { createUser } from "~/domain/users/users";
 import { serveFixtures } from "~/test/fixture-server";
 import { TOOLS_FEED_PATH, TOOLS_SITE_FILE, TOOLS_SOURCE_NAME, toolsSitePages } from "./fixtures";
-import { ADMIN, CATEGORIES, CONTACT_EMAIL, EDITOR, FEATURED, PENDING, PROMOTABLE, PUBLISHED, REJECTED_TITLE, REVIEW, BULK } from "./fixtures";
+import { ADMIN, CATEGORIES, CONTACT_EMAIL, EDITOR, FEATURED, PENDING, PROMOTABLE, PUBLISHED, REJECTED_TITLE, REVIEW, BULK, EDITS } from "./fixtures";
 import { SOURCES_PAGE } from "./fixtures";
 import { QUEUE_ARTICLES, QUEUE_FAILED_ERROR, QUEUE_RETRY_ERROR, QUEUE_ROWS, QUEUE_SOURCES, queueSitePages } from "./fixtures";
 import { IMAGES_BATCH, IMAGES_FIRST_ID, IMAGES_TEST_STORY, imagesSiteUrl } from "./fixtures";
@@ -99,6 +99,9 @@ for (const story of PENDING) {
 }
 for (const story of [...REVIEW, ...BULK]) {
   await makeStory(database.db, { title: story.title, slug: story.slug, originalUrl: story.url, status: "pending" });
+}
+for (const story of EDITS) {
+  await makeStory(database.db, { title: story.title, slug: story.slug, originalUrl: story.url, status: "pending", imageUrl: story.image, sourceId: source.id });
 }
 await makeRejectedStory(database.db, { title: REJECTED_TITLE });
 for (const [i, story] of SOCIAL_STORIES.entries()) {

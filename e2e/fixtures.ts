@@ -48,6 +48,13 @@ export const REVIEW = [
   { title: "REVIEW: Yeti opens a bakery", slug: "review-yeti", url: "https://oddplanet.example/stories/yeti-bakery" },
 ];
 
+// Pending stories the Edit journey changes in every field (no category at first: the dialog needs one).
+export const EDITS = [
+  { title: "EDIT: Llama takes the night bus", slug: "edit-llama", url: "https://oddplanet.example/stories/llama-bus", image: "/demo/cat.svg" },
+  { title: "EDIT: Village votes for a pothole", slug: "edit-pothole", url: "https://bizarre.example/pothole-vote", image: "https://pictures.example/pothole.jpg" },
+  { title: "EDIT: Clock runs backwards for a week", slug: "edit-clock", url: "https://bizarre.example/backwards-clock", image: null },
+];
+
 // ---- Sources page tools (RSS Validator, Manual Scrape, Watchlist, Trigger RSS Ingestion) ----
 // A small site on 127.0.0.1 that the app fetches server-side. The fixture server writes its address
 // into this file in its data dir, where the worker's journeys read it.

@@ -4,7 +4,7 @@ import type { PublicStoriesRepo } from "~/db/repos/public-stories.repo";
 import type { SourcesRepo } from "~/db/repos/sources.repo";
 import type { AdminListSort, StoriesRepo } from "~/db/repos/stories.repo";
 import { searchStories } from "~/domain/public/public-site";
-import { storyLink } from "./editorial";
+import { storyLink } from "./story-link";
 
 export const STATUS_FILTERS = ["all", "published", "pending", "rejected"] as const;
 export type StatusFilter = (typeof STATUS_FILTERS)[number];

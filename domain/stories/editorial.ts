@@ -6,6 +6,7 @@ import { ALREADY_REJECTED_MESSAGE, REQUIRED_FIELDS_MESSAGE } from "./messages";
 import { storySlug } from "~/lib/slug";
 import { isHttpUrl } from "~/lib/http-url";
 import { sitePicturePath } from "~/lib/story-image";
+import { storyLink } from "./story-link";
 
 // Story review in the back office (spec sections 2, 4 and 5): state transitions, the reject flow,
 // hand-made stories and edits. Every change is recorded with who made it.
@@ -123,7 +124,7 @@ export async function rejectStory(
   const story = await mustFind(deps, input.storyId);
   if (story.status !== "pending") throw new DomainError("WRONG_STATUS", "Only a pending story can be rejected");
   const now = (deps.clock ?? (() => new Date()))();
-  const url = story.originalUrl ?? story.sourceUrl ?? "";
+  const url = storyLink(story) ?? "";
   const result = await deps.editorial.reject(
     story.id,
     {
@@ -192,11 +193,6 @@ export async function editStory(deps: EditorialDeps, input: Actor & { storyId: n
     ...(linkFields.originalUrl !== undefined ? ["sourceUrl"] : []),
   ];
   return deps.editorial.update(story.id, { ...fields, ...linkFields }, { actorUserId: input.actorUserId, action: "story.edit", details: { changed } });
-}
-
-/** The address a story links to: where it was found, else the one an editor gave it. */
-export function storyLink(story: { originalUrl: string | null; sourceUrl: string | null }): string | null {
-  return story.originalUrl ?? story.sourceUrl;
 }
 
 /** Deletes a story for good. */
