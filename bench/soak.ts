@@ -277,13 +277,16 @@ try {
       if (roll < 0.3) {
         await hit("admin stories", `${base}/admin/stories?status=pending`, { headers: editorHeaders });
       } else if (roll < 0.65) {
-        const rows = (await database.db.execute(sql`SELECT id FROM stories WHERE status = 'pending' ORDER BY random() LIMIT 1`)) as unknown as { rows: { id: number }[] };
+        // A story goes live with a category: the editor picks one where the feed gave none.
+        const rows = (await database.db.execute(
+          sql`SELECT s.id, coalesce(s.category_id, (SELECT min(id) FROM categories)) AS category_id FROM stories s WHERE s.status = 'pending' ORDER BY random() LIMIT 1`,
+        )) as unknown as { rows: { id: number; category_id: number }[] };
         const id = rows.rows[0]?.id;
         if (id === undefined) continue;
         const answer = await hit("publish", `${base}/admin/stories.data`, {
           method: "POST",
           headers: { ...editorHeaders, "content-type": "application/x-www-form-urlencoded" },
-          body: new URLSearchParams({ intent: "publish", storyId: String(id) }),
+          body: new URLSearchParams({ intent: "publish", storyId: String(id), categoryId: String(rows.rows[0]!.category_id) }),
         });
         if (answer && answer.status < 300) published.add(id);
       } else {
