@@ -2,7 +2,7 @@ import { signInAsAdmin, toast } from "./helpers";
 import { readFileSync } from "node:fs";
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
-import { SOURCES_PAGE } from "./fixtures";
+import { CATEGORIES, SOURCES_PAGE } from "./fixtures";
 
 test.use({ extraHTTPHeaders: { "x-forwarded-for": "192.0.2.120" } });
 
@@ -82,10 +82,12 @@ test("an editor adds an RSS source with keywords, edits it, finds it by search a
   await expect(website).toHaveAttribute("rel", /noopener/);
   await expect(created.getByRole("link", { name: /weird-wire\.xml/ })).toHaveAttribute("href", "http://127.0.0.1:9/weird-wire.xml");
 
-  // Edit: a new name, and switched off.
+  // Edit: a new name, a default category for its stories, and switched off.
   await created.getByRole("button", { name: "Edit Weird Wire Weekly" }).click();
   const edit = page.getByRole("dialog", { name: "Edit Source" });
   await expect(edit.getByLabel("Name")).toHaveValue("Weird Wire Weekly");
+  await expect(edit.getByLabel("Default category").locator("option:checked")).toHaveText("None: the editor chooses");
+  await edit.getByLabel("Default category").selectOption({ label: CATEGORIES.desk.name });
   await expect(edit.getByRole("group", { name: "Include keywords" }).getByRole("listitem")).toHaveText(["ghost", "UFO"]);
   await edit.getByLabel("Name").fill("Weird Wire Monthly");
   const status = edit.getByRole("switch", { name: /Status/ });
@@ -96,6 +98,7 @@ test("an editor adds an RSS source with keywords, edits it, finds it by search a
   await expect(toast(page, "Source updated")).toContainText("Your changes have been saved.");
   const edited = card(page, "Weird Wire Monthly");
   await expect(edited).toContainText("Status: inactive");
+  await expect(edited).toContainText(`Stories go to: ${CATEGORIES.desk.name}`);
   await expect(card(page, "Weird Wire Weekly")).toHaveCount(0);
 
   // Search is by name, ignoring case, on the server.

@@ -158,7 +158,7 @@ export default function Sources({ loaderData }: Route.ComponentProps) {
       <Tabs active={tab} onSelect={selectTab} />
       {TABS.map((t) => (
         <div key={t.id} role="tabpanel" id={`panel-${t.id}`} aria-labelledby={`tab-${t.id}`} hidden={t.id !== tab} tabIndex={0} className="pt-6">
-          {t.id === "sources" ? <SourcesPanel sources={sources} q={q} troubled={troubled} onEdit={(source) => setDialog({ source })} /> : null}
+          {t.id === "sources" ? <SourcesPanel sources={sources} categories={categories} q={q} troubled={troubled} onEdit={(source) => setDialog({ source })} /> : null}
           {t.id === "rss-validator" ? <RssValidatorTab /> : null}
           {t.id === "manual-scrape" ? <ManualScrapeTab sources={sourceNames} /> : null}
           {t.id === "watchlist" ? <WatchlistTab /> : null}

@@ -136,7 +136,7 @@ function Health({ source }: { source: SourceView }) {
 export const DELETE_FETCHER = "source-delete";
 
 /** One source: badges, links, keywords, notes, health, and its Edit and Delete buttons (and Discover now for Web Scraping). */
-export function SourceCard({ source, onEdit }: { source: SourceView; onEdit: () => void }) {
+export function SourceCard({ source, categoryName, onEdit }: { source: SourceView; categoryName: string | null; onEdit: () => void }) {
   const fetcher = useFetcher<ActionResult>({ key: DELETE_FETCHER });
   const deleting = fetcher.state !== "idle" && fetcher.formData?.get("sourceId") === String(source.id);
   return (
@@ -161,6 +161,11 @@ export function SourceCard({ source, onEdit }: { source: SourceView; onEdit: () 
           <ExternalLink label="Website" url={source.websiteUrl} />
           <ExternalLink label="Feed" url={source.rssFeedUrl} />
         </dl>
+      ) : null}
+      {categoryName ? (
+        <p className="text-sm">
+          <span className="font-semibold">Stories go to:</span> {categoryName}
+        </p>
       ) : null}
       <Chips label="Include" words={source.includeKeywords} tone="include" />
       <Chips label="Exclude" words={source.excludeKeywords} tone="exclude" />

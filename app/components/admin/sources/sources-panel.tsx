@@ -11,7 +11,19 @@ import { inputClass } from "./ui";
  * The Sources tab: search, OPML tools, the count line (with how many sources are in trouble, and a
  * way to list only those) and the cards.
  */
-export function SourcesPanel({ sources, q, troubled, onEdit }: { sources: SourceView[]; q: string; troubled: boolean; onEdit: (source: SourceView) => void }) {
+export function SourcesPanel({
+  sources,
+  categories,
+  q,
+  troubled,
+  onEdit,
+}: {
+  sources: SourceView[];
+  categories: { id: number; name: string }[];
+  q: string;
+  troubled: boolean;
+  onEdit: (source: SourceView) => void;
+}) {
   const inTroubleCount = sources.filter(inTrouble).length;
   const navigation = useNavigation();
   const searching = navigation.state === "loading" && navigation.location.pathname === "/admin/sources" && new URLSearchParams(navigation.location.search).get("q") !== (q || null);
@@ -56,7 +68,12 @@ export function SourcesPanel({ sources, q, troubled, onEdit }: { sources: Source
       ) : (
         <ul className={`mt-3 grid gap-4 xl:grid-cols-2 ${searching ? "opacity-60" : ""}`}>
           {sources.map((source) => (
-            <SourceCard key={source.id} source={source} onEdit={() => onEdit(source)} />
+            <SourceCard
+              key={source.id}
+              source={source}
+              categoryName={categories.find((c) => c.id === source.defaultCategoryId)?.name ?? null}
+              onEdit={() => onEdit(source)}
+            />
           ))}
         </ul>
       )}
