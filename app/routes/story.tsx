@@ -116,8 +116,11 @@ function SourceCredit({ story }: { story: PublicStory }) {
   return (
     <>
       {" · "}
-      {reporter ? `Reported by ${reporter} on ` : "Reported on "}
-      <time dateTime={story.sourcePublishedAt}>{formatDate(story.sourcePublishedAt)}</time>
+      {reporter ? `Reported by ${reporter} ` : "Reported "}
+      {/* The date stays with its "on" when the line wraps on a phone. */}
+      <span className="whitespace-nowrap">
+        on <time dateTime={story.sourcePublishedAt}>{formatDate(story.sourcePublishedAt)}</time>
+      </span>
     </>
   );
 }
