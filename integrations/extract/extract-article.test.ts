@@ -286,6 +286,7 @@ describe("extractArticle's title", () => {
 
   test.each([
     ["written without its scheme, on the page's host", "www.example.com/news/2012/hedge.html", "https://www.example.com/news/2012/hedge.html"],
+    ["written without its scheme, on the page's host without www.", "example.com/news/2012/hedge.html", "https://example.com/news/2012/hedge.html"],
     ["a relative path that only looks like a host", "hedge.html/more", "https://www.example.com/news/hedge.html/more"],
     ["on another host, without a scheme, read as a relative path", "other.example/news/hedge.html", "https://www.example.com/news/other.example/news/hedge.html"],
   ])("og:url %s", (_label, ogUrl, expected) => {

@@ -146,12 +146,14 @@ function readCanonical(document: Document, baseUrl: string | null, meta: Map<str
   return firstOf([...linkHrefs(document, "canonical"), meta.get("og:url")], (v) => resolveMarkupUrl(withoutScheme(v, baseUrl), baseUrl));
 }
 
-// "www.site.example/path" is the page's own host written without its scheme, not a relative path.
+// "www.site.example/path" is the page's own host (with or without www.) written without its scheme, not a relative path.
 function withoutScheme(value: unknown, baseUrl: string | null): unknown {
   const host = hostOf(baseUrl);
   if (typeof value !== "string" || !host) return value;
-  const first = value.trim().split("/")[0]!.toLowerCase();
-  return first === host.toLowerCase() && /^[a-z0-9-]+(?:\.[a-z0-9-]+)+\//i.test(value.trim()) ? `//${value.trim()}` : value;
+  const text = value.trim();
+  const bare = (name: string) => name.toLowerCase().replace(/^www\./, "");
+  const first = text.split("/")[0]!;
+  return /^[a-z0-9-]+(?:\.[a-z0-9-]+)+\//i.test(text) && bare(first) === bare(host) ? `//${text}` : value;
 }
 
 /** The hrefs of the page's <link> elements with this rel, as written, in document order. */
