@@ -193,3 +193,20 @@ export function parseFeedDate(value: string | null | undefined): string | null {
   }
   return parseRfc822(text) ?? parseAsctime(text) ?? parseLocalised(text) ?? parseIso(text);
 }
+
+/** Before the web carried news: a date this old on a page is a parse of something else (a birth date, a year in a URL). */
+const EARLIEST_PLAUSIBLE = Date.UTC(1990, 0, 1);
+/** A day ahead still counts: a date-only value, or a clock a little fast, can lead ours by up to a day. */
+const FUTURE_SKEW_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * A date a source reported for its article, if it could be true at `now`: not before 1990 and not
+ * more than a day in the future. Anything else (or not a date) is null.
+ */
+export function plausiblePublishedAt(value: string | Date | null | undefined, now: Date): Date | null {
+  if (value == null) return null;
+  const time = value instanceof Date ? value.getTime() : Date.parse(value);
+  if (!Number.isFinite(time)) return null;
+  if (time < EARLIEST_PLAUSIBLE || time > now.getTime() + FUTURE_SKEW_MS) return null;
+  return new Date(time);
+}

@@ -1,10 +1,13 @@
+import { createElement } from "react";
+import { renderToStaticMarkup } from "react-dom/server";
+import { MemoryRouter } from "react-router";
 import { describe, expect, test } from "vitest";
-import { makeCategory, makeStory } from "~/db/testing/factories";
+import { makeCategory, makeSource, makeStory } from "~/db/testing/factories";
 import { useTestDatabase } from "~/db/testing/test-database";
 import { getStoryCard, getStoryPage } from "~/domain/public/public-site";
 import { imageUrlHash, storyCardPath } from "~/lib/story-image";
 import type { Route } from "./+types/story";
-import { meta } from "./story";
+import Story, { meta } from "./story";
 
 // eslint-disable-next-line react-hooks/rules-of-hooks -- a Vitest fixture named like a hook, not a React hook
 const t = useTestDatabase();
@@ -56,5 +59,49 @@ describe("the picture a story page shares", () => {
     const story = await makeStory(t.db, { imageUrl: photo });
     const url = `${SITE_URL}/img/${story.id}/${imageUrlHash(photo)}/1200.jpg`;
     expect(await metaOf(story.slug)).toEqual({ image: url, width: "1200", height: "675", twitterImage: url, jsonLdImage: [url] });
+  });
+});
+
+/** The story page's byline as it reads, and its JSON-LD publication date. */
+async function bylineOf(slug: string) {
+  const page = await getStoryPage(t.repos, slug);
+  const html = renderToStaticMarkup(
+    createElement(MemoryRouter, null, createElement(Story, { loaderData: { ...page!, related: [] } } as unknown as Route.ComponentProps)),
+  );
+  const byline = /<h1[^>]*>.*?<\/h1><p[^>]*>(.*?)<\/p>/.exec(html)?.[1] ?? "";
+  const tags = meta({ data: page, matches: [{ id: "routes/public-layout", data: { siteUrl: SITE_URL } }] } as unknown as Route.MetaArgs) as Record<string, unknown>[];
+  const jsonLd = tags.find((tag) => "script:ld+json" in tag)?.["script:ld+json"] as { datePublished: string };
+  return { text: byline.replace(/<[^>]+>/g, ""), html: byline, datePublished: jsonLd.datePublished };
+}
+
+describe("the date a story page shows", () => {
+  test("says when the source reported the story, while the page's own publication date stays ours", async () => {
+    const source = await makeSource(t.db, { name: "Odd Times" });
+    const story = await makeStory(t.db, {
+      sourceId: source.id,
+      publishDate: new Date("2026-11-26T09:00:00Z"),
+      sourcePublishedAt: new Date("2026-11-20T07:30:00Z"),
+    });
+
+    const byline = await bylineOf(story.slug);
+
+    expect(byline.text).toBe("Nov 26, 2026 · Reported by Odd Times on Nov 20, 2026");
+    expect(byline.html).toContain('<time dateTime="2026-11-20T07:30:00.000Z">Nov 20, 2026</time>');
+    expect(byline.datePublished).toBe("2026-11-26T09:00:00.000Z");
+  });
+
+  test("names the source's site when the story came in without a source", async () => {
+    const story = await makeStory(t.db, {
+      originalUrl: "https://www.odd.example/goat",
+      publishDate: new Date("2026-11-26T09:00:00Z"),
+      sourcePublishedAt: new Date("2026-11-19T23:00:00Z"),
+    });
+    expect((await bylineOf(story.slug)).text).toBe("Nov 26, 2026 · Reported by odd.example on Nov 19, 2026");
+  });
+
+  test("without the source's date, shows our date and the source as before", async () => {
+    const source = await makeSource(t.db, { name: "Odd Times" });
+    const story = await makeStory(t.db, { sourceId: source.id, publishDate: new Date("2026-11-26T09:00:00Z") });
+    expect((await bylineOf(story.slug)).text).toBe("Nov 26, 2026 · via Odd Times");
   });
 });

@@ -6,6 +6,7 @@ import { SourceLink, StoryGrid } from "~/app/components/story-card";
 import { LOGO_URL, StoryImage } from "~/app/components/story-image";
 import { formatDate } from "~/app/lib/format";
 import { siteUrlFrom } from "~/app/lib/meta";
+import type { PublicStory } from "~/domain/stories/public-story";
 import { storySocialImage } from "~/lib/story-image";
 import type { Route } from "./+types/story";
 
@@ -83,7 +84,7 @@ export default function Story({ loaderData }: Route.ComponentProps) {
         <h1 className="mt-2 font-display text-4xl leading-tight font-extrabold tracking-tight sm:text-5xl">{story.title}</h1>
         <p className="mt-3 text-sm text-ink/70">
           <time dateTime={story.publishDate ?? undefined}>{formatDate(story.publishDate)}</time>
-          {story.sourceName ? <> · via {story.sourceName}</> : null}
+          <SourceCredit story={story} />
         </p>
         <div className="mt-6 overflow-hidden rounded-3xl border-4 border-ink shadow-[8px_8px_0_0_var(--color-ufo)]">
           <StoryImage story={story} alt={story.title} sizes={STORY_IMAGE_SIZES} loading="priority" className="aspect-[16/9] w-full" />
@@ -106,6 +107,30 @@ export default function Story({ loaderData }: Route.ComponentProps) {
       ) : null}
     </>
   );
+}
+
+// Who reported the story first, and when they say they did: the source's own date, not ours.
+function SourceCredit({ story }: { story: PublicStory }) {
+  const reporter = story.sourceName ?? hostOf(story.sourceUrl);
+  if (!story.sourcePublishedAt) return story.sourceName ? <> · via {story.sourceName}</> : null;
+  return (
+    <>
+      {" · "}
+      {reporter ? `Reported by ${reporter} ` : "Reported "}
+      {/* The date stays with its "on" when the line wraps on a phone. */}
+      <span className="whitespace-nowrap">
+        on <time dateTime={story.sourcePublishedAt}>{formatDate(story.sourcePublishedAt)}</time>
+      </span>
+    </>
+  );
+}
+
+function hostOf(url: string): string | null {
+  try {
+    return new URL(url).hostname.replace(/^www\./, "") || null;
+  } catch {
+    return null;
+  }
 }
 
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {

@@ -17,6 +17,9 @@ export type PendingStoryDraft = {
   slug: string;
   altSlug: string;
   sourceId: number | null;
+  categoryId: number | null;
+  /** When the source says it published the item. */
+  sourcePublishedAt: Date | null;
 };
 
 export type CandidateRecord = {
@@ -124,6 +127,8 @@ export function ingestionRepo(db: Db) {
               urlHash: draft.urlHash,
               slug,
               sourceId: draft.sourceId,
+              categoryId: draft.categoryId,
+              sourcePublishedAt: draft.sourcePublishedAt,
               status: "pending" as const,
             })),
           )

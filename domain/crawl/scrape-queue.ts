@@ -129,7 +129,7 @@ async function scrapeGroup(
   };
 
   const sourceId = source?.id ?? null;
-  const candidates = rows.map((row): Candidate => candidateFromUrl(row.url));
+  const candidates = rows.map((row): Candidate => ({ ...candidateFromUrl(row.url), listedAt: row.lastmod }));
   await eachLimit(
     candidates.filter((c) => c.outcome === undefined),
     PAGES_AT_ONCE,

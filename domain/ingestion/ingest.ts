@@ -275,7 +275,7 @@ async function finishRun(deps: IngestionDeps, source: IngestSourceRow, startedAt
 /** Normalises and filters a feed's items, then hands them to the store step (preferring canonical URLs when asked). */
 async function storeItems(deps: IngestionDeps, source: IngestSourceRow, items: FeedItem[], options: { useCanonical: boolean }): Promise<StoreCounts> {
   const candidates = items.map((item): Candidate => {
-    const content = { title: item.title, summary: item.summary, contentHtml: item.contentHtml, imageUrl: item.imageUrl };
+    const content = { title: item.title, summary: item.summary, contentHtml: item.contentHtml, imageUrl: item.imageUrl, publishedAt: item.publishedAt };
     if (!item.link) return { url: item.guid ?? "", normalizedUrl: null, urlHash: null, content, outcome: "failed", reason: "item has no link" };
     const candidate = candidateFromUrl(item.link, content);
     if (candidate.outcome !== undefined) return candidate;

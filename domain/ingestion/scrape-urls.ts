@@ -98,7 +98,7 @@ export async function readArticlePage(
     if (page.status < 200 || page.status >= 300) return fail(`HTTP ${page.status}`);
     if (page.contentType && !/html|xml/i.test(page.contentType)) return fail(`Not a web page (${page.contentType})`);
     const article = extractArticle(page.html, page.url);
-    candidate.content = { title: article.title, summary: article.summary, contentHtml: article.contentHtml, imageUrl: article.imageUrl };
+    candidate.content = { title: article.title, summary: article.summary, contentHtml: article.contentHtml, imageUrl: article.imageUrl, publishedAt: article.publishedAt };
     if (article.textLength < input.minBody) {
       return fail(`Too little text (${article.textLength} characters; at least ${input.minBody} needed)`);
     }

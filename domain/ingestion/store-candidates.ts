@@ -1,6 +1,7 @@
 import type { CandidateRecord } from "~/db/repos/ingestion.repo";
 import { normalizeUrl } from "~/lib/normalize-url";
-import type { IngestionDeps } from "./deps";
+import { plausiblePublishedAt } from "~/lib/parse-date";
+import { systemClock, type IngestionDeps } from "./deps";
 import { draftStory } from "./story-draft";
 
 export type CandidateOutcome = CandidateRecord["outcome"];
@@ -11,6 +12,8 @@ export type CandidateContent = {
   summary: string | null;
   contentHtml: string | null;
   imageUrl: string | null;
+  /** When the feed item or the page says it was published (ISO 8601); kept on the story as the source's date. */
+  publishedAt?: string | null;
 };
 
 /**
@@ -28,6 +31,11 @@ export type Candidate = {
   storyUrl?: string;
   /** The page's rel=canonical URL: when it normalises, it identifies the story and is what the story links to. */
   canonicalUrl?: string | null;
+  /**
+   * The date the listing that found the URL gave it (the URL Que row's sitemap date): the story's
+   * date only when the page itself states none, since the page speaks for its own article.
+   */
+  listedAt?: Date | null;
   content?: CandidateContent;
   outcome?: CandidateOutcome;
   reason?: string | null;
@@ -89,7 +97,7 @@ export async function settleKnownUrls(deps: Pick<IngestionDeps, "repos">, candid
  * Settles the candidates in place and returns the counts by outcome.
  */
 export async function storeCandidates(
-  deps: Pick<IngestionDeps, "repos">,
+  deps: Pick<IngestionDeps, "repos" | "clock">,
   candidates: Candidate[],
   input: { sourceId: number | null },
 ): Promise<StoreCounts> {
@@ -107,6 +115,10 @@ export async function storeCandidates(
   await settleKnown(deps, open);
 
   const fresh = open.filter(({ candidate }) => candidate.outcome === undefined);
+  // Every story a source brings in starts in the source's default category, when it names one.
+  const categoryId =
+    fresh.length > 0 && input.sourceId !== null ? ((await deps.repos.ingestion.findSource(input.sourceId))?.defaultCategoryId ?? null) : null;
+  const now = (deps.clock ?? systemClock).now();
   const inserted = await deps.repos.ingestion.insertPendingStories(
     fresh.map(({ candidate, hash, url, normalizedUrl }) =>
       draftStory({
@@ -115,6 +127,8 @@ export async function storeCandidates(
         normalizedUrl,
         urlHash: hash,
         sourceId: input.sourceId,
+        categoryId,
+        sourcePublishedAt: sourceDate(candidate, now),
       }),
     ),
   );
@@ -133,6 +147,11 @@ export async function storeCandidates(
     filtered: count("filtered_out"),
     failed: count("failed"),
   };
+}
+
+// The page's or item's own date first, then the listing's; a date that cannot be true is no date.
+function sourceDate(candidate: Candidate, now: Date): Date | null {
+  return plausiblePublishedAt(candidate.content?.publishedAt, now) ?? plausiblePublishedAt(candidate.listedAt, now);
 }
 
 type Identified = {

@@ -28,6 +28,10 @@ export function draftStory(input: {
   normalizedUrl: string;
   urlHash: string;
   sourceId: number | null;
+  /** The category the story starts in: its source's default, when the source names one. */
+  categoryId: number | null;
+  /** When the source says it published the item, already checked as plausible. */
+  sourcePublishedAt: Date | null;
 }): PendingStoryDraft {
   const summary = input.summary?.trim() ? clip(input.summary, MAX_SUMMARY) : null;
   const title = clip(input.title?.trim() || (summary ? clip(summary, 120) : "") || input.originalUrl, MAX_TITLE);
@@ -40,6 +44,8 @@ export function draftStory(input: {
     normalizedUrl: input.normalizedUrl,
     urlHash: input.urlHash,
     sourceId: input.sourceId,
+    categoryId: input.categoryId,
+    sourcePublishedAt: input.sourcePublishedAt,
     ...slugsFor(title, input.urlHash),
   };
 }

@@ -13,11 +13,13 @@ export type PublicStory = {
   categorySlug: string | null;
   slug: string;
   publishDate: string | null;
+  /** When the source reported the story (ISO 8601), as it said; only a story's own page reads it, lists leave it null. */
+  sourcePublishedAt: string | null;
   isFeatured: boolean;
 };
 
 /** A stored story as the public site reads it: what a public list reads of it (the repository's row). */
-export type StoryForPublic = Omit<ListedStory, "categoryId">;
+export type StoryForPublic = Omit<ListedStory, "categoryId"> & { sourcePublishedAt?: Date | null };
 
 /** Maps a stored story to its public shape: link falls back original URL, source URL, then '#'. */
 export function toPublicStory(story: StoryForPublic): PublicStory {
@@ -33,6 +35,7 @@ export function toPublicStory(story: StoryForPublic): PublicStory {
     categorySlug: story.categorySlug,
     slug: story.slug,
     publishDate: story.publishDate ? story.publishDate.toISOString() : null,
+    sourcePublishedAt: story.sourcePublishedAt ? story.sourcePublishedAt.toISOString() : null,
     isFeatured: story.isFeatured ?? false,
   };
 }

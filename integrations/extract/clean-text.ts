@@ -52,6 +52,9 @@ function stripOnce(title: string, names: SiteNames, guess: boolean): string {
     for (const sep of SEPARATORS) {
       const suffix = ` ${sep} ${site}`;
       if (lower.endsWith(suffix) && hasWords(title.slice(0, title.length - suffix.length))) return title.slice(0, title.length - suffix.length).trim();
+      // Some sites put their name first ("Site | Headline").
+      const prefix = `${site} ${sep} `;
+      if (lower.startsWith(prefix) && wordCount(title.slice(prefix.length)) >= MIN_HEADLINE_WORDS) return title.slice(prefix.length).trim();
     }
   }
   const bracketed = /\s[[(]([^[\]()]{1,60})[\])]$/.exec(title);

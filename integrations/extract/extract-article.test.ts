@@ -277,8 +277,20 @@ describe("extractArticle's title", () => {
     ["a bare <title> that is the <h1> and a byline is the <h1>", `<title>Hedge stays - Bradley M. Kuhn ( Brad ) ( bkuhn )</title>`, "Hedge stays"],
     ["a bare <title> that goes on from the <h1> as a phrase is kept", `<title>Hedge stays - for now</title>`, "Hedge stays - for now"],
     ["the host name goes even from og:title", `<meta property="og:title" content="Hedge stays | Example.com">`, "Hedge stays"],
+    ["the site's name goes from the front of og:title", `<meta property="og:site_name" content="Parish Post"><meta property="og:title" content="Parish Post | Council votes to keep the whale hedge">`, "Council votes to keep the whale hedge"],
+    ["a short front part that is the site's name is kept when little follows", `<meta property="og:site_name" content="Hedge"><meta property="og:title" content="Hedge | Stays">`, "Hedge | Stays"],
+    ["og:title that is the <title> and a byline is the <title>", `<title>Voice interfaces</title><meta property="og:title" content="Voice interfaces • Dustin Curtis">`, "Voice interfaces"],
   ])("%s", (_label, head, expected) => {
     expect(extractArticle(articlePage(head), "https://www.example.com/a").title).toBe(expected);
+  });
+
+  test.each([
+    ["written without its scheme, on the page's host", "www.example.com/news/2012/hedge.html", "https://www.example.com/news/2012/hedge.html"],
+    ["written without its scheme, on the page's host without www.", "example.com/news/2012/hedge.html", "https://example.com/news/2012/hedge.html"],
+    ["a relative path that only looks like a host", "hedge.html/more", "https://www.example.com/news/hedge.html/more"],
+    ["on another host, without a scheme, read as a relative path", "other.example/news/hedge.html", "https://www.example.com/news/other.example/news/hedge.html"],
+  ])("og:url %s", (_label, ogUrl, expected) => {
+    expect(extractArticle(articlePage(`<meta property="og:url" content="${ogUrl}">`), "https://www.example.com/news/a").canonicalUrl).toBe(expected);
   });
 
   test("an image URL escaped twice in the markup is read once", () => {

@@ -44,6 +44,8 @@ describe("publishedAt: where each source is read", () => {
     ["/2026-11-23/", "https://example.com/news/2026-11-23/hedge", "2026-11-23T00:00:00.000Z"],
     ["/2026-11-23-slug", "https://example.com/news/2026-11-23-hedge-stays", "2026-11-23T00:00:00.000Z"],
     ["/20261123/", "https://example.com/news/20261123/hedge", "2026-11-23T00:00:00.000Z"],
+    ["a section between the year and the month", "https://example.com/2013/middle_east/8/3/syria/index.html", "2013-08-03T00:00:00.000Z"],
+    ["a section between the year and a month that does not exist", "https://example.com/2013/politics/13/3/hedge", null],
     ["a month that does not exist", "https://example.com/2026/13/01/hedge", null],
     ["30 February", "https://example.com/2026/02/30/hedge", null],
     ["a year before 1990", "https://example.com/1989/11/23/hedge", null],
@@ -78,6 +80,7 @@ describe("publishedAt: which source wins", () => {
     ["a <time class=updated> outside <article>", { before: `<time class="updated" datetime="2026-06-06">x</time>` }],
     ["an element whose class names an update", { before: `<span class="updated-date">June 6, 2026</span>` }],
     ["a long paragraph that mentions a date", { before: `<div class="date-box">${"Words about things. ".repeat(20)} March 3, 2015</div>` }],
+    ["an event's span of days in a box whose class names a date", { before: `<div class="date"><span>October 31st&#8212;November 1st, 2011</span></div>` }],
     ["a date in a paragraph that is not a dateline", { inside: `<p>On March 3, 2015 the council first met to discuss the hedge, which had grown for years without anyone minding it.</p>` }],
   ])("no date from %s", (_label, parts) => {
     expect(publishedAt(page(parts))).toBeNull();
@@ -94,6 +97,7 @@ describe("date forms", () => {
     ["Fri Mar 13 21:30:09 EST 2015", "2015-03-14T02:30:09.000Z"],
     ["2015-04-08T12:46:00", "2015-04-08T12:46:00.000Z"],
     ["1429214521", "2015-04-16T20:02:01.000Z"],
+    ["June 7, 2013", "2013-06-07T00:00:00.000Z"],
   ])("parseMetaDate(%j) is %j", (input, expected) => {
     expect(parseMetaDate(input)).toBe(expected);
   });
@@ -110,6 +114,10 @@ describe("date forms", () => {
     ["February 30, 2015", null],
     ["March 18 at 3:57 PM", null],
     ["Mayor 3, 2015", null],
+    ["October 31st—November 1st, 2011", null],
+    ["September 12—14, 2011", null],
+    ["March 3, 2015 — By Jane Doe", "2015-03-03T00:00:00.000Z"],
+    ["Posted May 3, 2015, you may comment", "2015-05-03T00:00:00.000Z"],
   ])("parseTextDate(%j) is %j", (input, expected) => {
     expect(parseTextDate(input)).toBe(expected);
   });

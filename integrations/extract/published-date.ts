@@ -51,7 +51,8 @@ export function parseMetaDate(value: unknown): string | null {
     // Unix time, in seconds or milliseconds, as some CMSs write it.
     iso = new Date(Number(text) * (text.length === 10 ? 1000 : 1)).toISOString();
   } else {
-    iso = parseFeedDate(text) ?? parseNumericDate(text);
+    // Written out too ("June 7, 2013"), as some CMSs fill their date metas.
+    iso = parseFeedDate(text) ?? parseNumericDate(text) ?? parseTextDate(text);
   }
   if (iso === null) return null;
   const year = Number(iso.slice(0, 4));
@@ -67,6 +68,8 @@ export function timeValues(root: Element | null | undefined): string[] {
 const URL_DATE = [
   // /2026/11/23/ (the day may end the path)
   /\/((?:19|20|21)\d{2})\/(\d{1,2})\/(\d{1,2})(?=\/|$)/,
+  // /2026/world/11/23/ (a section between the year and the month)
+  /\/((?:19|20|21)\d{2})\/[a-z][a-z_-]{1,30}\/(\d{1,2})\/(\d{1,2})(?=\/)/i,
   // /2026-11-23/ or /2026-11-23-slug
   /\/((?:19|20|21)\d{2})-(\d{2})-(\d{2})(?=[/_.-]|$)/,
   // /20261123/
@@ -96,6 +99,9 @@ const MONTHS: Record<string, number> = {
 };
 const MONTH =
   "(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\\b\\.?";
+// A day, a dash, and another day or a month: "12—14, 2011", "31st—November 1st".
+const DATE_SPAN = new RegExp(`(?<!\\d)\\d{1,2}(?:st|nd|rd|th)?\\s*[–—]\\s*(?:\\d{1,2}(?!\\d)|${MONTH})`, "i");
+const MONTH_NAMES = new RegExp(`\\b${MONTH}`, "gi");
 const TEXT_DATES: { form: RegExp; parts: (m: RegExpExecArray) => [number, number | undefined, number] }[] = [
   // March 3, 2015 / Mar. 3rd 2015
   { form: new RegExp(`\\b${MONTH}\\s+(\\d{1,2})(?:st|nd|rd|th)?,?\\s+(\\d{4})\\b`, "i"), parts: (m) => [Number(m[3]), MONTHS[m[1]!.slice(0, 3).toLowerCase()], Number(m[2])] },
@@ -114,11 +120,18 @@ export function datelineDate(text: string): string | null {
   return opening ? parseTextDate(opening[1]) : null;
 }
 
+// Months named with a capital, as dates write them ("may" in a sentence is not one).
+function namedMonths(text: string): number {
+  return new Set((text.match(MONTH_NAMES) ?? []).filter((m) => /^\p{Lu}/u.test(m)).map((m) => m.slice(0, 3).toLowerCase())).size;
+}
+
 /** A calendar date written out in a short text ("Posted on March 3, 2015 at 9:00"), as midnight UTC; numeric forms only when unambiguous. */
 export function parseTextDate(value: unknown): string | null {
   if (typeof value !== "string") return null;
   const text = value.replace(/\s+/g, " ").trim();
   if (text === "" || text.length > MAX_DATE_TEXT) return null;
+  // A span of days ("October 31st—November 1st, 2011") dates an event, not the page.
+  if (DATE_SPAN.test(text) || namedMonths(text) > 1) return null;
   for (const { form, parts } of TEXT_DATES) {
     const m = form.exec(text);
     if (!m) continue;

@@ -73,7 +73,8 @@ export function readTitle(document: Document, declared: readonly unknown[], name
     const line = cleanLine(value, max);
     if (line === null) continue;
     if (line === pageTitle) break;
-    return stripSiteName(line, names);
+    const declaredTitle = stripSiteName(line, names);
+    return shorterHeadline(declaredTitle, pageTitle) ?? declaredTitle;
   }
   if (pageTitle === null) return null;
   return headlineOf(document, pageTitle, max) ?? stripSiteName(pageTitle, names, { guess: true });
@@ -88,6 +89,16 @@ function headlineOf(document: Document, pageTitle: string, max: number): string 
     if (pageTitle.startsWith(text) && HEADLINE_SUFFIX.test(pageTitle.slice(text.length)) && /[\p{L}\p{N}]/u.test(text)) return text;
   }
   return null;
+}
+
+/**
+ * The headline inside a declared title that adds more after a separator ("Headline • Author"): the
+ * page's own <title> when it is exactly the part before. (An <h1> alone does not decide it: og:title
+ * may go on from the <h1> as a phrase, "Hedge stays - For Now".)
+ */
+function shorterHeadline(declared: string, pageTitle: string | null): string | null {
+  if (pageTitle === null || pageTitle.length >= declared.length || !/[\p{L}\p{N}]/u.test(pageTitle)) return null;
+  return declared.startsWith(pageTitle) && HEADLINE_SUFFIX.test(declared.slice(pageTitle.length)) ? pageTitle : null;
 }
 
 /** Meta tags by lower-cased property, name or itemprop; the first of each wins (og:image may repeat). */
@@ -132,7 +143,17 @@ export function readBaseUrl(document: Document, pageUrl: string): string | null 
 }
 
 function readCanonical(document: Document, baseUrl: string | null, meta: Map<string, string>): string | null {
-  return firstOf([...linkHrefs(document, "canonical"), meta.get("og:url")], (v) => resolveMarkupUrl(v, baseUrl));
+  return firstOf([...linkHrefs(document, "canonical"), meta.get("og:url")], (v) => resolveMarkupUrl(withoutScheme(v, baseUrl), baseUrl));
+}
+
+// "www.site.example/path" is the page's own host (with or without www.) written without its scheme, not a relative path.
+function withoutScheme(value: unknown, baseUrl: string | null): unknown {
+  const host = hostOf(baseUrl);
+  if (typeof value !== "string" || !host) return value;
+  const text = value.trim();
+  const bare = (name: string) => name.toLowerCase().replace(/^www\./, "");
+  const first = text.split("/")[0]!;
+  return /^[a-z0-9-]+(?:\.[a-z0-9-]+)+\//i.test(text) && bare(first) === bare(host) ? `//${text}` : value;
 }
 
 /** The hrefs of the page's <link> elements with this rel, as written, in document order. */
