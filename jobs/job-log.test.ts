@@ -6,6 +6,7 @@ import { sources, urlQueue } from "~/db/schema";
 import { makeSource } from "~/db/testing/factories";
 import { useTestDatabase } from "~/db/testing/test-database";
 import { createPoliteFetcher } from "~/domain/crawl/polite-fetch";
+import { runIngestionCycle } from "~/domain/ingestion/ingest";
 import { testHttpClient } from "~/integrations/http/testing";
 import type { HttpClient } from "~/integrations/http/types";
 import { rssFeed, startTestServer, type TestServer } from "~/test/http-test-server";
@@ -42,6 +43,7 @@ beforeAll(async () => {
       .writeHead(200, { "content-type": "application/xml" })
       .end(`<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>${site.url}/a</loc></url><url><loc>${site.url}/b</loc></url></urlset>`),
   );
+  site.handle("/gone.xml", (_req, res) => res.writeHead(500).end("down"));
   site.handle("/odd.xml", (_req, res) =>
     res.writeHead(200, { "content-type": "application/rss+xml" }).end(
       rssFeed([
@@ -145,5 +147,22 @@ describe("a job run in the log", () => {
     expect(lines.slice(busy).filter((l) => l.level >= INFO)).toEqual([
       expect.objectContaining({ level: INFO, msg: "poll finished", kind: "rss-poll", outcome: "succeeded", result: { sources_processed: 1, total_items_found: 2, total_items_processed: 2 } }),
     ]);
+  });
+});
+
+describe("what an operator must act on", () => {
+  test("a feed that keeps failing warns when it starts failing and when that marks it error, not at every retry", async () => {
+    const source = await makeSource(t.db, { sourceType: "rss", rssFeedUrl: `${site.url}/gone.xml` });
+    const warnings: { failures: number; status: string }[][] = [];
+    for (let run = 1; run <= 5; run++) {
+      const from = lines.length;
+      expect(await runIngestionCycle({ repos: t.repos, http, logger }, { scope: "all" })).toMatchObject({ sources_processed: 1 });
+      const loud = lines.slice(from).filter((l) => l.level >= INFO) as unknown as { msg: string; failures: number; status: string; sourceId: number }[];
+      expect(loud.every((l) => l.msg === "feed ingestion failed" && l.sourceId === source.id)).toBe(true);
+      warnings.push(loud.map(({ failures, status }) => ({ failures, status })));
+    }
+    expect(warnings).toEqual([[{ failures: 1, status: "active" }], [], [{ failures: 3, status: "error" }], [], []]);
+    // Every failure is still written, at debug.
+    expect(lines.filter((l) => l.msg === "feed ingestion failed")).toHaveLength(5);
   });
 });

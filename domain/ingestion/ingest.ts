@@ -239,7 +239,10 @@ export async function ingestSource(
         random: deps.random,
       }),
     };
-    deps.logger.warn({ sourceId: source.id, url: source.rssFeedUrl, failures, err: summary.error }, "feed ingestion failed");
+    // Told when a feed starts failing and when that marks it error; the failures in between and after
+    // (every retry of a dead feed) are on the Sources page and at debug.
+    const news = failures === 1 || (state.status === "error" && source.status !== "error");
+    deps.logger[news ? "warn" : "debug"]({ sourceId: source.id, url: source.rssFeedUrl, failures, status: state.status, err: summary.error }, "feed ingestion failed");
   }
   return finishRun(deps, source, startedAt, summary, state);
 }
