@@ -1,6 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
-import { ADMIN } from "./fixtures";
-import { addressOfThisTest, gotoHydrated, signInAsAdmin } from "./helpers";
+import { gotoHydrated, signInAsAdmin } from "./helpers";
 
 // The back office on a phone: every section is reached through the Menu button, nothing is off to
 // the side, and no page is wider than the screen.
@@ -20,16 +19,6 @@ const SECTIONS = [
 const menuButton = (page: Page) => page.getByRole("button", { name: "Menu" });
 const adminNav = (page: Page) => page.getByRole("navigation", { name: "Admin" });
 
-/** Signs in as the fixtures' admin at phone width: done once the Menu button works (the page has hydrated). */
-async function signInOnPhone(page: Page) {
-  await page.setExtraHTTPHeaders({ "x-forwarded-for": addressOfThisTest() });
-  await page.goto("/admin");
-  await page.getByLabel("Email").fill(ADMIN.email);
-  await page.getByLabel("Password").fill(ADMIN.password);
-  await page.getByRole("button", { name: "Sign In" }).click();
-  await expect(menuButton(page)).toBeEnabled();
-}
-
 async function openMenu(page: Page) {
   await menuButton(page).click();
   await expect(menuButton(page)).toHaveAttribute("aria-expanded", "true");
@@ -42,7 +31,7 @@ async function expectNoSidewaysScroll(page: Page, where: string) {
 
 test("every section is reached from the Menu at phone width, on screen and highlighted alone", async ({ page }) => {
   test.setTimeout(90_000);
-  await signInOnPhone(page);
+  await signInAsAdmin(page, "/admin");
   // Closed, the menu takes no room: the page starts right under the bar.
   await expect(adminNav(page)).toBeHidden();
   await expect(page.getByRole("heading", { name: "Dashboard", level: 1 })).toBeInViewport();
@@ -82,7 +71,7 @@ test("every section is reached from the Menu at phone width, on screen and highl
 });
 
 test("the Menu works from the keyboard: Enter opens it, Tab reaches the sections, Escape closes it and returns focus", async ({ page }) => {
-  await signInOnPhone(page);
+  await signInAsAdmin(page, "/admin");
   await gotoHydrated(page, "/admin/url-que");
   await menuButton(page).focus();
   await page.keyboard.press("Enter");
@@ -106,7 +95,7 @@ test("the Menu works from the keyboard: Enter opens it, Tab reaches the sections
 
 test("no admin page is wider than a phone", async ({ page }) => {
   test.setTimeout(90_000);
-  await signInOnPhone(page);
+  await signInAsAdmin(page, "/admin");
   for (const path of [
     "/admin",
     "/admin/stories",
