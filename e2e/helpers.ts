@@ -23,7 +23,8 @@ export function addressOfThisTest(): string {
 
 /**
  * Signs in on the admin sign-in screen that `to` shows, as the fixtures' admin, from the test's own
- * address; done when the admin layout is hydrated (its Sign Out button is enabled only then).
+ * address; done when the admin layout is hydrated (its Sign Out button is enabled only then, and at
+ * phone width, where Sign Out waits in the closed menu, its Menu button).
  */
 export async function signInAsAdmin(page: Page, to: string) {
   await page.setExtraHTTPHeaders({ "x-forwarded-for": addressOfThisTest() });
@@ -31,7 +32,7 @@ export async function signInAsAdmin(page: Page, to: string) {
   await page.getByLabel("Email").fill(ADMIN.email);
   await page.getByLabel("Password").fill(ADMIN.password);
   await page.getByRole("button", { name: "Sign In" }).click();
-  await expect(page.getByRole("button", { name: "Sign Out" })).toBeEnabled();
+  await expect(page.getByRole("button", { name: /^(Sign Out|Menu)$/ })).toBeEnabled();
 }
 
 /** The toast whose text contains `title`. */

@@ -163,7 +163,7 @@ export async function createJobRunner(options: JobRunnerOptions): Promise<JobRun
       await repo.markFailed([jobId], `Could not queue the job: ${errorMessage(error)}`, new Date());
       throw error;
     }
-    logger.info({ jobId, kind, requestedBy, startAfter: startAfter?.toISOString() }, "job queued");
+    logger.debug({ jobId, kind, requestedBy, startAfter: startAfter?.toISOString() }, "job queued");
     const workerId = workerIds.get(kind);
     if (workerId && !startAfter) boss.notifyWorker(workerId);
     return { jobId };
@@ -211,7 +211,7 @@ export async function createJobRunner(options: JobRunnerOptions): Promise<JobRun
         .catch((error: unknown) => log.debug({ err: error }, "could not check for a cancel request"));
     }, CANCEL_CHECK_MS);
     const started = Date.now();
-    log.info("job started");
+    log.debug("job started");
     try {
       const result = await handlers[kind]((row.input ?? {}) as never, {
         jobId,
@@ -220,12 +220,12 @@ export async function createJobRunner(options: JobRunnerOptions): Promise<JobRun
       });
       await progress.flush();
       await repo.markSucceeded(jobId, result, new Date());
-      log.info({ durationMs: Date.now() - started, result }, "job succeeded");
+      log.info({ outcome: "succeeded", durationMs: Date.now() - started, result: resultForLog(result) }, "job succeeded");
     } catch (error) {
       if (controller.signal.reason instanceof JobCancelledError) {
         await progress.flush().catch(() => undefined);
         await repo.markCancelled(jobId, new Date(), null).catch((writeError: unknown) => log.warn({ err: writeError }, "could not record the cancel"));
-        log.info({ durationMs: Date.now() - started }, "job cancelled");
+        log.info({ outcome: "cancelled", durationMs: Date.now() - started }, "job cancelled");
         return;
       }
       // A job cut off by a stop is recorded as such (and resumed later when its kind allows).
@@ -236,7 +236,7 @@ export async function createJobRunner(options: JobRunnerOptions): Promise<JobRun
       } catch (writeError) {
         log.warn({ err: writeError }, "could not record the job's failure");
       }
-      log.error({ err: error, durationMs: Date.now() - started }, "job failed");
+      log.error({ outcome: "failed", err: error, durationMs: Date.now() - started }, "job failed");
       // pg-boss records the failure too; the queue has no retries.
       throw error;
     } finally {
@@ -250,11 +250,14 @@ export async function createJobRunner(options: JobRunnerOptions): Promise<JobRun
     const log = logger.child({ jobId, kind: queue });
     const controller = new AbortController();
     running.set(jobId, controller);
+    const started = Date.now();
     try {
-      const result = await handlers[queue]({ jobId, signal: controller.signal, reportProgress: () => {} });
-      log.debug({ result }, "poll finished");
+      const result = resultForLog(await handlers[queue]({ jobId, signal: controller.signal, reportProgress: () => {} }));
+      // A poll runs every minute and mostly finds nothing due: only one that did something is told.
+      const didWork = Object.values(result ?? {}).some((value) => typeof value === "number" && value > 0);
+      log[didWork ? "info" : "debug"]({ outcome: "succeeded", durationMs: Date.now() - started, result }, "poll finished");
     } catch (error) {
-      log.error({ err: error }, "poll failed; the next one runs as scheduled");
+      log.error({ outcome: "failed", err: error, durationMs: Date.now() - started }, "poll failed; the next one runs as scheduled");
       throw error;
     } finally {
       running.delete(jobId);
@@ -310,7 +313,7 @@ export async function createJobRunner(options: JobRunnerOptions): Promise<JobRun
     async cancel(jobId) {
       const outcome = await repo.requestCancel(jobId, new Date());
       if (outcome === null) return false;
-      logger.info({ jobId, outcome }, "job cancel requested");
+      logger.debug({ jobId, outcome }, "job cancel requested");
       // A job running in this process stops now; one in another process at its next check.
       if (outcome === "requested") running.get(jobId)?.abort(new JobCancelledError());
       return true;
@@ -384,6 +387,22 @@ export async function createJobRunner(options: JobRunnerOptions): Promise<JobRun
       return stopped;
     },
   };
+}
+
+const MAX_LOGGED_TEXT = 300;
+
+/**
+ * A job's result as its log line keeps it: the counts and short facts at its top level. Lists (a
+ * queue scrape's rows, a discovery's sources) stay in the job's record, where the back office reads them.
+ */
+function resultForLog(result: unknown): Record<string, string | number | boolean | null> | null {
+  if (result === null || typeof result !== "object" || Array.isArray(result)) return null;
+  const kept: Record<string, string | number | boolean | null> = {};
+  for (const [key, value] of Object.entries(result)) {
+    if (value === null || typeof value === "number" || typeof value === "boolean") kept[key] = value;
+    else if (typeof value === "string") kept[key] = value.length > MAX_LOGGED_TEXT ? `${value.slice(0, MAX_LOGGED_TEXT)}...` : value;
+  }
+  return kept;
 }
 
 function toView(row: NonNullable<Awaited<ReturnType<ReturnType<typeof jobsRepo>["findById"]>>>): JobView {

@@ -29,25 +29,42 @@ function splitOnce(value: string, separator: string): [string, string | undefine
   return at === -1 ? [value, undefined] : [value.slice(0, at), value.slice(at + 1)];
 }
 
+/** An answer slower than this is worth a person's look: its line is a warning whatever its status. */
+export const SLOW_REQUEST_MS = 1_000;
+
+/**
+ * The level of a request's line. Answered requests are the bulk of any log, so a fine one is debug;
+ * a 4xx is the client's doing (a scanner's 404s, an expired session's 401) and the refusals an
+ * operator must see already have a warning of their own (sign-in limits, foreign origins), so it is
+ * debug too. A 5xx is an error, and a slow answer (over SLOW_REQUEST_MS) a warning.
+ */
+export function requestLogLevel(statusCode: number, responseTimeMs: number): "error" | "warn" | "debug" {
+  if (statusCode >= 500) return "error";
+  if (responseTimeMs > SLOW_REQUEST_MS) return "warn";
+  return "debug";
+}
+
+const MESSAGES = { error: "request failed", warn: "slow request", debug: "request completed" } as const;
+
 /**
  * Writes one line per request once it is answered (or its client went away): method, URL as
- * `urlForLog` keeps it, status and milliseconds. Hashed assets and page-cache hits are answered before
- * this is called and are not logged; story images (they come by the dozen per page) only when they fail.
+ * `urlForLog` keeps it, status and milliseconds, at the level `requestLogLevel` gives. Hashed assets
+ * and page-cache hits are answered before this is called and are not logged; story images (they come
+ * by the dozen per page) only when they fail or are slow.
  */
-export function logRequest(logger: Logger, req: IncomingMessage, res: ServerResponse): void {
+export function logRequest(logger: Logger, req: IncomingMessage, res: ServerResponse, clock: { now(): number } = performance): void {
   const url = req.url ?? "/";
   const quietWhenFine = url.startsWith("/img/");
-  const started = performance.now();
+  const started = clock.now();
   const done = () => {
     res.off("finish", done);
     res.off("close", done);
     const statusCode = res.statusCode;
-    const failed = statusCode >= 500;
-    if (quietWhenFine && !failed) return;
-    const line = { req: { method: req.method, url: urlForLog(url) }, res: { statusCode }, responseTime: Math.round(performance.now() - started) };
-    const message = res.writableFinished ? "request completed" : "request aborted";
-    if (failed) logger.error(line, message);
-    else logger.info(line, message);
+    const responseTime = Math.round(clock.now() - started);
+    const level = requestLogLevel(statusCode, responseTime);
+    if (quietWhenFine && level === "debug") return;
+    const line = { req: { method: req.method, url: urlForLog(url) }, res: { statusCode }, responseTime };
+    logger[level](line, res.writableFinished ? MESSAGES[level] : "request aborted");
   };
   res.once("finish", done);
   res.once("close", done);

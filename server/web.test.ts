@@ -48,7 +48,8 @@ async function startApp(env: Record<string, string> = {}, options: { demo?: bool
       done();
     },
   });
-  const logger = pino({ level: "info" }, sink) as Logger;
+  // Debug: request lines are written at debug unless an answer failed or was slow (server/request-log.ts).
+  const logger = pino({ level: "debug" }, sink) as Logger;
   const app = createWebApp({ config, database: options.database ?? t.database, logger, build: noBuild, demo: options.demo, clientDir: options.clientDir });
   // The whole handler, as startWebServer serves it.
   const server = http.createServer(app.nodeHandler).listen(port, "127.0.0.1");

@@ -72,13 +72,15 @@ export async function discoverSource(deps: CrawlDeps, source: CrawlSourceRow, op
     failed: false,
   };
   const log = deps.logger.child({ sourceId: source.id });
+  // Each problem is kept on the report; the source's one warning at the end lists them.
   const noteError = (message: string) => {
-    log.warn({ err: message }, "discovery problem");
+    log.debug({ err: message }, "discovery problem");
     if (report.errors.length < MAX_ERRORS_KEPT) report.errors.push(message);
   };
   const fail = (message: string) => {
     noteError(message);
     report.failed = true;
+    log.warn({ err: message }, "discovery failed");
     return report;
   };
 
@@ -192,9 +194,10 @@ export async function discoverSource(deps: CrawlDeps, source: CrawlSourceRow, op
 
   report.found = found.size;
   await queueFound(deps, source.id, config, siteUrl, found, robotsOf, report);
-  log.info(
-    { found: report.found, queued: report.queued, skippedRobots: report.skipped_robots, skippedKnown: report.skipped_known, errors: report.errors.length },
-    "discovery finished",
+  const troubled = report.errors.length > 0;
+  log[troubled ? "warn" : "debug"](
+    { found: report.found, queued: report.queued, skippedRobots: report.skipped_robots, skippedKnown: report.skipped_known, errors: report.errors },
+    report.failed ? "discovery failed" : troubled ? "discovery finished with problems" : "discovery finished",
   );
   return report;
 }

@@ -56,7 +56,8 @@ export async function robotsFor(
   } catch (error) {
     if (!isFetchError(error)) throw error;
     const reason = `robots.txt could not be fetched (${describeError(error)})`;
-    deps.logger.warn({ origin, err: reason }, "robots.txt unreachable; nothing fetched from this origin this cycle");
+    // Whoever asked records it (a discovery's warning, a queued URL's reason): said once there, not here too.
+    deps.logger.debug({ origin, err: reason }, "robots.txt unreachable; nothing fetched from this origin this cycle");
     return { rules: DISALLOW_ALL, state: "unreachable", reason };
   }
 }

@@ -73,7 +73,7 @@ export async function scrapeQueue(
   }
   const succeeded = ordered.filter((r) => r.success).length;
   const rateLimited = ordered.filter((r) => !r.success && r.error?.startsWith(RATE_LIMITED)).length;
-  deps.logger.info({ succeeded, failed: ordered.length - succeeded, rateLimited }, "queue scrape finished");
+  deps.logger.debug({ succeeded, failed: ordered.length - succeeded, rateLimited }, "queue scrape finished");
   return { succeeded, failed: ordered.length - succeeded, rate_limited: rateLimited, total: ordered.length, results: ordered };
 }
 

@@ -83,7 +83,7 @@ export async function enhanceStoryImages(
     result.details.push(detail);
     await report();
   });
-  deps.logger.info({ processed: result.processed, enhanced: result.enhanced, failed: result.failed, skipped: result.skipped }, "image enhancement finished");
+  deps.logger.debug({ processed: result.processed, enhanced: result.enhanced, failed: result.failed, skipped: result.skipped }, "image enhancement finished");
   return result;
 }
 

@@ -132,8 +132,8 @@ async function runClaimed(deps: IngestionDeps, options: IngestionOptions, claime
     await release(skipped);
     deps.logger.warn({ skipped: skipped.length }, "ingestion cycle stopped early; the remaining sources are left for the next cycle");
   }
-  // A poll with nothing due is the common case: keep it out of the info log.
-  deps.logger[claimed.length > 0 ? "info" : "debug"]({ ...result, scope: options.scope }, "ingestion cycle finished");
+  // The job runner writes the run's one info line, with this result in it.
+  deps.logger.debug({ ...result, scope: options.scope }, "ingestion cycle finished");
   return result;
 }
 
@@ -239,7 +239,10 @@ export async function ingestSource(
         random: deps.random,
       }),
     };
-    deps.logger.warn({ sourceId: source.id, url: source.rssFeedUrl, failures, err: summary.error }, "feed ingestion failed");
+    // Told when a feed starts failing and when that marks it error; the failures in between and after
+    // (every retry of a dead feed) are on the Sources page and at debug.
+    const news = failures === 1 || (state.status === "error" && source.status !== "error");
+    deps.logger[news ? "warn" : "debug"]({ sourceId: source.id, url: source.rssFeedUrl, failures, status: state.status, err: summary.error }, "feed ingestion failed");
   }
   return finishRun(deps, source, startedAt, summary, state);
 }
@@ -264,7 +267,7 @@ async function finishRun(deps: IngestionDeps, source: IngestSourceRow, startedAt
     state,
   );
   if (summary.ok) {
-    deps.logger.info(
+    deps.logger.debug(
       { sourceId: source.id, found: summary.itemsFound, inserted: summary.inserted, notModified: summary.notModified },
       "feed ingested",
     );
@@ -302,7 +305,7 @@ async function preferCanonical(deps: IngestionDeps, candidate: Candidate) {
     candidate.canonicalUrl = extractCanonicalUrl(decodeHtmlBytes(page.body, page.contentType), page.url);
   } catch (error) {
     // The feed's own link still identifies the story; the canonical look-up is a refinement.
-    deps.logger.info({ url: candidate.url, err: describeError(error) }, "canonical look-up failed; keeping the feed link");
+    deps.logger.debug({ url: candidate.url, err: describeError(error) }, "canonical look-up failed; keeping the feed link");
   }
 }
 

@@ -168,7 +168,7 @@ export async function attemptPost(deps: AttemptPostDeps, postRowId: number): Pro
     if (clock.now().getTime() < runningUntil) {
       const checkAt = new Date(runningUntil);
       const { jobId } = await deps.schedule(postRowId, checkAt);
-      log.info({ checkAt: checkAt.toISOString(), jobId }, "another attempt at this post may be under way; it is checked later");
+      log.debug({ checkAt: checkAt.toISOString(), jobId }, "another attempt at this post may be under way; it is checked later");
       return { outcome: "skipped", row: current, reason: `Another attempt at this post is under way; it is checked again at ${checkAt.toISOString()}.` };
     }
   }
@@ -180,7 +180,7 @@ export async function attemptPost(deps: AttemptPostDeps, postRowId: number): Pro
       return undefined;
     });
     if (found) {
-      log.info({ postId: found.postId }, "an earlier attempt did post the story; confirmed on the Page");
+      log.debug({ postId: found.postId }, "an earlier attempt did post the story; confirmed on the Page");
       return { outcome: "posted", row: await deps.repos.social.markPosted(postRowId, { postId: found.postId, permalinkUrl: found.permalinkUrl, at: clock.now() }) };
     }
     if (found === undefined) {
@@ -199,7 +199,7 @@ export async function attemptPost(deps: AttemptPostDeps, postRowId: number): Pro
 
   try {
     const posted = await graph.publishPost({ message: row.message ?? "", link });
-    log.info({ postId: posted.postId, attempt: row.attempts }, "story posted to Facebook");
+    log.debug({ postId: posted.postId, attempt: row.attempts }, "story posted to Facebook");
     return { outcome: "posted", row: await deps.repos.social.markPosted(postRowId, { ...posted, at: clock.now() }) };
   } catch (error) {
     if (!isGraphError(error)) {
@@ -211,7 +211,7 @@ export async function attemptPost(deps: AttemptPostDeps, postRowId: number): Pro
     if (error.kind === "uncertain") {
       const found = await graph.findRecentPostWithLink(link, known).catch(() => null);
       if (found) {
-        log.info({ postId: found.postId }, "story post confirmed on the Page after an uncertain answer");
+        log.debug({ postId: found.postId }, "story post confirmed on the Page after an uncertain answer");
         return { outcome: "posted", row: await deps.repos.social.markPosted(postRowId, { postId: found.postId, permalinkUrl: found.permalinkUrl, at: clock.now() }) };
       }
       log.warn(fields, "uncertain Facebook answer, and the post is not on the Page (yet)");
@@ -260,7 +260,7 @@ async function retry(
   });
   const { jobId } = await deps.schedule(row.id, retryAt);
   await deps.repos.social.setJob(row.id, jobId);
-  log.info({ retryAt: retryAt.toISOString(), jobId }, "next attempt queued");
+  log.debug({ retryAt: retryAt.toISOString(), jobId }, "next attempt queued");
   return { outcome: "retrying", row: { ...waiting, jobId }, retryAt };
 }
 

@@ -45,7 +45,8 @@ export default function Users({ loaderData }: Route.ComponentProps) {
           {result.error}
         </p>
       ) : null}
-      <div className="mt-6 overflow-x-auto rounded-2xl border-2 border-ink bg-white">
+      {/* relative: the buttons' hidden labels (sr-only, absolutely placed) scroll with the table instead of widening the page. */}
+      <div className="relative mt-6 overflow-x-auto rounded-2xl border-2 border-ink bg-white">
         <table className="w-full text-left text-sm">
           <thead className="border-b-2 border-ink bg-paper-deep">
             <tr>
