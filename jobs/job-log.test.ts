@@ -1,6 +1,5 @@
-import { Writable } from "node:stream";
+import { capturedLog } from "~/test/captured-log";
 import { eq } from "drizzle-orm";
-import pino from "pino";
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
 import { sources, urlQueue } from "~/db/schema";
 import { makeSource } from "~/db/testing/factories";
@@ -19,16 +18,7 @@ import { idleHandlers } from "./testing";
 // whatever the work did inside. Every line is kept, debug too, so a test sees what was held back.
 const t = useTestDatabase();
 type Line = { level: number; msg: string; jobId?: string; kind?: string; outcome?: string; durationMs?: number; result?: Record<string, unknown> | null };
-let lines: Line[] = [];
-const logger = pino(
-  { level: "trace" },
-  new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      for (const line of chunk.toString().split("\n").filter(Boolean)) lines.push(JSON.parse(line) as Line);
-      done();
-    },
-  }),
-);
+const { logger, lines } = capturedLog<Line>();
 const INFO = 30;
 let site: TestServer;
 let http: HttpClient;
@@ -60,7 +50,7 @@ afterAll(async () => {
 afterEach(async () => {
   await runner?.stop();
   runner = undefined;
-  lines = [];
+  lines.length = 0;
 });
 
 async function startWorker() {

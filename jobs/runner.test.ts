@@ -1,6 +1,5 @@
-import { Writable } from "node:stream";
+import { capturedLog } from "~/test/captured-log";
 import { sql } from "drizzle-orm";
-import pino from "pino";
 import { afterEach, describe, expect, inject, test } from "vitest";
 import { makeJob, makeUser } from "~/db/testing/factories";
 import { useTestDatabase } from "~/db/testing/test-database";
@@ -12,22 +11,13 @@ const t = useTestDatabase();
 const onPostgres = inject("testDatabase").kind === "postgres";
 
 // Log lines are kept so a test can show that the queue reported no errors of its own.
-let logLines: { level: number; msg: string; jobId?: string; kind?: string }[] = [];
-const logger = pino(
-  { level: "debug" },
-  new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      for (const line of chunk.toString().split("\n").filter(Boolean)) logLines.push(JSON.parse(line));
-      done();
-    },
-  }),
-);
+const { logger, lines: logLines } = capturedLog<{ level: number; msg: string; jobId?: string; kind?: string }>("debug");
 
 const runners: JobRunner[] = [];
 afterEach(async () => {
   await Promise.all(runners.splice(0).map((r) => r.stop()));
   const queueErrors = logLines.filter((l) => l.msg === "job queue error");
-  logLines = [];
+  logLines.length = 0;
   expect(queueErrors).toEqual([]);
 });
 

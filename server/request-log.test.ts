@@ -1,6 +1,6 @@
+import { capturedLog } from "~/test/captured-log";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { Writable } from "node:stream";
 import pino from "pino";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { logRequest, SLOW_REQUEST_MS, urlForLog } from "./request-log";
@@ -20,16 +20,7 @@ test.each([
 // moves, so an answer is "slow" without the test waiting a second. Each path answers with the status
 // it names, after the milliseconds given in ?ms (of the test's clock).
 type Line = { level: number; msg: string; req: { url: string }; res: { statusCode: number }; responseTime: number };
-const lines: Line[] = [];
-const logger = pino(
-  { level: "trace" },
-  new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      for (const line of chunk.toString().split("\n").filter(Boolean)) lines.push(JSON.parse(line) as Line);
-      done();
-    },
-  }),
-);
+const { logger, lines } = capturedLog<Line>();
 let now = 0;
 const clock = { now: () => now };
 let server: Server;

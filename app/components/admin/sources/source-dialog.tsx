@@ -19,11 +19,12 @@ import {
 import type { SourceView } from "~/domain/sources/sources";
 import { FieldError, KeywordInput } from "./keyword-input";
 import { inputClass, primaryButtonClass } from "./ui";
+import { CategoryOptions, type CategoryOption } from "~/app/components/admin/category-options";
 
 const FIELD_ORDER: SourceFormField[] = ["name", "sourceType", "websiteUrl", "rssFeedUrl", "status", "pollIntervalMinutes", "defaultCategoryId", "scrapingConfig", "includeKeywords", "excludeKeywords", "notes"];
 
 /** The create and edit dialog: the browser checks with the server's rules, the server's field errors are shown in place. */
-export function SourceDialog({ source, categories, onClose }: { source: SourceView | null; categories: { id: number; name: string }[]; onClose: () => void }) {
+export function SourceDialog({ source, categories, onClose }: { source: SourceView | null; categories: CategoryOption[]; onClose: () => void }) {
   const fetcher = useFetcher<ActionResult & { feedWarning?: string }>();
   const formRef = useRef<HTMLFormElement>(null);
   const adding = source === null;
@@ -190,11 +191,7 @@ export function SourceDialog({ source, categories, onClose }: { source: SourceVi
             {...describe("defaultCategoryId", "source-category-hint")}
           >
             <option value="">None: the editor chooses</option>
-            {categories.map((c) => (
-              <option key={c.id} value={c.id}>
-                {c.name}
-              </option>
-            ))}
+            <CategoryOptions categories={categories} />
           </select>
           <p id="source-category-hint" className="mt-1 text-xs text-ink/70">
             Given to the stories this source brings in.

@@ -3,7 +3,7 @@ import { useFetcher } from "react-router";
 import { Dialog } from "~/app/components/admin/dialog";
 import { useActionSuccess, useActionToast, type ActionResult } from "~/app/lib/action-toast";
 import type { AdminStory } from "~/domain/stories/admin-list";
-import type { CategoryOption } from "./types";
+import { CategoryOptions, type CategoryOption } from "~/app/components/admin/category-options";
 
 /**
  * Publishing a story that has no category: nothing goes live uncategorized, so the category is asked
@@ -37,11 +37,7 @@ export function PublishDialog({ story, categories, onClose }: { story: AdminStor
             <option value="" disabled>
               Select a category
             </option>
-            {categories.map((c) => (
-              <option key={c.id} value={c.id}>
-                {c.name}
-              </option>
-            ))}
+            <CategoryOptions categories={categories} />
           </select>
         </label>
         {problem ? (

@@ -2,7 +2,7 @@ import { useRef, useState } from "react";
 import { Link, useNavigate } from "react-router";
 import { CloseIcon } from "~/app/components/icons";
 import { STATUS_FILTERS, type AdminListQuery, type AdminSort, type OwnerFilter, type StatusFilter } from "~/domain/stories/admin-list";
-import type { CategoryOption } from "./types";
+import { CategoryOptions, type CategoryOption } from "~/app/components/admin/category-options";
 
 const FILTER_LABELS: Record<StatusFilter, string> = {
   all: "All Stories",
@@ -118,11 +118,7 @@ export function StoryToolbar({
           >
             <option value="">All categories</option>
             <option value="none">Uncategorized</option>
-            {categories.map((c) => (
-              <option key={c.id} value={c.id}>
-                {c.name}
-              </option>
-            ))}
+            <CategoryOptions categories={categories} />
           </select>
         </>
       )}

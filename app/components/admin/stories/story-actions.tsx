@@ -2,7 +2,7 @@ import type { ReactNode } from "react";
 import { Link, useFetcher, useSearchParams } from "react-router";
 import { useActionToast, type ActionResult } from "~/app/lib/action-toast";
 import type { AdminStory } from "~/domain/stories/admin-list";
-import type { CategoryOption } from "./types";
+import { CategoryOptions, type CategoryOption } from "~/app/components/admin/category-options";
 
 // The row's main action stands out; the others are quiet until pointed at.
 const primary = "h-7 rounded-full border-2 border-ink bg-acid px-2.5 text-xs font-bold hover:bg-ink hover:text-acid disabled:opacity-50";
@@ -52,11 +52,7 @@ export function StoryActions({
           <option value="" disabled={story.status === "published"}>
             Uncategorized
           </option>
-          {categories.map((c) => (
-            <option key={c.id} value={c.id}>
-              {c.name}
-            </option>
-          ))}
+          <CategoryOptions categories={categories} />
         </select>
       </div>
       <div>{badge}</div>

@@ -5,7 +5,7 @@ import { useActionSuccess, useActionToast, type ActionResult } from "~/app/lib/a
 import type { AdminStory } from "~/domain/stories/admin-list";
 import { REQUIRED_FIELDS_MESSAGE } from "~/domain/stories/messages";
 import { formatDate, formatTime } from "~/app/lib/format";
-import type { CategoryOption } from "./types";
+import { CategoryOptions, type CategoryOption } from "~/app/components/admin/category-options";
 
 const field = "w-full rounded-lg border-2 border-ink bg-white px-3 py-2 aria-invalid:border-alarm-ink aria-invalid:bg-red-50";
 
@@ -89,11 +89,7 @@ export function StoryDialog({ story, categories, onClose }: { story: AdminStory 
           Category <RequiredMark />
           <select name="categoryId" required defaultValue={value("categoryId")} className={field} {...problem("categoryId")}>
             <option value="">Select a category</option>
-            {categories.map((c) => (
-              <option key={c.id} value={c.id}>
-                {c.name}
-              </option>
-            ))}
+            <CategoryOptions categories={categories} />
           </select>
           {error("categoryId")}
         </label>

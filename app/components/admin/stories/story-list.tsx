@@ -4,7 +4,7 @@ import { StoryImage } from "~/app/components/story-image";
 import { formatDate, formatTime } from "~/app/lib/format";
 import type { AdminStory, RejectedItem } from "~/domain/stories/admin-list";
 import { StoryActions } from "./story-actions";
-import type { CategoryOption } from "./types";
+import type { CategoryOption } from "~/app/components/admin/category-options";
 
 const HISTORY_LABELS: Record<string, string> = {
   "story.create": "created",
