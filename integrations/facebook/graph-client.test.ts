@@ -375,7 +375,7 @@ describe("checking the connection", () => {
     expect(health).toMatchObject({
       page: null,
       tokenValid: false,
-      permissions: [],
+      permissions: null,
       missingPermissions: [],
       error: { kind: "auth", code: 190, subcode: 463, message: "The Facebook token has expired. Reconnect the Page: renew FACEBOOK_PAGE_TOKEN." },
     });
@@ -386,7 +386,49 @@ describe("checking the connection", () => {
     const data = { is_valid: false, scopes: [], error: { code: 190, subcode: 460, message: "The session has been invalidated." } };
     fake.answerOnce("debug_token", { kind: "raw", status: 200, body: JSON.stringify({ data }), headers: { "content-type": "application/json" } });
     const health = await clientFor(fake).checkConnection();
-    expect(health).toMatchObject({ tokenValid: false, missingPermissions: ["pages_manage_posts", "pages_read_engagement"], error: { kind: "auth", code: 190, subcode: 460 } });
+    expect(health).toMatchObject({ tokenValid: false, permissions: null, missingPermissions: [], error: { kind: "auth", code: 190, subcode: 460 } });
+  });
+
+  const raw = (body: unknown) => ({ kind: "raw", status: 200, body: JSON.stringify(body), headers: { "content-type": "application/json" } }) as const;
+
+  test.each([{ answer: { data: {} } }, { answer: {} }, { answer: { data: [] } }])(
+    "debug_token answering with no data ($answer) is no verdict: not code 190, no missing permissions, and me/permissions is read instead",
+    async ({ answer }) => {
+      const fake = await fakeGraph();
+      fake.answerOnce("debug_token", raw(answer));
+      const client = clientFor(fake);
+      const health = await client.checkConnection();
+      expect(health).toMatchObject({
+        tokenValid: true,
+        permissions: ["pages_show_list", "pages_read_engagement", "pages_manage_posts"],
+        missingPermissions: [],
+        tokenCheck: "permissions",
+        error: null,
+      });
+      expect(client.warnings.map((w) => w.message)).toEqual(["debug_token gave no details of the Page token: reading me/permissions instead"]);
+    },
+  );
+
+  test("when neither debug_token nor me/permissions gives details, the permissions are unknown, not missing", async () => {
+    const fake = await fakeGraph();
+    fake.answerOnce("debug_token", raw({ data: {} }));
+    fake.answerOnce("permissions", raw({ data: [] }));
+    const health = await clientFor(fake).checkConnection();
+    expect(health).toMatchObject({ page: { id: fake.pageId }, tokenValid: true, permissions: null, missingPermissions: [], tokenCheck: "none", error: null });
+  });
+
+  test("when nothing answers with the token, whether it works is unknown, and no refusal is invented", async () => {
+    const fake = await fakeGraph();
+    fake.answerAlways("*", { kind: "error", error: graphErrors.serviceUnavailable() });
+    const health = await clientFor(fake).checkConnection();
+    expect(health).toMatchObject({ page: null, tokenValid: null, permissions: null, missingPermissions: [], error: { kind: "transient", code: 2 } });
+  });
+
+  test("debug_token calling a token invalid without a code says Facebook refuses it, not that it expired", async () => {
+    const fake = await fakeGraph();
+    fake.answerOnce("debug_token", raw({ data: { is_valid: false, scopes: [] } }));
+    const health = await clientFor(fake).checkConnection();
+    expect(health).toMatchObject({ tokenValid: false, error: { kind: "auth", code: null, message: "Facebook no longer accepts the token. Reconnect the Page: renew FACEBOOK_PAGE_TOKEN." } });
   });
 
   test("a missing permission is named", async () => {
