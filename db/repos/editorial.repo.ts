@@ -2,6 +2,7 @@ import { and, desc, eq, ilike, or, sql, type SQL } from "drizzle-orm";
 import type { Db } from "../client";
 import { insertAudit, type AuditRecord } from "./audit.repo";
 import { categories, rejectedStories, sources, stories } from "../schema";
+import { imageFailureReset } from "./images.repo";
 import { containsPattern } from "./public-stories.repo";
 
 export type StoryRow = typeof stories.$inferSelect;
@@ -104,7 +105,7 @@ export function editorialRepo(db: Db) {
                 imageWidth: sql<number | null>`case when ${stories.imageUrl} is not distinct from ${fields.imageUrl} then ${stories.imageWidth} end`,
                 imageHeight: sql<number | null>`case when ${stories.imageUrl} is not distinct from ${fields.imageUrl} then ${stories.imageHeight} end`,
               };
-        const [row] = await tx.update(stories).set({ ...fields, ...size, updatedAt: new Date() }).where(eq(stories.id, id)).returning();
+        const [row] = await tx.update(stories).set({ ...fields, ...size, ...imageFailureReset(fields), updatedAt: new Date() }).where(eq(stories.id, id)).returning();
         if (row) await audit(tx, id, entry);
         return row ?? null;
       });
