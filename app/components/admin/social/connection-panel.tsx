@@ -54,6 +54,9 @@ function HealthDetails({ status }: { status: ConnectionStatus }) {
   const page = health.page;
   const pageLink = page ? safeHref(page.link) : null;
   const badge = BADGE[status.token];
+  const error = health.error;
+  // The sentence over the details may already give the reason: it is not said twice.
+  const said = error !== null && status.summary.includes(error.message);
   return (
     <dl className="mt-3 grid gap-x-6 gap-y-2 text-sm sm:grid-cols-[max-content_1fr]">
       <dt className="font-bold">Page</dt>
@@ -82,17 +85,18 @@ function HealthDetails({ status }: { status: ConnectionStatus }) {
       </dd>
       <dt className="font-bold">Last post</dt>
       <dd>{status.lastPostedAt ? when(status.lastPostedAt) : "none yet"}</dd>
-      {health.error ? (
+      {error && !said ? (
         <>
           <dt className="font-bold">Problem</dt>
-          <dd className="font-semibold text-alarm-ink">
-            {health.error.message}
-            {health.error.code !== null ? (
-              <span className="block text-xs font-normal text-ink/70">
-                Facebook code {health.error.code}
-                {health.error.fbtraceId ? `, trace ${health.error.fbtraceId}` : ""}
-              </span>
-            ) : null}
+          <dd className="font-semibold text-alarm-ink">{error.message}</dd>
+        </>
+      ) : null}
+      {error && error.code !== null ? (
+        <>
+          <dt className="font-bold">Reference</dt>
+          <dd>
+            Facebook code {error.code}
+            {error.fbtraceId ? `, trace ${error.fbtraceId}` : ""}
           </dd>
         </>
       ) : null}
