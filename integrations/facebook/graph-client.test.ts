@@ -351,23 +351,6 @@ describe("checking the connection", () => {
     expect(await clientFor(fake).checkConnection()).toMatchObject({ expiresAt: null, neverExpires: true });
   });
 
-  test("when debug_token wants an app token, permissions are read instead and the expiry is unknown", async () => {
-    const fake = await fakeGraph({ debugToken: "app-token-required" });
-    const client = clientFor(fake);
-    const health = await client.checkConnection();
-    expect(health).toMatchObject({
-      tokenValid: true,
-      permissions: ["pages_show_list", "pages_read_engagement", "pages_manage_posts"],
-      missingPermissions: [],
-      expiresAt: null,
-      neverExpires: false,
-      tokenCheck: "permissions",
-      error: null,
-    });
-    expect(fake.requests.map((r) => r.endpoint)).toEqual(["page", "debug_token", "permissions"]);
-    expect(client.warnings).toHaveLength(1);
-  });
-
   test("an expired token: not valid, with the reconnect reason", async () => {
     const fake = await fakeGraph();
     fake.answerAlways("*", { kind: "error", error: graphErrors.expiredToken() });
@@ -391,23 +374,28 @@ describe("checking the connection", () => {
 
   const raw = (body: unknown) => ({ kind: "raw", status: 200, body: JSON.stringify(body), headers: { "content-type": "application/json" } }) as const;
 
-  test.each([{ answer: { data: {} } }, { answer: {} }, { answer: { data: [] } }])(
-    "debug_token answering with no data ($answer) is no verdict: not code 190, no missing permissions, and me/permissions is read instead",
-    async ({ answer }) => {
-      const fake = await fakeGraph();
-      fake.answerOnce("debug_token", raw(answer));
-      const client = clientFor(fake);
-      const health = await client.checkConnection();
-      expect(health).toMatchObject({
-        tokenValid: true,
-        permissions: ["pages_show_list", "pages_read_engagement", "pages_manage_posts"],
-        missingPermissions: [],
-        tokenCheck: "permissions",
-        error: null,
-      });
-      expect(client.warnings.map((w) => w.message)).toEqual(["debug_token gave no details of the Page token: reading me/permissions instead"]);
-    },
-  );
+  test.each([
+    { case: "wants an app token", options: { debugToken: "app-token-required" } as const, answer: null },
+    { case: "answers with no data", options: {}, answer: { data: {} } },
+    { case: "answers with nothing", options: {}, answer: {} },
+    { case: "answers with an empty list", options: {}, answer: { data: [] } },
+  ])("when debug_token $case, it is no verdict (not code 190, no missing permission): me/permissions is read instead, the expiry unknown", async ({ options, answer }) => {
+    const fake = await fakeGraph(options);
+    if (answer) fake.answerOnce("debug_token", raw(answer));
+    const client = clientFor(fake);
+    const health = await client.checkConnection();
+    expect(health).toMatchObject({
+      tokenValid: true,
+      permissions: ["pages_show_list", "pages_read_engagement", "pages_manage_posts"],
+      missingPermissions: [],
+      expiresAt: null,
+      neverExpires: false,
+      tokenCheck: "permissions",
+      error: null,
+    });
+    expect(fake.requests.map((r) => r.endpoint)).toEqual(["page", "debug_token", "permissions"]);
+    expect(client.warnings.map((w) => w.message)).toEqual(["debug_token gave no details of the Page token: reading me/permissions instead"]);
+  });
 
   test("when neither debug_token nor me/permissions gives details, the permissions are unknown, not missing", async () => {
     const fake = await fakeGraph();
