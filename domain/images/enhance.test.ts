@@ -222,7 +222,9 @@ describe("enhancing a story's image", () => {
     expect(await row(story.id)).toMatchObject({ imageFailurePermanent: true });
     expect((await imagePanelState({ repos: t.repos })).needingWork).toBe(0);
 
-    await t.repos.editorial.update(story.id, { sourceUrl: `${site.url}/article/og` }, audit);
+    // The Edit dialog's Source URL moves the story's page: its original URL and source URL together.
+    const moved = { originalUrl: `${site.url}/article/og`, sourceUrl: `${site.url}/article/og` };
+    await t.repos.editorial.update(story.id, moved, audit);
     expect(await row(story.id)).toMatchObject({ imageFailurePermanent: false });
     expect((await imagePanelState({ repos: t.repos })).needingWork).toBe(1);
     expect((await enhanceStoryImages(deps(), { batchSize: 10 })).details[0]).toMatchObject({ storyId: story.id, outcome: "enhanced" });
