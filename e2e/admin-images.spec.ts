@@ -135,13 +135,14 @@ test("a batch of 10 asks first, shows its progress (through a reload), and ends 
   await signInAsAdmin(page, "/admin");
   const panel = panelOf(page);
   const enhance10 = panel.getByRole("button", { name: "Enhance 10", exact: true });
+  const before = await needingWork(page);
 
-  // The confirmation states the count, the estimate and the spec's warning; Escape cancels it.
+  // The confirmation states the count and one estimate: before any batch was timed, none; Escape cancels it.
   await enhance10.focus();
   await page.keyboard.press("Enter");
   const dialog = page.getByRole("dialog", { name: "Enhance images of 10 stories?" });
-  await expect(dialog).toContainText("Estimated time: about 2 minutes.");
-  await expect(dialog).toContainText("This may take 10-15 minutes.");
+  await expect(dialog).toContainText("No estimate yet: no run has been timed.");
+  await expect(dialog).not.toContainText(/minute|10-15/);
   await expect(dialog.getByRole("button", { name: "Cancel" })).toBeFocused();
   await page.keyboard.press("Escape");
   await expect(dialog).toHaveCount(0);
@@ -174,4 +175,39 @@ test("a batch of 10 asks first, shows its progress (through a reload), and ends 
   await expect(outcomes).toHaveCount(10);
   await expect(outcomes.filter({ hasText: IMAGES_BATCH[0]!.title })).toContainText("Already high-resolution (1600x900)");
   await expect(outcomes.filter({ hasText: IMAGES_BATCH[1]!.title })).toContainText("failed");
+  // The one that failed has only an icon on its page, which will not change by itself: it leaves the count with the nine others.
+  await expect.poll(() => needingWork(page)).toBe(before - 10);
+});
+
+test("a story that failed for good is listed apart with its reason and a retry; the next estimate comes from the runs' measured speed", async ({ page }) => {
+  test.setTimeout(60_000);
+  await signInAsAdmin(page, "/admin");
+  const panel = panelOf(page);
+  const failed = panel.getByRole("region", { name: /^Could not be enhanced: \d+ stor(y|ies)$/ });
+  const iconOnly = IMAGES_BATCH[1]!;
+  const row = failed.getByRole("list", { name: "Stories that could not be enhanced" }).getByRole("listitem").filter({ hasText: iconOnly.title });
+  await expect(row).toContainText("No usable image on the original page (only icons, logos or tiny images)");
+  await expect(row).toContainText(`ID ${iconOnly.id}`);
+  const count = Number(/(\d+) stor/.exec((await failed.getByRole("heading").innerText()) ?? "")![1]);
+  expect(await seriousViolations(page)).toEqual([]);
+
+  // Retry one: looked at again, it fails for the same lasting reason and stays listed.
+  const before = await needingWork(page);
+  await row.getByRole("button", { name: `Retry ${iconOnly.title}` }).click();
+  await expect(toast(page, "Retry Complete")).toContainText("Processed 1: 0 enhanced, 0 skipped, 1 failed", { timeout: 20_000 });
+  await expect(row).toBeVisible();
+  expect(await needingWork(page)).toBe(before);
+
+  // Retry all asks first, with one estimate from the speed the runs so far were measured at.
+  await failed.getByRole("button", { name: `Retry all (${count})` }).click();
+  const retryDialog = page.getByRole("dialog", { name: `Retry ${count === 1 ? "1 story" : `${count} stories`}?` });
+  await expect(retryDialog).toContainText(/Estimated time: (a few seconds|about \d+ (seconds|minutes?)) \(the last 2 runs took \d+ seconds? for 11 stories\)\./);
+  await retryDialog.getByRole("button", { name: "Cancel" }).click();
+
+  const enhance10 = panel.getByRole("button", { name: "Enhance 10", exact: true });
+  await enhance10.click();
+  const dialog = page.getByRole("dialog", { name: /^Enhance images of \d+ stor(y|ies)\?$/ });
+  await expect(dialog.getByText(/^Estimated time: /)).toHaveCount(1);
+  await expect(dialog).not.toContainText(/No estimate yet|10-15 minutes/);
+  await page.keyboard.press("Escape");
 });

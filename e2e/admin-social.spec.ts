@@ -157,15 +157,77 @@ test("Check connection says plainly when the token no longer works, and that it 
   await check.focus();
   await page.keyboard.press("Enter");
   await expect(connection).toContainText("not working");
-  await expect(connection.getByRole("alert")).toContainText("renew FACEBOOK_PAGE_TOKEN");
-  await expect(connection.getByRole("alert")).toContainText("Facebook code 190, trace CheckTrace1");
+  await expect(connection.getByRole("status")).toHaveText("The token is not working: The Facebook token has expired. Reconnect the Page: renew FACEBOOK_PAGE_TOKEN.");
+  await expect(connection).toContainText("Facebook code 190, trace CheckTrace1");
   expect(await seriousViolations(page)).toEqual([]);
 
   // Renewed (here: Facebook answers normally again), the next check says so.
   await steerGraph(page, "/clear");
   await check.click();
-  await expect(connection).toContainText("works");
-  await expect(connection.getByRole("alert")).toHaveCount(0);
+  await expect(connection.getByRole("status")).toHaveText("The token works.");
+  await expect(connection).not.toContainText("Problem");
+});
+
+/** Records every change of the connection's live region, as a screen reader would hear it: its text after each change. */
+async function recordAnnouncements(page: Page) {
+  await page.getByRole("region", { name: "Facebook Page connection" }).getByRole("status").evaluate((region) => {
+    const heard: string[] = [];
+    (window as unknown as { heard: string[] }).heard = heard;
+    new MutationObserver(() => heard.push(region.textContent ?? "")).observe(region, { subtree: true, childList: true, characterData: true });
+  });
+  return () => page.evaluate(() => (window as unknown as { heard: string[] }).heard);
+}
+
+test("with a token whose check Facebook answers with no data, posts go out and the panel says so once, through every action", async ({ page }) => {
+  await page.context().setExtraHTTPHeaders({ "x-forwarded-for": "192.0.2.142" });
+  // Facebook answers the token checks without data, as it did for a Page token that posted fine: every check of this journey.
+  const noData = (body: unknown) => ({ kind: "raw", status: 200, body: JSON.stringify(body), headers: { "content-type": "application/json" } });
+  for (let i = 0; i < 4; i++) {
+    await steerGraph(page, "/answer-once", { endpoint: "debug_token", answer: noData({ data: {} }) });
+    await steerGraph(page, "/answer-once", { endpoint: "permissions", answer: noData({ data: [] }) });
+  }
+  await signInAsAdmin(page, "/admin/social");
+  const connection = page.getByRole("region", { name: "Facebook Page connection" });
+  const region = connection.getByRole("status");
+  await expect(region).toHaveText("The token works, but Facebook did not give its details: its expiry and permissions could not be read.");
+  await expect(connection).not.toContainText(/expired|code 190|Missing/);
+  const heard = await recordAnnouncements(page);
+
+  // Several actions: choose a story, check again, load a posted story for a repost, post a story.
+  const checked = () => page.waitForResponse((response) => new URL(response.url()).pathname === "/admin/api/facebook");
+  await ready(page).getByRole("button", { name: new RegExp(snail.title) }).click();
+  let answered = checked();
+  await connection.getByRole("button", { name: "Check connection" }).click();
+  await answered;
+  await expect(connection.getByRole("button", { name: "Check connection" })).toBeEnabled();
+  await postOf(page, seagulls.title).first().getByRole("button", { name: `Repost ${seagulls.title}` }).click();
+  await expect(toast(page, "Story loaded for reposting")).toBeVisible();
+  await ready(page).getByRole("button", { name: new RegExp(lemonade.title) }).click();
+  // The post that goes out has the connection checked again.
+  answered = checked();
+  await composer(page).getByRole("button", { name: "Post to Facebook" }).click();
+  await expect(toast(page, "Success!")).toContainText("Story posted to Facebook successfully!", { timeout: 15_000 });
+  await answered;
+  await expect(connection).toHaveAttribute("aria-busy", "false");
+  await expect(connection).not.toContainText(/expired|code 190|Missing|not working/);
+  expect(await heard()).toEqual([]);
+
+  // A real change is announced, once: Facebook now refuses the token with code 190.
+  const expired = { kind: "error", status: 400, error: { message: "Error validating access token: Session has expired.", type: "OAuthException", code: 190, error_subcode: 463 } };
+  await steerGraph(page, "/clear");
+  for (let i = 0; i < 2; i++) {
+    await steerGraph(page, "/answer-once", { endpoint: "page", answer: expired });
+    await steerGraph(page, "/answer-once", { endpoint: "debug_token", answer: expired });
+  }
+  await connection.getByRole("button", { name: "Check connection" }).click();
+  await expect(region).toContainText("has expired");
+  await expect(connection.getByRole("button", { name: "Check connection" })).toBeEnabled();
+  answered = checked();
+  await connection.getByRole("button", { name: "Check connection" }).click();
+  await answered;
+  await expect(connection.getByRole("button", { name: "Check connection" })).toBeEnabled();
+  await steerGraph(page, "/clear");
+  expect(await heard()).toEqual(["The token is not working: The Facebook token has expired. Reconnect the Page: renew FACEBOOK_PAGE_TOKEN."]);
 });
 
 test("without a Page connection the page says how to connect instead of failing on the first post", async ({ page }) => {

@@ -74,7 +74,7 @@ async function checkConnection(tools: CliTools): Promise<number> {
   try {
     const health = await graph.checkConnection();
     tools.out(JSON.stringify({ connected: true, ...health }));
-    return health.page !== null && health.tokenValid && health.error === null ? 0 : 1;
+    return health.page !== null && health.tokenValid === true && health.error === null ? 0 : 1;
   } finally {
     await graph.close();
   }

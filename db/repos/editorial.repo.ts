@@ -2,6 +2,7 @@ import { and, desc, eq, ilike, or, sql, type SQL } from "drizzle-orm";
 import type { Db } from "../client";
 import { insertAudit, type AuditRecord } from "./audit.repo";
 import { categories, rejectedStories, sources, stories } from "../schema";
+import { imageFailureReset } from "./images.repo";
 import { containsPattern } from "./public-stories.repo";
 
 export type StoryRow = typeof stories.$inferSelect;
@@ -116,15 +117,9 @@ export function editorialRepo(db: Db) {
                 imageEnhanced: sql<boolean>`${stories.imageEnhanced} and ${stories.originalUrl} is not distinct from ${fields.originalUrl}`,
                 imageProcessingStatus: sql`case when ${stories.originalUrl} is not distinct from ${fields.originalUrl} then ${stories.imageProcessingStatus} end`,
               };
-        // A failure that would not change by itself may change with a new page or picture.
-        const changes = [
-          fields.imageUrl === undefined ? null : sql`${stories.imageUrl} is distinct from ${fields.imageUrl}`,
-          fields.originalUrl === undefined ? null : sql`${stories.originalUrl} is distinct from ${fields.originalUrl}`,
-        ].filter((c) => c !== null);
-        const failure = changes.length === 0 ? {} : { imageFailurePermanent: sql<boolean>`${stories.imageFailurePermanent} and not (${sql.join(changes, sql` or `)})` };
         const [row] = await tx
           .update(stories)
-          .set({ ...fields, ...size, ...page, ...failure, updatedAt: new Date() })
+          .set({ ...fields, ...size, ...page, ...imageFailureReset(fields), updatedAt: new Date() })
           .where(eq(stories.id, id))
           .returning();
         if (row) await audit(tx, id, entry);

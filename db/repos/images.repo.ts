@@ -1,6 +1,6 @@
-import { and, desc, eq, inArray, or, sql } from "drizzle-orm";
+import { and, desc, eq, inArray, isNotNull, sql, type SQL } from "drizzle-orm";
 import type { Db } from "../client";
-import { stories } from "../schema";
+import { jobs, stories } from "../schema";
 
 /** A picture's size in pixels. */
 export type ImageSize = { width: number; height: number };
@@ -26,8 +26,30 @@ const imageStoryColumns = {
   imageCheckedAt: stories.imageCheckedAt,
 };
 
-// The spec's "needs work": never enhanced, or failed last time (stories_image_work_idx serves it).
-const needsWork = or(eq(stories.imageEnhanced, false), eq(stories.imageProcessingStatus, "failed"));
+// The spec's "needs work": never enhanced, or failed last time, unless that failure will stay until the
+// story's page or picture changes. Written as stories_image_work_idx's predicate (migration 0013), word
+// for word, so the planner can serve it from that index.
+export const NEEDS_IMAGE_WORK = sql`(${stories.imageEnhanced} = false OR ${stories.imageProcessingStatus} = 'failed') AND NOT ${stories.imageFailurePermanent}`;
+
+/** A story whose last enhancement failed for a lasting reason, as the panel lists it. */
+export type LastingFailure = { id: number; title: string; reason: string | null; checkedAt: Date | null };
+
+/** Measured speed of recent bulk runs: stories looked at, and the time they took. */
+export type RunThroughput = { runs: number; stories: number; seconds: number };
+
+/**
+ * What a story's write changes of what enhancement read: a new page URL or picture may end a lasting
+ * failure, so the flag is kept only when none of them changes. For the repo method that writes a
+ * story's editable fields (`fields` as it is given to that update).
+ */
+export function imageFailureReset(fields: { imageUrl?: string | null; sourceUrl?: string | null; originalUrl?: string | null }): { imageFailurePermanent?: SQL<boolean> } {
+  const same: SQL[] = [];
+  if (fields.imageUrl !== undefined) same.push(sql`${stories.imageUrl} is not distinct from ${fields.imageUrl}`);
+  if (fields.sourceUrl !== undefined) same.push(sql`${stories.sourceUrl} is not distinct from ${fields.sourceUrl}`);
+  if (fields.originalUrl !== undefined) same.push(sql`${stories.originalUrl} is not distinct from ${fields.originalUrl}`);
+  if (same.length === 0) return {};
+  return { imageFailurePermanent: sql<boolean>`(${stories.imageFailurePermanent} and ${and(...same)})` };
+}
 
 /** Data access of image enhancement: what needs work, and each story's outcome. */
 export function imagesRepo(db: Db) {
@@ -42,13 +64,61 @@ export function imagesRepo(db: Db) {
     },
 
     async countNeedingWork(): Promise<number> {
-      const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(stories).where(needsWork);
+      const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(stories).where(NEEDS_IMAGE_WORK);
       return Number(row?.n ?? 0);
+    },
+
+    /** How many stories failed for a lasting reason, and the newest checked of them. */
+    async lastingFailures(limit: number): Promise<{ count: number; stories: LastingFailure[] }> {
+      const [[total], rows] = await Promise.all([
+        db.select({ n: sql<number>`count(*)::int` }).from(stories).where(eq(stories.imageFailurePermanent, true)),
+        db
+          .select({ id: stories.id, title: stories.title, reason: stories.imageError, checkedAt: stories.imageCheckedAt })
+          .from(stories)
+          .where(eq(stories.imageFailurePermanent, true))
+          .orderBy(sql`${stories.imageCheckedAt} DESC NULLS LAST`, desc(stories.id))
+          .limit(limit),
+      ]);
+      return { count: Number(total?.n ?? 0), stories: rows };
+    },
+
+    /** Ids of stories that failed for a lasting reason, newest first (a retry of all of them). */
+    async idsFailedForGood(limit: number): Promise<number[]> {
+      const rows = await db.select({ id: stories.id }).from(stories).where(eq(stories.imageFailurePermanent, true)).orderBy(desc(stories.id)).limit(limit);
+      return rows.map((r) => r.id);
+    },
+
+    /**
+     * The speed of the newest bulk runs (fixed story lists: Enhance All, 10, 50, retries) that looked
+     * at a story or more, finished or cancelled: null when there is none yet.
+     */
+    async recentThroughput(runs: number): Promise<RunThroughput | null> {
+      const recent = db
+        .select({ stories: jobs.progress, seconds: sql<number>`extract(epoch from ${jobs.finishedAt} - ${jobs.startedAt})`.as("seconds") })
+        .from(jobs)
+        .where(
+          and(
+            eq(jobs.kind, "enhance-images"),
+            inArray(jobs.status, ["succeeded", "cancelled"]),
+            isNotNull(jobs.startedAt),
+            isNotNull(jobs.finishedAt),
+            sql`${jobs.progress} > 0`,
+            sql`${jobs.input} ? 'storyIds'`,
+          ),
+        )
+        .orderBy(sql`${jobs.createdAt} DESC NULLS FIRST`)
+        .limit(runs)
+        .as("recent");
+      const [row] = await db
+        .select({ runs: sql<number>`count(*)::int`, stories: sql<number>`coalesce(sum(${recent.stories}), 0)::int`, seconds: sql<number>`coalesce(sum(${recent.seconds}), 0)::float8` })
+        .from(recent);
+      if (!row || row.runs === 0) return null;
+      return { runs: Number(row.runs), stories: Number(row.stories), seconds: Number(row.seconds) };
     },
 
     /** Ids of stories that need work, newest first. */
     async idsNeedingWork(limit: number): Promise<number[]> {
-      const rows = await db.select({ id: stories.id }).from(stories).where(needsWork).orderBy(desc(stories.id)).limit(limit);
+      const rows = await db.select({ id: stories.id }).from(stories).where(NEEDS_IMAGE_WORK).orderBy(desc(stories.id)).limit(limit);
       return rows.map((r) => r.id);
     },
 
@@ -64,14 +134,15 @@ export function imagesRepo(db: Db) {
 
     /**
      * Writes a story's outcome: enhanced (its new image), skipped (nothing better to do) or failed
-     * (the reason; the next bulk run tries it again).
+     * (the reason; the next bulk run tries it again, unless the failure is lasting: then it waits
+     * for its page or picture to change, or an editor's retry).
      */
     async recordOutcome(
       id: number,
       outcome:
         | { kind: "enhanced"; imageUrl: string; size: ImageSize }
         | { kind: "skipped"; reason: string; size?: ImageSize | null }
-        | { kind: "failed"; reason: string },
+        | { kind: "failed"; reason: string; lasting?: boolean },
       at: Date,
     ): Promise<void> {
       const common = { imageCheckedAt: at };
@@ -86,6 +157,7 @@ export function imagesRepo(db: Db) {
             imageEnhanced: true,
             imageProcessingStatus: "completed",
             imageError: null,
+            imageFailurePermanent: false,
             updatedAt: at,
           })
           .where(eq(stories.id, id));
@@ -93,12 +165,12 @@ export function imagesRepo(db: Db) {
         const size = outcome.size ? { imageWidth: outcome.size.width, imageHeight: outcome.size.height } : {};
         await db
           .update(stories)
-          .set({ ...common, ...size, imageEnhanced: true, imageProcessingStatus: "skipped", imageError: outcome.reason })
+          .set({ ...common, ...size, imageEnhanced: true, imageProcessingStatus: "skipped", imageError: outcome.reason, imageFailurePermanent: false })
           .where(eq(stories.id, id));
       } else {
         await db
           .update(stories)
-          .set({ ...common, imageProcessingStatus: "failed", imageError: outcome.reason })
+          .set({ ...common, imageProcessingStatus: "failed", imageError: outcome.reason, imageFailurePermanent: outcome.lasting === true })
           .where(eq(stories.id, id));
       }
     },

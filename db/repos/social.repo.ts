@@ -110,6 +110,15 @@ export function socialRepo(db: Db) {
       return rows.map(listItem);
     },
 
+    /** When the newest Facebook post went out, or null when none has. */
+    async lastPostedAt(): Promise<Date | null> {
+      const [row] = await db
+        .select({ at: sql<Date | null>`max(${socialMediaPosts.postedAt})`.mapWith(socialMediaPosts.postedAt) })
+        .from(socialMediaPosts)
+        .where(and(eq(socialMediaPosts.platform, "facebook"), eq(socialMediaPosts.status, "posted")));
+      return row?.at ?? null;
+    },
+
     async findById(id: number): Promise<SocialPostRow | null> {
       const [row] = await db.select().from(socialMediaPosts).where(eq(socialMediaPosts.id, id)).limit(1);
       return row ?? null;

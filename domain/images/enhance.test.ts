@@ -14,12 +14,16 @@ import { testHttpClient } from "~/integrations/http/testing";
 import type { HttpClient } from "~/integrations/http/types";
 import { startTestServer, type TestServer } from "~/test/http-test-server";
 import { analyzeImages } from "./image-stats";
-import { enhanceStoryImages, planEnhancement } from "./enhance";
+import { FetchError } from "~/integrations/http/fetch-error";
+import { ImageProbeError } from "~/integrations/images/probe";
+import { enhanceStoryImages, isLastingFailure, planEnhancement } from "./enhance";
+import { imagePanelState } from "./image-stats";
 
 const t = useTestDatabase();
 const logger = pino({ level: "silent" });
 let site: TestServer;
 let http: HttpClient;
+let showPictureLater: () => void;
 
 const jpeg = (width: number, height: number) =>
   sharp({ create: { width, height, channels: 3, background: { r: 200, g: 80, b: 40 } } }).jpeg().toBuffer();
@@ -50,6 +54,19 @@ beforeAll(async () => {
   html("/article/nothing", page(""));
   html("/article/smaller", page(`<meta property="og:image" content="${site.url}/img/thumb.jpg">`));
   site.handle("/article/gone", (_req, res) => res.writeHead(410).end());
+  site.handle("/article/missing", (_req, res) => res.writeHead(404, { "content-type": "text/html" }).end("<h1>Not found</h1>"));
+  site.handle("/article/busy", (_req, res) => res.writeHead(503, { "retry-after": "30" }).end());
+  site.handle("/article/limited", (_req, res) => res.writeHead(429, { "retry-after": "30" }).end());
+  html("/article/picture-busy", page(`<meta property="og:image" content="${site.url}/img/busy.jpg">`));
+  site.handle("/img/busy.jpg", (_req, res) => res.writeHead(503).end());
+  html("/article/picture-gone", page(`<meta property="og:image" content="${site.url}/img/gone.jpg">`));
+  site.handle("/img/gone.jpg", (_req, res) => res.writeHead(404).end());
+  // A page whose picture appears later: its story's retry finds it.
+  let laterHasPicture = false;
+  site.handle("/article/later", (_req, res) =>
+    res.writeHead(200, { "content-type": "text/html" }).end(page(laterHasPicture ? `<meta property="og:image" content="${site.url}/img/big.jpg">` : "")),
+  );
+  showPictureLater = () => (laterHasPicture = true);
 });
 afterAll(async () => {
   await http.close();
@@ -154,19 +171,87 @@ describe("enhancing a story's image", () => {
     expect((await analyzeImages({ repos: t.repos })).needingWork).toBe(0);
   });
 
-  test("logos, banners and pages without images fail with the reason, and the next bulk run tries again", async () => {
-    const junk = await makeStory(t.db, { imageUrl: null, originalUrl: `${site.url}/article/only-junk` });
-    const empty = await makeStory(t.db, { imageUrl: null, originalUrl: `${site.url}/article/nothing` });
-    const gone = await makeStory(t.db, { imageUrl: null, originalUrl: `${site.url}/article/gone` });
-    const result = await enhanceStoryImages(deps(), { storyIds: [junk.id, empty.id, gone.id] });
-    expect(result).toMatchObject({ processed: 3, failed: 3 });
+  test("a page gone (404, 410), with no picture or only icons fails for good: it leaves the work count, listed apart with its reason", async () => {
+    const junk = await makeStory(t.db, { title: "Only junk", imageUrl: null, originalUrl: `${site.url}/article/only-junk` });
+    const empty = await makeStory(t.db, { title: "No picture", imageUrl: null, originalUrl: `${site.url}/article/nothing` });
+    const gone = await makeStory(t.db, { title: "Gone", imageUrl: null, originalUrl: `${site.url}/article/gone` });
+    const missing = await makeStory(t.db, { title: "Missing", imageUrl: null, originalUrl: `${site.url}/article/missing` });
+    const pictureGone = await makeStory(t.db, { title: "Picture gone", imageUrl: null, originalUrl: `${site.url}/article/picture-gone` });
+    const noPage = await makeStory(t.db, { title: "No page", imageUrl: null, originalUrl: null, sourceUrl: null });
+    const all = [junk, empty, gone, missing, pictureGone, noPage];
+    expect((await imagePanelState({ repos: t.repos })).needingWork).toBe(6);
+    const result = await enhanceStoryImages(deps(), { batchSize: 10 });
+    expect(result).toMatchObject({ processed: 6, failed: 6 });
     const reasons = Object.fromEntries(result.details.map((d) => [d.storyId, d.error]));
     expect(reasons[junk.id]).toMatch(/No usable image/);
     expect(reasons[empty.id]).toMatch(/No image found/);
     expect(reasons[gone.id]).toMatch(/HTTP 410/);
-    expect(await row(junk.id)).toMatchObject({ imageEnhanced: false, imageProcessingStatus: "failed" });
+    expect(reasons[missing.id]).toMatch(/HTTP 404/);
+    expect(result.details.every((d) => d.lasting === true)).toBe(true);
+    for (const story of all) expect(await row(story.id)).toMatchObject({ imageEnhanced: false, imageProcessingStatus: "failed", imageFailurePermanent: true });
+
+    const panel = await imagePanelState({ repos: t.repos });
+    expect(panel.needingWork).toBe(0);
+    expect(panel.failed.count).toBe(6);
+    expect(panel.failed.stories.map((s) => [s.title, s.reason]).sort()).toEqual(all.map((s) => [s.title, reasons[s.id]]).sort());
     const plan = await planEnhancement({ repos: t.repos }, { batchSize: 10 });
-    expect("storyIds" in plan ? [...plan.storyIds].sort() : null).toEqual([junk.id, empty.id, gone.id].sort());
+    expect(plan).toEqual({ storyIds: [], batchSize: 10 });
+  });
+
+  test("a failure that may pass (5xx, 429, a picture that did not answer, a refused connection) stays in the work count", async () => {
+    const busy = await makeStory(t.db, { imageUrl: null, originalUrl: `${site.url}/article/busy` });
+    const limited = await makeStory(t.db, { imageUrl: null, originalUrl: `${site.url}/article/limited` });
+    const pictureBusy = await makeStory(t.db, { imageUrl: null, originalUrl: `${site.url}/article/picture-busy` });
+    const unreachable = await makeStory(t.db, { imageUrl: null, originalUrl: "http://127.0.0.1:1/article" });
+    const ids = [busy.id, limited.id, pictureBusy.id, unreachable.id];
+    const result = await enhanceStoryImages(deps(), { storyIds: ids });
+    expect(result).toMatchObject({ processed: 4, failed: 4 });
+    expect(result.details.map((d) => d.lasting)).toEqual([false, false, false, false]);
+    for (const id of ids) expect(await row(id)).toMatchObject({ imageProcessingStatus: "failed", imageFailurePermanent: false });
+    const panel = await imagePanelState({ repos: t.repos });
+    expect(panel).toMatchObject({ needingWork: 4, failed: { count: 0, stories: [] } });
+    const plan = await planEnhancement({ repos: t.repos }, { batchSize: 10 });
+    expect("storyIds" in plan ? [...plan.storyIds].sort() : null).toEqual([...ids].sort());
+  });
+
+  test("a lasting failure ends when the editor changes the story's page or picture, and not on other edits", async () => {
+    const story = await makeStory(t.db, { imageUrl: null, originalUrl: null, sourceUrl: `${site.url}/article/nothing` });
+    await enhanceStoryImages(deps(), { storyIds: [story.id] });
+    const audit = { actorUserId: null, action: "story.update" };
+    await t.repos.editorial.update(story.id, { title: "A better title", sourceUrl: `${site.url}/article/nothing` }, audit);
+    expect(await row(story.id)).toMatchObject({ imageFailurePermanent: true });
+    expect((await imagePanelState({ repos: t.repos })).needingWork).toBe(0);
+
+    // The Edit dialog's Source URL moves the story's page: its original URL and source URL together.
+    const moved = { originalUrl: `${site.url}/article/og`, sourceUrl: `${site.url}/article/og` };
+    await t.repos.editorial.update(story.id, moved, audit);
+    expect(await row(story.id)).toMatchObject({ imageFailurePermanent: false });
+    expect((await imagePanelState({ repos: t.repos })).needingWork).toBe(1);
+    expect((await enhanceStoryImages(deps(), { batchSize: 10 })).details[0]).toMatchObject({ storyId: story.id, outcome: "enhanced" });
+
+    const pictureless = await makeStory(t.db, { imageUrl: null, originalUrl: `${site.url}/article/nothing` });
+    await enhanceStoryImages(deps(), { storyIds: [pictureless.id] });
+    await t.repos.editorial.update(pictureless.id, { imageUrl: `${site.url}/img/thumb.jpg` }, audit);
+    expect(await row(pictureless.id)).toMatchObject({ imageFailurePermanent: false });
+  });
+
+  test("a retry takes one story, or every story failed for good; one that now works leaves the list", async () => {
+    const later = await makeStory(t.db, { title: "Picture later", imageUrl: null, originalUrl: `${site.url}/article/later` });
+    const empty = await makeStory(t.db, { title: "Still nothing", imageUrl: null, originalUrl: `${site.url}/article/nothing` });
+    await enhanceStoryImages(deps(), { storyIds: [later.id, empty.id] });
+    expect((await imagePanelState({ repos: t.repos })).failed.count).toBe(2);
+
+    const all = await planEnhancement({ repos: t.repos }, { retry: "all" });
+    expect("storyIds" in all ? [...all.storyIds].sort() : null).toEqual([later.id, empty.id].sort());
+    expect(await planEnhancement({ repos: t.repos }, { retry: String(later.id) })).toEqual({ storyIds: [later.id], batchSize: 1 });
+    await expect(planEnhancement({ repos: t.repos }, { retry: 999_999 })).rejects.toSatisfy((error: unknown) => isDomainError(error) && error.code === "STORY_NOT_FOUND");
+
+    showPictureLater();
+    const retried = await enhanceStoryImages(deps(), { storyIds: [later.id, empty.id] });
+    expect(retried).toMatchObject({ enhanced: 1, failed: 1 });
+    const panel = await imagePanelState({ repos: t.repos });
+    expect(panel.failed.stories.map((s) => s.title)).toEqual(["Still nothing"]);
+    expect(await row(later.id)).toMatchObject({ imageFailurePermanent: false, imageProcessingStatus: "completed" });
   });
 
   test("a current image larger than anything on the page stays: skipped", async () => {
@@ -218,5 +303,26 @@ describe("enhancing a story's image", () => {
     await makeStory(t.db, { imageUrl: "https://img.example/a.jpg" });
     await makeStory(t.db, { imageUrl: null });
     expect(await analyzeImages({ repos: t.repos })).toEqual({ total: 2, withImages: 1, needingWork: 2 });
+  });
+});
+
+describe("which failures last until the story's page or picture changes", () => {
+  test.each([
+    ["a picture gone (404)", new ImageProbeError("HTTP_STATUS", "https://x.example/a.jpg", "HTTP 404", { status: 404 }), true],
+    ["a picture gone (410)", new ImageProbeError("HTTP_STATUS", "https://x.example/a.jpg", "HTTP 410", { status: 410 }), true],
+    ["bytes that are not an image", new ImageProbeError("NOT_AN_IMAGE", "https://x.example/a.jpg", "text/html bytes that are not an image"), true],
+    ["robots.txt refusing the page (by code)", Object.assign(new Error("refused"), { code: "ROBOTS_DISALLOWED" }), true],
+    ["robots.txt refusing the page (by message)", new Error("robots.txt does not allow this URL"), true],
+    ["robots.txt refusing, as the cause", new Error("The page was not fetched", { cause: new Error("robots.txt disallows /private") }), true],
+    ["a URL that is none", new FetchError("INVALID_URL", "nope", "not a URL"), true],
+    ["a picture that answered 503", new ImageProbeError("HTTP_STATUS", "https://x.example/a.jpg", "HTTP 503", { status: 503 }), false],
+    ["a picture that answered 429", new ImageProbeError("HTTP_STATUS", "https://x.example/a.jpg", "HTTP 429", { status: 429 }), false],
+    ["a timeout", new FetchError("TIMEOUT", "https://x.example/", "no answer in 10 s"), false],
+    ["a network failure", new FetchError("NETWORK_ERROR", "https://x.example/", "connection reset"), false],
+    ["a DNS failure", new FetchError("DNS_FAILURE", "https://x.example/", "ENOTFOUND"), false],
+    ["robots.txt that could not be read", new Error("robots.txt could not be fetched (timeout)"), false],
+    ["anything else", new Error("something odd"), false],
+  ])("%s: %s", (_name, error, lasting) => {
+    expect(isLastingFailure(error)).toBe(lasting);
   });
 });

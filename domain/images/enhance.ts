@@ -9,6 +9,7 @@ import { eachLimit } from "~/domain/ingestion/each-limit";
 import { collectImageCandidates } from "~/integrations/images/candidates";
 import { chooseBest, HIGH_RESOLUTION_WIDTH, judgeImage } from "~/integrations/images/choose";
 import { isImageProbeError, probeImage, type ProbedImage } from "~/integrations/images/probe";
+import { isFetchError } from "~/integrations/http/fetch-error";
 import type { HttpClient } from "~/integrations/http/types";
 import { decodeHtmlBytes } from "~/lib/decode-bytes";
 import { isHttpUrl } from "~/lib/http-url";
@@ -29,6 +30,8 @@ export type EnhancementDetail = {
   success: boolean;
   outcome: "enhanced" | "skipped" | "failed";
   error?: string;
+  /** A failure that will stay until the story's page or picture changes (see isLastingFailure). */
+  lasting?: boolean;
   imageUrl?: string;
   /** The size of the story's picture as measured: the new one when enhanced, the current one when skipped. */
   imageSize?: { width: number; height: number };
@@ -41,6 +44,34 @@ export type EnhancementInput =
   | { batchSize: number }
   | { storyIds: number[]; since?: Date | null }
   | { singleStoryId: number; customImageUrl?: string | null };
+
+/** Answers from the original page saying it is gone: asking again will get the same. */
+const GONE_STATUSES: ReadonlySet<number> = new Set([404, 410]);
+/** Fetch failures that are the URL's own: it must change for a fetch to work. */
+const LASTING_FETCH_CODES: ReadonlySet<string> = new Set(["INVALID_URL", "UNSUPPORTED_SCHEME"]);
+
+/** True when robots.txt refuses the URL, however the request's gate says so (an error code or its message). */
+function refusedByRobots(error: unknown): boolean {
+  for (let cause = error, depth = 0; cause && depth < 5; cause = (cause as { cause?: unknown }).cause, depth++) {
+    const code = (cause as { code?: unknown }).code;
+    if (typeof code === "string" && /ROBOTS/i.test(code)) return true;
+    const message = (cause as { message?: unknown }).message;
+    if (typeof message === "string" && /robots\.txt/i.test(message) && /disallow|not allow|does not allow|forbid/i.test(message)) return true;
+  }
+  return false;
+}
+
+/**
+ * Whether a failure to read a page or picture will stay until the story's URL or picture changes:
+ * the page or picture gone (404, 410), bytes that are no image, robots.txt refusing the page, a URL
+ * that cannot be fetched at all. Timeouts, 5xx, 429, network and DNS failures may pass: false.
+ */
+export function isLastingFailure(error: unknown): boolean {
+  if (refusedByRobots(error)) return true;
+  if (isImageProbeError(error)) return error.code === "HTTP_STATUS" ? error.status !== null && GONE_STATUSES.has(error.status) : true;
+  if (isFetchError(error)) return LASTING_FETCH_CODES.has(error.code);
+  return false;
+}
 
 const probeFailure = (error: unknown) => (isImageProbeError(error) ? `${error.code}: ${error.message}` : describeError(error));
 
@@ -75,7 +106,7 @@ export async function enhanceStoryImages(
         ? { kind: "enhanced", imageUrl: detail.imageUrl!, size: detail.imageSize! }
         : detail.outcome === "skipped"
           ? { kind: "skipped", reason: detail.error ?? "Unknown reason", size: detail.imageSize ?? null }
-          : { kind: "failed", reason: detail.error ?? "Unknown reason" },
+          : { kind: "failed", reason: detail.error ?? "Unknown reason", lasting: detail.lasting === true },
       clock.now(),
     );
     result.processed += 1;
@@ -115,7 +146,7 @@ async function pickStories(deps: ImageDeps, input: EnhancementInput): Promise<{ 
 
 async function enhanceOne(deps: ImageDeps, story: ImageStory, custom: string | null, signal?: AbortSignal): Promise<EnhancementDetail> {
   const base = { storyId: story.id, title: story.title };
-  const failed = (error: string): EnhancementDetail => ({ ...base, success: false, outcome: "failed", error });
+  const failed = (error: string, lasting = false): EnhancementDetail => ({ ...base, success: false, outcome: "failed", error, lasting });
   const sizeOf = (image: ProbedImage) => ({ width: image.width, height: image.height });
   const skipped = (error: string, image: ProbedImage | null = null): EnhancementDetail => ({
     ...base,
@@ -147,24 +178,27 @@ async function enhanceOne(deps: ImageDeps, story: ImageStory, custom: string | n
     }
   }
 
-  if (!story.pageUrl || !isHttpUrl(story.pageUrl)) return current ? skipped("No original page to look for a larger image", current) : failed("No original page to find an image on");
+  if (!story.pageUrl || !isHttpUrl(story.pageUrl)) return current ? skipped("No original page to look for a larger image", current) : failed("No original page to find an image on", true);
   let candidates: string[];
   try {
     const page = await deps.http.fetch(story.pageUrl, { headers: { accept: PAGE_ACCEPT }, signal });
-    if (page.status < 200 || page.status >= 300) return failed(`The original page answered HTTP ${page.status}`);
+    if (page.status < 200 || page.status >= 300) return failed(`The original page answered HTTP ${page.status}`, GONE_STATUSES.has(page.status));
     candidates = collectImageCandidates(decodeHtmlBytes(page.body, page.contentType), page.url).map((c) => c.url);
   } catch (error) {
     signal?.throwIfAborted();
-    return failed(`The original page could not be read: ${describeError(error)}`);
+    return failed(`The original page could not be read: ${describeError(error)}`, isLastingFailure(error));
   }
 
   const urls = [...new Set(candidates)].filter((url) => url !== current?.url && url !== story.imageUrl).slice(0, MAX_PROBES);
   const probed: ProbedImage[] = [];
+  // A candidate that failed for a passing reason may be the picture next time: then nothing here is lasting.
+  let passingProbeFailure = false;
   await eachLimit(urls, 2, async (url) => {
     try {
       probed.push({ ...(await probeImage(deps.http, url, { signal })), url });
     } catch (error) {
       signal?.throwIfAborted();
+      if (!isLastingFailure(error)) passingProbeFailure = true;
       deps.logger.debug({ storyId: story.id, url, err: probeFailure(error) }, "image candidate unreadable");
     }
   });
@@ -173,22 +207,32 @@ async function enhanceOne(deps: ImageDeps, story: ImageStory, custom: string | n
   const best = chooseBest(probed);
   if (best && (!current || best.width * best.height > current.width * current.height)) return enhanced(best);
   if (current) return skipped(best ? "The current image is the largest found" : "No larger image found on the original page", current);
-  return failed(urls.length === 0 ? "No image found on the original page" : "No usable image on the original page (only icons, logos or tiny images)");
+  if (urls.length === 0) return failed("No image found on the original page", true);
+  if (passingProbeFailure) return failed("No usable image could be read on the original page this time (some pictures did not answer)");
+  return failed("No usable image on the original page (only icons, logos or tiny images)", true);
 }
 
 /**
  * The job input for a run the editor asks for: a bulk batch is pinned to its stories now (so a run
- * resumed after a restart finishes the same ones), one story is checked to exist.
+ * resumed after a restart finishes the same ones), one story is checked to exist, and a retry takes
+ * one story or every story whose last failure was lasting.
  */
 export async function planEnhancement(
   deps: { repos: Pick<Repos, "images"> },
-  input: { batchSize: number } | { singleStoryId: string | number; customImageUrl?: string | null },
+  input: { batchSize: number } | { singleStoryId: string | number; customImageUrl?: string | null } | { retry: "all" | string | number },
 ): Promise<{ storyIds: number[]; batchSize: number } | { singleStoryId: number; customImageUrl: string | null }> {
+  if ("retry" in input) {
+    if (input.retry === "all") {
+      const storyIds = await deps.repos.images.idsFailedForGood(MAX_BATCH);
+      return { storyIds, batchSize: storyIds.length };
+    }
+    const id = storyIdOf(input.retry);
+    const [story] = await deps.repos.images.findStories([id]);
+    if (!story) throw new DomainError("STORY_NOT_FOUND", `Story ${id} does not exist.`);
+    return { storyIds: [id], batchSize: 1 };
+  }
   if ("singleStoryId" in input) {
-    const text = String(input.singleStoryId).trim();
-    if (text === "") throw new DomainError("INVALID_INPUT", "Please enter a story ID to test", { fields: { storyId: "Please enter a story ID to test" } });
-    const id = Number(text);
-    if (!Number.isInteger(id) || id < 1) throw new DomainError("INVALID_INPUT", `"${text}" is not a story ID.`, { fields: { storyId: "A story ID is a whole number" } });
+    const id = storyIdOf(input.singleStoryId);
     const custom = input.customImageUrl?.trim() || null;
     if (custom && !isHttpUrl(custom)) throw new DomainError("INVALID_INPUT", "The custom image URL must start with http:// or https://.", { fields: { customImageUrl: "Must start with http:// or https://" } });
     const [story] = await deps.repos.images.findStories([id]);
@@ -199,4 +243,13 @@ export async function planEnhancement(
   if (!Number.isFinite(size) || size < 1) throw new DomainError("INVALID_INPUT", "The batch size must be a whole number of at least 1.");
   const batchSize = Math.min(size, MAX_BATCH);
   return { storyIds: await deps.repos.images.idsNeedingWork(batchSize), batchSize };
+}
+
+/** A story ID as an editor typed it: blank and non-numbers refused with the spec's words. */
+function storyIdOf(value: string | number): number {
+  const text = String(value).trim();
+  if (text === "") throw new DomainError("INVALID_INPUT", "Please enter a story ID to test", { fields: { storyId: "Please enter a story ID to test" } });
+  const id = Number(text);
+  if (!Number.isInteger(id) || id < 1) throw new DomainError("INVALID_INPUT", `"${text}" is not a story ID.`, { fields: { storyId: "A story ID is a whole number" } });
+  return id;
 }

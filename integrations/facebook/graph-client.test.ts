@@ -351,8 +351,37 @@ describe("checking the connection", () => {
     expect(await clientFor(fake).checkConnection()).toMatchObject({ expiresAt: null, neverExpires: true });
   });
 
-  test("when debug_token wants an app token, permissions are read instead and the expiry is unknown", async () => {
-    const fake = await fakeGraph({ debugToken: "app-token-required" });
+  test("an expired token: not valid, with the reconnect reason", async () => {
+    const fake = await fakeGraph();
+    fake.answerAlways("*", { kind: "error", error: graphErrors.expiredToken() });
+    const health = await clientFor(fake).checkConnection();
+    expect(health).toMatchObject({
+      page: null,
+      tokenValid: false,
+      permissions: null,
+      missingPermissions: [],
+      error: { kind: "auth", code: 190, subcode: 463, message: "The Facebook token has expired. Reconnect the Page: renew FACEBOOK_PAGE_TOKEN." },
+    });
+  });
+
+  test("a token debug_token calls invalid is not valid, with its reason", async () => {
+    const fake = await fakeGraph();
+    const data = { is_valid: false, scopes: [], error: { code: 190, subcode: 460, message: "The session has been invalidated." } };
+    fake.answerOnce("debug_token", { kind: "raw", status: 200, body: JSON.stringify({ data }), headers: { "content-type": "application/json" } });
+    const health = await clientFor(fake).checkConnection();
+    expect(health).toMatchObject({ tokenValid: false, permissions: null, missingPermissions: [], error: { kind: "auth", code: 190, subcode: 460 } });
+  });
+
+  const raw = (body: unknown) => ({ kind: "raw", status: 200, body: JSON.stringify(body), headers: { "content-type": "application/json" } }) as const;
+
+  test.each([
+    { case: "wants an app token", options: { debugToken: "app-token-required" } as const, answer: null },
+    { case: "answers with no data", options: {}, answer: { data: {} } },
+    { case: "answers with nothing", options: {}, answer: {} },
+    { case: "answers with an empty list", options: {}, answer: { data: [] } },
+  ])("when debug_token $case, it is no verdict (not code 190, no missing permission): me/permissions is read instead, the expiry unknown", async ({ options, answer }) => {
+    const fake = await fakeGraph(options);
+    if (answer) fake.answerOnce("debug_token", raw(answer));
     const client = clientFor(fake);
     const health = await client.checkConnection();
     expect(health).toMatchObject({
@@ -365,28 +394,29 @@ describe("checking the connection", () => {
       error: null,
     });
     expect(fake.requests.map((r) => r.endpoint)).toEqual(["page", "debug_token", "permissions"]);
-    expect(client.warnings).toHaveLength(1);
+    expect(client.warnings.map((w) => w.message)).toEqual(["debug_token gave no details of the Page token: reading me/permissions instead"]);
   });
 
-  test("an expired token: not valid, with the reconnect reason", async () => {
+  test("when neither debug_token nor me/permissions gives details, the permissions are unknown, not missing", async () => {
     const fake = await fakeGraph();
-    fake.answerAlways("*", { kind: "error", error: graphErrors.expiredToken() });
+    fake.answerOnce("debug_token", raw({ data: {} }));
+    fake.answerOnce("permissions", raw({ data: [] }));
     const health = await clientFor(fake).checkConnection();
-    expect(health).toMatchObject({
-      page: null,
-      tokenValid: false,
-      permissions: [],
-      missingPermissions: [],
-      error: { kind: "auth", code: 190, subcode: 463, message: "The Facebook token has expired. Reconnect the Page: renew FACEBOOK_PAGE_TOKEN." },
-    });
+    expect(health).toMatchObject({ page: { id: fake.pageId }, tokenValid: true, permissions: null, missingPermissions: [], tokenCheck: "none", error: null });
   });
 
-  test("a token debug_token calls invalid is not valid, with its reason", async () => {
+  test("when nothing answers with the token, whether it works is unknown, and no refusal is invented", async () => {
     const fake = await fakeGraph();
-    const data = { is_valid: false, scopes: [], error: { code: 190, subcode: 460, message: "The session has been invalidated." } };
-    fake.answerOnce("debug_token", { kind: "raw", status: 200, body: JSON.stringify({ data }), headers: { "content-type": "application/json" } });
+    fake.answerAlways("*", { kind: "error", error: graphErrors.serviceUnavailable() });
     const health = await clientFor(fake).checkConnection();
-    expect(health).toMatchObject({ tokenValid: false, missingPermissions: ["pages_manage_posts", "pages_read_engagement"], error: { kind: "auth", code: 190, subcode: 460 } });
+    expect(health).toMatchObject({ page: null, tokenValid: null, permissions: null, missingPermissions: [], error: { kind: "transient", code: 2 } });
+  });
+
+  test("debug_token calling a token invalid without a code says Facebook refuses it, not that it expired", async () => {
+    const fake = await fakeGraph();
+    fake.answerOnce("debug_token", raw({ data: { is_valid: false, scopes: [] } }));
+    const health = await clientFor(fake).checkConnection();
+    expect(health).toMatchObject({ tokenValid: false, error: { kind: "auth", code: null, message: "Facebook no longer accepts the token. Reconnect the Page: renew FACEBOOK_PAGE_TOKEN." } });
   });
 
   test("a missing permission is named", async () => {

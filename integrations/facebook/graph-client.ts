@@ -44,9 +44,13 @@ export type RescrapeResult = { ok: true } | { ok: false; error: GraphError };
 /** What the connection panel shows: the Page, whether the token works, its permissions and expiry. */
 export type ConnectionHealth = {
   page: { id: string; name: string; link: string } | null;
-  tokenValid: boolean;
-  /** The permissions granted to the token (empty when they could not be read). */
-  permissions: string[];
+  /**
+   * Whether Facebook accepts the token: true when a call with it was answered (or debug_token says so),
+   * false when Facebook refused it or debug_token calls it invalid, null when neither could be learnt.
+   */
+  tokenValid: boolean | null;
+  /** The permissions granted to the token; null when Facebook did not give them. */
+  permissions: string[] | null;
   /** Which of the permissions posting needs are not granted (only when the permissions were read). */
   missingPermissions: string[];
   /** When the token expires (ISO), or null: it never expires, or Facebook did not say (see tokenCheck). */
@@ -55,7 +59,10 @@ export type ConnectionHealth = {
   neverExpires: boolean;
   /** When the token's access to the Page's data expires (ISO), when Facebook says. */
   dataAccessExpiresAt: string | null;
-  /** How the token was inspected: debug_token reveals expiry; me/permissions (the fallback) does not. */
+  /**
+   * How the token's details were read: debug_token reveals its expiry; me/permissions (the fallback)
+   * only its permissions; "none": Facebook gave neither.
+   */
   tokenCheck: "debug_token" | "permissions" | "none";
   /** The reason the connection is not healthy, if any. */
   error: GraphErrorView | null;
@@ -299,19 +306,39 @@ export function createGraphClient(options: GraphClientOptions): GraphClient {
     error: GraphError | null;
   };
 
-  /** debug_token's own account of why a token is invalid ({code, subcode, message}) as a GraphError. */
-  const invalidTokenError = (reason: Json) =>
-    graphErrorFrom(400, { error: { code: 190, message: text(reason.message) ?? "The token is not valid.", error_subcode: reason.subcode } }, {}, { secrets });
+  /**
+   * debug_token's own account of why a token is invalid ({code, subcode, message}) as a GraphError:
+   * Facebook's code when it gives one (190 alone means expired or revoked), none invented otherwise.
+   */
+  const invalidTokenError = (reason: Json) => {
+    const code = typeof reason.code === "number" && Number.isInteger(reason.code) ? reason.code : null;
+    const message = text(reason.message) ?? "The token is not valid.";
+    if (code === null) return new GraphError({ kind: "auth", editorMessage: EDITOR_MESSAGES.tokenRefused, detail: scrubSecrets(message, secrets) });
+    return graphErrorFrom(400, { error: { code, message, error_subcode: reason.subcode } }, {}, { secrets });
+  };
+
+  /** Names of the permissions an answer lists as granted; null when it lists none (an answer with no data says nothing). */
+  const grantedPermissions = (entries: unknown): string[] | null => {
+    const names = list(entries)
+      .map(object)
+      .filter((entry) => entry.status === "granted")
+      .map((entry) => text(entry.permission))
+      .filter((name): name is string => name !== null);
+    return names.length > 0 ? names : null;
+  };
 
   async function inspectToken(): Promise<TokenInspection> {
     const none = { expiresAt: null, neverExpires: false, dataAccessExpiresAt: null, profileId: null };
     let debugError: GraphError;
     try {
       const data = object((await call("GET", "debug_token", { query: { input_token: token } })).data);
-      const valid = data.is_valid === true;
+      // An answer without is_valid tells nothing of the token: not a verdict, and certainly not code 190.
+      if (typeof data.is_valid !== "boolean") throw new GraphError({ kind: "transient", editorMessage: EDITOR_MESSAGES.detailsUnread, detail: "debug_token answered without the token's details" });
+      const valid = data.is_valid;
+      const scopes = list(data.scopes).filter((scope): scope is string => typeof scope === "string");
       return {
         valid,
-        permissions: list(data.scopes).filter((scope): scope is string => typeof scope === "string"),
+        permissions: valid && scopes.length > 0 ? scopes : null,
         expiresAt: isoFromSeconds(data.expires_at),
         neverExpires: data.expires_at === 0,
         dataAccessExpiresAt: isoFromSeconds(data.data_access_expires_at),
@@ -325,18 +352,16 @@ export function createGraphClient(options: GraphClientOptions): GraphClient {
     if (debugError.kind === "auth") return { ...none, valid: false, permissions: null, tokenCheck: "debug_token", error: debugError };
     // debug_token wants an app token, or a user token of the app's developer; a Page token alone can
     // still read its own permissions, only not its expiry.
-    options.log?.warn({ graphError: debugError.toView() }, "debug_token refused the Page token: reading me/permissions instead");
+    options.log?.warn({ graphError: debugError.toView() }, "debug_token gave no details of the Page token: reading me/permissions instead");
     try {
-      const answer = await call("GET", "me/permissions");
-      const permissions = list(answer.data)
-        .map(object)
-        .filter((entry) => entry.status === "granted")
-        .map((entry) => text(entry.permission))
-        .filter((name): name is string => name !== null);
-      return { ...none, valid: true, permissions, tokenCheck: "permissions", error: null };
+      const permissions = grantedPermissions((await call("GET", "me/permissions")).data);
+      // Answered at all, the token was accepted; an empty list is no account of its permissions.
+      return { ...none, valid: true, permissions, tokenCheck: permissions ? "permissions" : "none", error: null };
     } catch (error) {
       const permissionsError = asGraphError(error);
-      return { ...none, valid: permissionsError.kind === "auth" ? false : null, permissions: null, tokenCheck: "none", error: permissionsError };
+      // Only Facebook refusing the token says it does not work; any other failure leaves it unknown.
+      if (permissionsError.kind === "auth") return { ...none, valid: false, permissions: null, tokenCheck: "none", error: permissionsError };
+      return { ...none, valid: null, permissions: null, tokenCheck: "none", error: null };
     }
   }
 
@@ -390,9 +415,10 @@ export function createGraphClient(options: GraphClientOptions): GraphClient {
         pageError = asGraphError(error);
       }
       const token = await inspectToken();
-      const permissions = token.permissions ?? [];
-      const missingPermissions = token.permissions === null ? [] : REQUIRED_PERMISSIONS.filter((name) => !permissions.includes(name));
-      const tokenValid = token.valid ?? (page !== null);
+      const permissions = token.permissions;
+      const missingPermissions = permissions === null ? [] : REQUIRED_PERMISSIONS.filter((name) => !permissions.includes(name));
+      // A Page read with the token is a call Facebook accepted it for.
+      const tokenValid = token.valid ?? (page !== null ? true : pageError?.kind === "auth" ? false : null);
 
       let error: GraphError | null = [pageError, token.error].find((candidate) => candidate?.kind === "auth") ?? pageError ?? token.error;
       if (!error && page && token.profileId && token.profileId !== page.id) {

@@ -30,6 +30,22 @@ describe("mapping a Graph API error to a reason an editor can act on", () => {
       editorMessage: "The Facebook token has expired or was revoked. Reconnect the Page: renew FACEBOOK_PAGE_TOKEN.",
     },
     {
+      case: "an invalid session key (102): refused, not said to be expired",
+      status: 400,
+      error: { code: 102, message: "Session key invalid or no longer valid" },
+      kind: "auth",
+      retryable: false,
+      editorMessage: "Facebook no longer accepts the token. Reconnect the Page: renew FACEBOOK_PAGE_TOKEN.",
+    },
+    {
+      case: "an inactive token (2500): refused, not said to be expired",
+      status: 400,
+      error: { code: 2500, message: "An active access token must be used to query information about the current user." },
+      kind: "auth",
+      retryable: false,
+      editorMessage: "Facebook no longer accepts the token. Reconnect the Page: renew FACEBOOK_PAGE_TOKEN.",
+    },
+    {
       case: "a missing permission (200), named",
       status: 403,
       error: { code: 200, message: "(#200) The user hasn't authorized the application to perform this action: requires pages_manage_posts" },
@@ -147,6 +163,8 @@ describe("mapping a Graph API error to a reason an editor can act on", () => {
   ])("an answer with no Graph error in it is judged by its status ($status)", ({ status, kind, retryable }) => {
     const mapped = graphErrorFrom(status, "<html>Bad gateway</html>", {});
     expect(mapped).toMatchObject({ kind, retryable, code: null, subcode: null, fbtraceId: null });
+    // Only Facebook's code 190 says a token expired.
+    expect(mapped.editorMessage).not.toContain("expired");
   });
 
   test("a rate limit takes its wait from the usage headers, in minutes, the longest of them", () => {

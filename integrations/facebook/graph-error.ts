@@ -114,6 +114,8 @@ export const REQUIRED_PERMISSIONS = ["pages_manage_posts", "pages_read_engagemen
 
 export const EDITOR_MESSAGES = {
   tokenRevoked: "The Facebook token has expired or was revoked. Reconnect the Page: renew FACEBOOK_PAGE_TOKEN.",
+  tokenRefused: "Facebook no longer accepts the token. Reconnect the Page: renew FACEBOOK_PAGE_TOKEN.",
+  detailsUnread: "Facebook did not give the token's details (its expiry and permissions).",
   tokenExpired: "The Facebook token has expired. Reconnect the Page: renew FACEBOOK_PAGE_TOKEN.",
   passwordChanged:
     "The Facebook token was revoked because the password of the account that issued it was changed. Reconnect the Page: renew FACEBOOK_PAGE_TOKEN.",
@@ -229,7 +231,9 @@ const isPermissionCode = (code: number) => PERMISSION_CODES.has(code) || (code >
 // 102: session key invalid; 2500: "An active access token must be used".
 const AUTH_CODES = new Set([190, 102, 2500]);
 
-function authMessage(subcode: number | null): string {
+/** Only Graph's code 190 says a token expired or was revoked; the other refusals say no more than that. */
+function authMessage(code: number | null, subcode: number | null): string {
+  if (code !== 190) return EDITOR_MESSAGES.tokenRefused;
   if (subcode === 463) return EDITOR_MESSAGES.tokenExpired;
   if (subcode === 460) return EDITOR_MESSAGES.passwordChanged;
   return EDITOR_MESSAGES.tokenRevoked;
@@ -257,7 +261,7 @@ export function graphErrorFrom(status: number, body: unknown, headers: Headers =
 
   if (code === null) {
     // No Graph error in the body: an answer from something in front of Facebook, judged by its status.
-    if (status === 401) return new GraphError({ ...common, kind: "auth", editorMessage: EDITOR_MESSAGES.tokenRevoked });
+    if (status === 401) return new GraphError({ ...common, kind: "auth", editorMessage: EDITOR_MESSAGES.tokenRefused });
     if (status === 429) {
       const retryAfterMs = retryAfterFromHeaders(headers);
       return new GraphError({ ...common, kind: "rate-limited", retryAfterMs, editorMessage: rateLimitMessage(retryAfterMs) });
@@ -269,7 +273,7 @@ export function graphErrorFrom(status: number, body: unknown, headers: Headers =
       editorMessage: `Facebook refused the post: ${detail || `an unexpected answer (HTTP ${status})`}.`,
     });
   }
-  if (AUTH_CODES.has(code)) return new GraphError({ ...common, kind: "auth", editorMessage: authMessage(subcode) });
+  if (AUTH_CODES.has(code)) return new GraphError({ ...common, kind: "auth", editorMessage: authMessage(code, subcode) });
   if (isPermissionCode(code)) {
     return new GraphError({ ...common, kind: "permission", editorMessage: missingPermissionMessage(permissionNames(detail)) });
   }

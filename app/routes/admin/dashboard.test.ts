@@ -2,7 +2,7 @@ import pino from "pino";
 import type { AppLoadContext } from "react-router";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { jobs } from "~/db/schema";
-import { makeStory, makeUser } from "~/db/testing/factories";
+import { makeJob, makeStory, makeUser } from "~/db/testing/factories";
 import { useTestDatabase } from "~/db/testing/test-database";
 import { createJobRunner, type JobRunner } from "~/jobs/runner";
 import type { JobsApi } from "~/jobs/types";
@@ -84,8 +84,29 @@ describe("the dashboard's image panel data", () => {
 
     const data = await load(context);
 
-    expect(data.images).toEqual({ needingWork: 2, activeJob: null });
+    expect(data.images).toEqual({ needingWork: 2, failed: { count: 0, stories: [] }, throughput: null, activeJob: null });
     expect(data.stats.total).toBe(4);
+  });
+
+  test("stories failed for good are counted and listed apart, with their reasons; the speed of recent runs comes along", async () => {
+    const { context } = await signedInAdmin();
+    await makeStory(t.db, { imageEnhanced: false });
+    const gone = await makeStory(t.db, {
+      title: "Page gone",
+      imageProcessingStatus: "failed",
+      imageFailurePermanent: true,
+      imageError: "The original page answered HTTP 410",
+      imageCheckedAt: new Date("2026-11-26T10:00:00Z"),
+    });
+    await makeJob(t.db, { kind: "enhance-images", status: "succeeded", input: { storyIds: [gone.id] }, progress: 331, startedAt: new Date("2026-11-26T10:00:00Z"), finishedAt: new Date("2026-11-26T10:00:09Z") });
+
+    const data = await load(context);
+
+    expect(data.images).toMatchObject({
+      needingWork: 1,
+      failed: { count: 1, stories: [{ id: gone.id, title: "Page gone", reason: "The original page answered HTTP 410", checkedAt: "2026-11-26T10:00:00.000Z" }] },
+      throughput: { runs: 1, stories: 331, seconds: 9 },
+    });
   });
 
   test("a run going comes with the page, so its progress bar survives a reload", async () => {
@@ -216,6 +237,37 @@ describe("a batch run", () => {
 
     expect(answer).toEqual({ status: 500, body: { ok: false, toast: { title: "Bulk Enhancement Failed", description: "Failed to enhance images", tone: "error" } } });
     expect(errors).toHaveLength(1);
+  });
+});
+
+describe("a retry of stories failed for good", () => {
+  const failedForGood = (title: string) => makeStory(t.db, { title, imageProcessingStatus: "failed", imageFailurePermanent: true, imageError: "No image found on the original page" });
+
+  test("Retry queues one story, as a run of its own", async () => {
+    const { context } = await signedInAdmin();
+    const story = await failedForGood("No picture");
+    const answer = await act(context, { intent: "retry-images", storyId: String(story.id) });
+    expect(answer.body).toEqual({ ok: true, jobId: expect.any(String), run: "retry" });
+    expect((await queuedJobs())[0]?.input).toEqual({ storyIds: [story.id], batchSize: 1 });
+  });
+
+  test("Retry all queues every story failed for good, and none of the others", async () => {
+    const { context } = await signedInAdmin();
+    const a = await failedForGood("One");
+    const b = await failedForGood("Two");
+    await makeStory(t.db, { imageEnhanced: false });
+    const answer = await act(context, { intent: "retry-images", storyId: "all" });
+    expect(answer.body).toMatchObject({ ok: true, run: "retry" });
+    expect((await queuedJobs())[0]?.input).toEqual({ storyIds: [b.id, a.id], batchSize: 2 });
+  });
+
+  test("with none failed for good, nothing is queued; an unknown story is not found", async () => {
+    const { context } = await signedInAdmin();
+    expect((await act(context, { intent: "retry-images", storyId: "all" })).body.toast?.title).toBe("Nothing to enhance");
+    const unknown = await act(context, { intent: "retry-images", storyId: "999999" });
+    expect(unknown.status).toBe(404);
+    expect(unknown.body.toast?.title).toBe("Enhancement Failed");
+    expect(await queuedJobs()).toEqual([]);
   });
 });
 

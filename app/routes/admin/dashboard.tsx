@@ -3,7 +3,7 @@ import { z } from "zod";
 import type { Repos } from "~/db/repos";
 import { getDashboardStats, RECENT_DAYS } from "~/domain/dashboard/dashboard";
 import { planEnhancement } from "~/domain/images/enhance";
-import { analyzeImages } from "~/domain/images/image-stats";
+import { analyzeImages, imagePanelState } from "~/domain/images/image-stats";
 import { IMAGE_TEXT } from "~/domain/images/panel-rules";
 import { requireAdmin } from "~/app/lib/admin.server";
 import { failedAction } from "~/app/lib/action-toast";
@@ -23,8 +23,8 @@ export async function loader(args: Route.LoaderArgs) {
   await requireAdmin(args);
   const { repos, jobs } = args.context;
   // The running enhancement comes with the page, so its progress bar survives a reload.
-  const [stats, images, activeJob] = await Promise.all([getDashboardStats(repos), analyzeImages({ repos }), jobs.latestUnfinished("enhance-images")]);
-  return { stats, images: { needingWork: images.needingWork, activeJob } };
+  const [stats, images, activeJob] = await Promise.all([getDashboardStats(repos), imagePanelState({ repos }), jobs.latestUnfinished("enhance-images")]);
+  return { stats, images: { ...images, activeJob } };
 }
 
 const BATCH_MESSAGE = "The batch size must be a whole number of at least 1.";
@@ -33,6 +33,7 @@ const BulkForm = z.object({
   mode: z.enum(["all", "quick"], { message: "That batch is not understood." }),
 });
 const TestForm = z.object({ storyId: z.string().default(""), customImageUrl: z.string().optional() });
+const RetryForm = z.object({ storyId: z.string().trim().min(1, "No story to retry.").max(20, "That story is not understood.") });
 const CancelForm = z.object({ jobId: z.string().trim().min(1, "No run to cancel.").max(100, "No run to cancel.") });
 
 /** The job input of a single-story test or a batch, checked by the domain (a blank or unknown story ID is refused there). */
@@ -40,6 +41,10 @@ async function planRun(deps: { repos: Pick<Repos, "images"> }, intent: string, f
   if (intent === "enhance-test") {
     const { storyId, customImageUrl } = TestForm.parse(form);
     return { run: "single", plan: await planEnhancement(deps, { singleStoryId: storyId, customImageUrl }) };
+  }
+  if (intent === "retry-images") {
+    const { storyId } = RetryForm.parse(form);
+    return { run: "retry", plan: await planEnhancement(deps, { retry: storyId }) };
   }
   const { batchSize, mode } = BulkForm.parse(form);
   return { run: mode, plan: await planEnhancement(deps, { batchSize }) };
@@ -57,7 +62,8 @@ export async function action(args: Route.ActionArgs) {
         return { ok: true, toast: { title: IMAGE_TEXT.analysisComplete, description: analysisSummary(counts) } } satisfies ImageAnswer;
       }
       case "enhance-bulk":
-      case "enhance-test": {
+      case "enhance-test":
+      case "retry-images": {
         const { run, plan } = await planRun({ repos }, intent, form);
         if ("storyIds" in plan && plan.storyIds.length === 0) return { ok: true, toast: IMAGE_PANEL_TEXT.nothingToDo } satisfies ImageAnswer;
         // One run at a time: a second request follows the run already going instead of starting another.
@@ -115,7 +121,7 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
         <RssIngestionPanel />
       </div>
       <div className="mt-8">
-        <ImagePanel needingWork={images.needingWork} activeJob={images.activeJob} />
+        <ImagePanel state={images} activeJob={images.activeJob} />
       </div>
     </>
   );

@@ -185,7 +185,10 @@ describe("GET /admin/api/facebook", () => {
     const { context } = await signedInAdmin();
     const answer = await check(context);
     expect(answer.status).toBe(200);
-    expect(JSON.parse(answer.text)).toMatchObject({ connected: true, health: { page: { id: fake.pageId }, tokenValid: true, missingPermissions: [] } });
+    expect(JSON.parse(answer.text)).toMatchObject({
+      connected: true,
+      status: { token: "works", summary: "The token works.", health: { page: { id: fake.pageId }, tokenValid: true, missingPermissions: [] } },
+    });
     expect(answer.text).not.toContain(fake.pageToken);
     const withoutPage = { ...context, facebook: null } as unknown as AppLoadContext;
     expect(JSON.parse((await check(withoutPage)).text)).toEqual({ connected: false });
@@ -196,10 +199,22 @@ describe("GET /admin/api/facebook", () => {
     const expired = { kind: "error", status: 400, error: graphErrors.expiredToken() } as const;
     fake.answerOnce("page", expired);
     fake.answerOnce("debug_token", expired);
-    const body = JSON.parse((await check(context)).text) as { health: { tokenValid: boolean; error: { message: string; code: number } } };
+    const body = JSON.parse((await check(context)).text) as { status: { token: string; health: { tokenValid: boolean; error: { message: string; code: number } } } };
     fake.clearAnswers();
-    expect(body.health.tokenValid).toBe(false);
-    expect(body.health.error).toMatchObject({ code: 190, message: expect.stringContaining("renew FACEBOOK_PAGE_TOKEN") });
+    expect(body.status.token).toBe("not-working");
+    expect(body.status.health.tokenValid).toBe(false);
+    expect(body.status.health.error).toMatchObject({ code: 190, message: expect.stringContaining("renew FACEBOOK_PAGE_TOKEN") });
+  });
+
+  test("a token check Facebook answers with no data is not reported as expired or missing permissions", async () => {
+    const { context } = await signedInAdmin();
+    const noData = { kind: "raw", status: 200, body: JSON.stringify({ data: {} }), headers: { "content-type": "application/json" } } as const;
+    fake.answerOnce("debug_token", noData);
+    fake.answerOnce("permissions", { ...noData, body: JSON.stringify({ data: [] }) });
+    const text = (await check(context)).text;
+    fake.clearAnswers();
+    expect(JSON.parse(text)).toMatchObject({ status: { token: "works", health: { tokenValid: true, permissions: null, missingPermissions: [], error: null } } });
+    expect(text).not.toMatch(/expired|Missing|"code":190/);
   });
 
   test("is for admins only", async () => {

@@ -1,19 +1,15 @@
 import { Dialog } from "~/app/components/admin/dialog";
-import { batchConfirmation } from "./image-messages";
 
-/** Asks before a batch starts (spec section 9): how many stories, the estimate, and the warning. Cancel comes first, so it has the focus. */
+/** Asks before a batch starts: how many stories, and the one estimate. Cancel comes first, so it has the focus. */
 export function ImageBatchDialog({
-  batchSize,
-  needingWork,
+  text,
   onCancel,
   onConfirm,
 }: {
-  batchSize: number;
-  needingWork: number;
+  text: { title: string; lines: string[]; estimate: string };
   onCancel: () => void;
   onConfirm: () => void;
 }) {
-  const text = batchConfirmation(batchSize, needingWork);
   return (
     <Dialog title={text.title} width="sm" onClose={onCancel}>
       {text.lines.map((line) => (
@@ -21,7 +17,7 @@ export function ImageBatchDialog({
           {line}
         </p>
       ))}
-      <p className="mt-3 rounded-lg border-2 border-ink bg-acid/40 px-3 py-2 font-bold">{text.warning}</p>
+      <p className="mt-3 rounded-lg border-2 border-ink bg-acid/40 px-3 py-2 font-bold">{text.estimate}</p>
       <p className="mt-3 text-sm text-ink/70">It runs in the background: you can leave the page, and cancel it from here.</p>
       <div className="mt-6 flex justify-end gap-2">
         <button type="button" onClick={onCancel} className="rounded-full border-2 border-ink bg-white px-4 py-2 font-bold hover:bg-acid">

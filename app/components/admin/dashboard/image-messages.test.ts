@@ -11,6 +11,7 @@ import {
   parseFollowedRun,
   progressLine,
   resultSummary,
+  retryConfirmation,
 } from "./image-messages";
 
 const job = (overrides: Partial<JobView>): JobView => ({
@@ -44,17 +45,36 @@ describe("the analysis toast", () => {
 });
 
 describe("the confirmation before a batch", () => {
+  const speed = { runs: 2, stories: 381, seconds: 10.3 };
   test.each([
-    ["Enhance All with 37 needing work", 47, 37, "Enhance images of 37 stories?", "about 5 minutes", "All 37 stories that need work will be checked for a larger image (a batch of 47)."],
-    ["a quick 10 of many", 10, 400, "Enhance images of 10 stories?", "about 2 minutes", "The 10 newest of the 400 stories that need work will be checked for a larger image."],
-    ["a quick 50 of one", 50, 1, "Enhance images of 1 story?", "about 1 minute", "The 1 story that needs work will be checked for a larger image (a batch of 50)."],
-    ["a quick 50 of 50", 50, 50, "Enhance images of 50 stories?", "about 6 minutes", "All 50 stories that need work will be checked for a larger image (a batch of 50)."],
-  ])("%s: the count, the estimate (7 s a story, rounded up) and the spec's warning", (_name, batch, needing, title, estimate, count) => {
-    const text = batchConfirmation(batch, needing);
+    ["Enhance All with 37 needing work", 47, 37, "Enhance images of 37 stories?", "All 37 stories that need work will be checked for a larger image (a batch of 47)."],
+    ["a quick 10 of many", 10, 400, "Enhance images of 10 stories?", "The 10 newest of the 400 stories that need work will be checked for a larger image."],
+    ["a quick 50 of one", 50, 1, "Enhance images of 1 story?", "The 1 story that needs work will be checked for a larger image (a batch of 50)."],
+    ["a quick 50 of 50", 50, 50, "Enhance images of 50 stories?", "All 50 stories that need work will be checked for a larger image (a batch of 50)."],
+  ])("%s: the count and one estimate", (_name, batch, needing, title, count) => {
+    const text = batchConfirmation(batch, needing, speed);
     expect(text.title).toBe(title);
-    expect(text.lines.join(" ")).toContain(count);
-    expect(text.lines.join(" ")).toContain(`Estimated time: ${estimate}.`);
-    expect(text.warning).toBe("This may take 10-15 minutes.");
+    expect(text.lines.join(" ")).toBe(count);
+    expect(text.estimate).toBe("Estimated time: a few seconds (the last 2 runs took 10 seconds for 381 stories).");
+    expect(JSON.stringify(text)).not.toMatch(/minutes|10-15/);
+  });
+
+  test("before any run is timed, no estimate, said once", () => {
+    const text = batchConfirmation(10, 400, null);
+    expect(text.estimate).toBe("No estimate yet: no run has been timed. This run is, and its speed gives the estimates after it.");
+    expect(JSON.stringify(text)).not.toMatch(/minute|10-15/);
+  });
+
+  test("the estimate is for the stories the batch will take, not the batch's size", () => {
+    expect(batchConfirmation(50, 5, { runs: 1, stories: 1, seconds: 12 }).estimate).toMatch(/^Estimated time: about 1 minute /);
+  });
+
+  test("retrying every story that failed for good asks first, with the estimate for them", () => {
+    expect(retryConfirmation(331, { runs: 1, stories: 10, seconds: 60 })).toEqual({
+      title: "Retry 331 stories?",
+      lines: ["The 331 stories whose last attempt failed for a lasting reason will be looked at again."],
+      estimate: "Estimated time: about 33 minutes (the last run took 60 seconds for 10 stories).",
+    });
   });
 });
 

@@ -1,5 +1,5 @@
 import type { EnhancementDetail, EnhancementResult } from "~/domain/images/enhance";
-import { estimatedMinutes, IMAGE_TEXT, TOAST_MS } from "~/domain/images/panel-rules";
+import { estimateText, IMAGE_TEXT, TOAST_MS, type Throughput } from "~/domain/images/panel-rules";
 import type { JobView } from "~/jobs/types";
 import { plural } from "~/app/lib/format";
 
@@ -7,9 +7,10 @@ import { plural } from "~/app/lib/format";
 
 /**
  * Which button started a run: Enhance All (the bulk batch), a quick batch of 10 or 50, the
- * single-story test, or a run this page did not start (another editor's, or one picked up after a reload).
+ * single-story test, a retry of stories that failed for good, or a run this page did not start
+ * (another editor's, or one picked up after a reload).
  */
-export type RunKind = "all" | "quick" | "single" | "other";
+export type RunKind = "all" | "quick" | "single" | "retry" | "other";
 
 /** A toast as the panel shows it: its tone, words and how long it stays. */
 export type PanelToast = { tone: "success" | "error" | "info"; title: string; description: string; duration: number };
@@ -19,6 +20,7 @@ export const FAILURE_TITLE: Record<RunKind, string> = {
   all: IMAGE_TEXT.bulkFailed,
   quick: IMAGE_TEXT.enhancementFailed,
   single: IMAGE_TEXT.testFailed,
+  retry: IMAGE_TEXT.enhancementFailed,
   other: IMAGE_TEXT.enhancementFailed,
 };
 
@@ -26,6 +28,7 @@ const SUCCESS_TITLE: Record<RunKind, string> = {
   all: "Bulk Enhancement Complete",
   quick: "Enhancement Complete",
   single: "Test Complete",
+  retry: "Retry Complete",
   other: "Enhancement Complete",
 };
 
@@ -122,18 +125,22 @@ export function actionToastDuration(title: string): number {
   return title === IMAGE_TEXT.storyIdRequired.title ? TOAST_MS.missingId : TOAST_MS.standard;
 }
 
-/** What the confirmation before a batch says: how many stories, the estimate, and the spec's warning. */
-export function batchConfirmation(batchSize: number, needingWork: number): { title: string; lines: string[]; warning: string } {
+/** What the confirmation before a batch says: how many stories, and the one estimate (from measured speed, or none yet). */
+export function batchConfirmation(batchSize: number, needingWork: number, throughput: Throughput | null): { title: string; lines: string[]; estimate: string } {
   const stories = Math.min(batchSize, needingWork);
-  const minutes = estimatedMinutes(stories);
   const which =
     batchSize < needingWork
       ? `The ${batchSize} newest of the ${needingWork} stories that need work will be checked for a larger image.`
       : `${needingWork === 1 ? "The 1 story" : `All ${needingWork} stories`} that ${needingWork === 1 ? "needs" : "need"} work will be checked for a larger image (a batch of ${batchSize}).`;
+  return { title: `Enhance images of ${plural(stories, "story", "stories")}?`, lines: [which], estimate: estimateText(stories, throughput) };
+}
+
+/** What the confirmation before retrying every story that failed for good says. */
+export function retryConfirmation(failed: number, throughput: Throughput | null): { title: string; lines: string[]; estimate: string } {
   return {
-    title: `Enhance images of ${plural(stories, "story", "stories")}?`,
-    lines: [which, `Estimated time: about ${plural(minutes, "minute", "minutes")}.`],
-    warning: IMAGE_TEXT.warning,
+    title: `Retry ${plural(failed, "story", "stories")}?`,
+    lines: [`${failed === 1 ? "The story" : `The ${failed} stories`} whose last attempt failed for a lasting reason will be looked at again.`],
+    estimate: estimateText(failed, throughput),
   };
 }
 
@@ -148,7 +155,7 @@ export const IMAGE_PANEL_TEXT = {
 /** A run this browser follows, as kept in sessionStorage (so a reload knows which button started it). */
 export type FollowedRun = { jobId: string; kind: RunKind };
 
-const KINDS: readonly RunKind[] = ["all", "quick", "single", "other"];
+const KINDS: readonly RunKind[] = ["all", "quick", "single", "retry", "other"];
 
 /** The stored run, or null when there is none or it is not one. */
 export function parseFollowedRun(text: string | null): FollowedRun | null {
@@ -175,5 +182,6 @@ export function actionFailureTitle(intent: string, mode: string | undefined, fie
   if (intent === "analyze-images") return IMAGE_TEXT.statsFailed.title;
   if (intent === "enhance-bulk") return FAILURE_TITLE[mode === "all" ? "all" : "quick"];
   if (intent === "enhance-test") return fields?.storyId === IMAGE_TEXT.storyIdRequired.description ? IMAGE_TEXT.storyIdRequired.title : FAILURE_TITLE.single;
+  if (intent === "retry-images") return FAILURE_TITLE.retry;
   return "Error";
 }

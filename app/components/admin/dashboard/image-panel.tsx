@@ -4,21 +4,25 @@ import { Spinner } from "~/app/components/admin/sources/spinner";
 import { panelClass } from "~/app/components/admin/sources/ui";
 import type { ActionToast } from "~/app/lib/action-toast";
 import { plural } from "~/app/lib/format";
-import { bulkBatchSize, IMAGE_TEXT, QUICK_BATCHES, SECONDS_PER_STORY } from "~/domain/images/panel-rules";
+import type { ImagePanelState } from "~/domain/images/image-stats";
+import { bulkBatchSize, IMAGE_TEXT, QUICK_BATCHES, throughputText } from "~/domain/images/panel-rules";
 import type { JobView } from "~/jobs/types";
 import { ImageBatchDialog } from "./image-batch-dialog";
+import { ImageFailedList } from "./image-failed-list";
 import { ImageLastRun } from "./image-last-run";
-import { actionToastDuration, type RunKind } from "./image-messages";
+import { actionToastDuration, batchConfirmation, retryConfirmation, type RunKind } from "./image-messages";
 import { ImageRunProgress } from "./image-run-progress";
 import { ImageTestForm } from "./image-test-form";
 import { followRun, showPanelToast, useImageRun } from "./use-image-run";
 
-export type ImageIntent = "analyze-images" | "enhance-bulk" | "enhance-test" | "cancel-images";
+export type ImageIntent = "analyze-images" | "enhance-bulk" | "enhance-test" | "retry-images" | "cancel-images";
 
 /** What the dashboard's image actions answer: a toast, field problems, or the run to follow. */
 export type ImageAnswer = { ok: boolean; toast?: ActionToast; fieldErrors?: Record<string, string>; jobId?: string; run?: RunKind };
 
 type Batch = { mode: "all" | "quick"; batchSize: number };
+/** What the confirmation asks before: a batch, or a retry of every story that failed for good. */
+type Confirming = { kind: "batch"; batch: Batch } | { kind: "retry-all" };
 
 // The batch buttons are dimmed with aria-disabled rather than disabled, so one that started a run keeps the focus.
 const button =
@@ -38,16 +42,19 @@ function useAnswerToast(answer: ImageAnswer | undefined) {
 
 /**
  * The dashboard's image enhancement panel (spec sections 2, 7-9): analyse the newest stories'
- * images, enhance a batch (all that need work plus 10, or 10 or 50) after a confirmation, or test
- * one story; a run shows its progress and can be cancelled, and ends in a toast with its numbers.
+ * images, enhance a batch (all that need work plus 10, or 10 or 50) after a confirmation with one
+ * estimate from the measured speed of recent runs, or test one story; a run shows its progress and
+ * can be cancelled, and ends in a toast with its numbers. Stories that failed for a lasting reason
+ * are listed apart, with their reasons and a retry.
  */
-export function ImagePanel({ needingWork, activeJob }: { needingWork: number; activeJob: JobView | null }) {
+export function ImagePanel({ state, activeJob }: { state: ImagePanelState; activeJob: JobView | null }) {
+  const { needingWork, failed, throughput } = state;
   const id = useId();
   const analyze = useFetcher<ImageAnswer>();
   const start = useFetcher<ImageAnswer>();
   const cancel = useFetcher<ImageAnswer>();
   const { run, finished } = useImageRun(activeJob);
-  const [confirming, setConfirming] = useState<Batch | null>(null);
+  const [confirming, setConfirming] = useState<Confirming | null>(null);
   useAnswerToast(analyze.data);
   useAnswerToast(start.data);
   useAnswerToast(cancel.data);
@@ -62,6 +69,7 @@ export function ImagePanel({ needingWork, activeJob }: { needingWork: number; ac
   const startIntent = start.formData?.get("intent");
   const startBatch = Number(start.formData?.get("batchSize") ?? 0);
   const startMode = start.formData?.get("mode");
+  const retrying = starting && startIntent === "retry-images" ? String(start.formData?.get("storyId") ?? "") : null;
   const locked = starting || run !== null;
   const nothingToDo = needingWork === 0;
   const bulkSize = bulkBatchSize(needingWork);
@@ -96,7 +104,8 @@ export function ImagePanel({ needingWork, activeJob }: { needingWork: number; ac
           "No story needs image enhancement: every story's image has been checked."
         ) : (
           <>
-            <span className="font-bold">{plural(needingWork, "story needs", "stories need")}</span> image enhancement (never enhanced, or failed last time).
+            <span className="font-bold">{plural(needingWork, "story needs", "stories need")}</span> image enhancement (never enhanced, or failed last time
+            for a reason that may pass).
           </>
         )}
       </p>
@@ -113,7 +122,8 @@ export function ImagePanel({ needingWork, activeJob }: { needingWork: number; ac
         <div>
           <h3 className="font-bold">Bulk enhancement</h3>
           <p className="mt-1 text-sm text-ink/70">
-            Enhance All takes every story that needs work, plus 10 for stories arriving meanwhile. Each story takes about {SECONDS_PER_STORY} seconds.
+            Enhance All takes every story that needs work, plus 10 for stories arriving meanwhile.{" "}
+            {throughput ? `Speed measured: ${throughputText(throughput)}.` : "No run has been timed yet."}
           </p>
           <div className="mt-3 flex flex-wrap gap-2">
             {batches.map((batch, index) => {
@@ -123,7 +133,7 @@ export function ImagePanel({ needingWork, activeJob }: { needingWork: number; ac
                   key={batch.label}
                   type="button"
                   onClick={() => {
-                    if (!locked && !nothingToDo) setConfirming(batch);
+                    if (!locked && !nothingToDo) setConfirming({ kind: "batch", batch });
                   }}
                   aria-disabled={locked || nothingToDo || undefined}
                   aria-busy={mine}
@@ -155,16 +165,26 @@ export function ImagePanel({ needingWork, activeJob }: { needingWork: number; ac
         </div>
       </div>
 
+      <ImageFailedList
+        id={id}
+        failed={failed}
+        locked={locked}
+        busyId={retrying}
+        buttonClass={plainButton}
+        onRetry={(story) => start.submit({ intent: "retry-images", storyId: String(story.id) }, { method: "post" })}
+        onRetryAll={() => setConfirming({ kind: "retry-all" })}
+      />
+
       {finished && !run ? <ImageLastRun run={finished} /> : null}
 
       {confirming ? (
         <ImageBatchDialog
-          batchSize={confirming.batchSize}
-          needingWork={needingWork}
+          text={confirming.kind === "batch" ? batchConfirmation(confirming.batch.batchSize, needingWork, throughput) : retryConfirmation(failed.count, throughput)}
           onCancel={() => setConfirming(null)}
           onConfirm={() => {
             setConfirming(null);
-            start.submit({ intent: "enhance-bulk", batchSize: String(confirming.batchSize), mode: confirming.mode }, { method: "post" });
+            if (confirming.kind === "retry-all") start.submit({ intent: "retry-images", storyId: "all" }, { method: "post" });
+            else start.submit({ intent: "enhance-bulk", batchSize: String(confirming.batch.batchSize), mode: confirming.batch.mode }, { method: "post" });
           }}
         />
       ) : null}

@@ -3,10 +3,10 @@ import { requestJson } from "~/app/components/admin/admin-fetch";
 import { Spinner } from "~/app/components/admin/sources/spinner";
 import { linkClass, panelClass, secondaryButtonClass, safeHref } from "~/app/components/admin/sources/ui";
 import { formatDate, formatTime } from "~/app/lib/format";
+import type { ConnectionStatus, TokenState } from "~/domain/social/connection-status";
 import type { ConnectionHealth } from "~/integrations/facebook/graph-client";
 import { NEEDED_PERMISSIONS } from "./texts";
 
-type Check = { state: "checking" } | { state: "done"; health: ConnectionHealth } | { state: "error"; message: string };
 
 const code = "rounded bg-ink/10 px-1 py-0.5 font-mono text-[0.85em]";
 
@@ -36,10 +36,27 @@ function when(iso: string | null): string {
   return iso ? `${formatDate(iso)} ${formatTime(iso)} UTC` : "";
 }
 
-function HealthDetails({ health }: { health: ConnectionHealth }) {
+const BADGE: Record<TokenState, { text: string; className: string }> = {
+  works: { text: "works", className: "bg-green-200 text-green-900" },
+  "needs-attention": { text: "needs attention", className: "bg-yellow-200 text-yellow-950" },
+  "not-working": { text: "not working", className: "bg-red-100 text-alarm-ink" },
+  unknown: { text: "details not given", className: "bg-ink/10 text-ink" },
+};
+
+function expiryText(health: ConnectionHealth): string {
+  if (health.neverExpires) return "never expires";
+  if (health.expiresAt) return `expires ${when(health.expiresAt)}`;
+  return "expiry not given by Facebook";
+}
+
+function HealthDetails({ status }: { status: ConnectionStatus }) {
+  const { health } = status;
   const page = health.page;
   const pageLink = page ? safeHref(page.link) : null;
-  const ok = health.tokenValid && health.missingPermissions.length === 0 && !health.error;
+  const badge = BADGE[status.token];
+  const error = health.error;
+  // The sentence over the details may already give the reason: it is not said twice.
+  const said = error !== null && status.summary.includes(error.message);
   return (
     <dl className="mt-3 grid gap-x-6 gap-y-2 text-sm sm:grid-cols-[max-content_1fr]">
       <dt className="font-bold">Page</dt>
@@ -58,77 +75,88 @@ function HealthDetails({ health }: { health: ConnectionHealth }) {
       </dd>
       <dt className="font-bold">Token</dt>
       <dd>
-        <span className={`mr-2 inline-block rounded-full px-2 py-0.5 text-xs font-bold ${ok ? "bg-green-200 text-green-900" : "bg-red-100 text-alarm-ink"}`}>
-          {ok ? "works" : health.tokenValid ? "needs attention" : "not working"}
-        </span>
-        {health.neverExpires ? "never expires" : health.expiresAt ? `expires ${when(health.expiresAt)}` : "expiry not revealed by Facebook"}
+        <span className={`mr-2 inline-block rounded-full px-2 py-0.5 text-xs font-bold ${badge.className}`}>{badge.text}</span>
+        {expiryText(health)}
       </dd>
       <dt className="font-bold">Permissions</dt>
       <dd>
-        {health.permissions.length > 0 ? health.permissions.join(", ") : "could not be read"}
+        {health.permissions ? health.permissions.join(", ") : "not given by Facebook"}
         {health.missingPermissions.length > 0 ? <span className="block font-semibold text-alarm-ink">Missing: {health.missingPermissions.join(", ")}</span> : null}
       </dd>
-      {health.error ? (
+      <dt className="font-bold">Last post</dt>
+      <dd>{status.lastPostedAt ? when(status.lastPostedAt) : "none yet"}</dd>
+      {error && !said ? (
         <>
           <dt className="font-bold">Problem</dt>
-          <dd className="font-semibold text-alarm-ink">
-            {/* The alert is inside the <dd>: a description list holds only terms and descriptions. */}
-            <div role="alert">
-              {health.error.message}
-              {health.error.code !== null ? <span className="block text-xs font-normal text-ink/70">Facebook code {health.error.code}{health.error.fbtraceId ? `, trace ${health.error.fbtraceId}` : ""}</span> : null}
-            </div>
+          <dd className="font-semibold text-alarm-ink">{error.message}</dd>
+        </>
+      ) : null}
+      {error && error.code !== null ? (
+        <>
+          <dt className="font-bold">Reference</dt>
+          <dd>
+            Facebook code {error.code}
+            {error.fbtraceId ? `, trace ${error.fbtraceId}` : ""}
           </dd>
         </>
       ) : null}
+      <dt className="font-bold">Checked</dt>
+      <dd>{when(status.checkedAt)}</dd>
     </dl>
   );
 }
 
-/** The Page connection: how to connect when it is not set up, else its health, checked on load and on demand. */
-export function ConnectionPanel({ connected }: { connected: boolean }) {
-  const [check, setCheck] = useState<Check>({ state: "checking" });
+/** The last check's answer, and which request (press of the button, post that went out) it answered. */
+type Check = { status: ConnectionStatus | null; failure: string | null; answered: string | null };
+
+/**
+ * The Page connection: how to connect when it is not set up, else its status, checked on load, on
+ * demand and after each post that went out (`postedCount` changes). One live region says the token's
+ * state in a sentence; it changes, and so is announced, only when the state does: checking again and
+ * finding the same says nothing.
+ */
+export function ConnectionPanel({ connected, postedCount = 0 }: { connected: boolean; postedCount?: number }) {
+  const [check, setCheck] = useState<Check>({ status: null, failure: null, answered: null });
   // Each press of 'Check connection' asks again.
   const [round, setRound] = useState(0);
+  const request = `${round}-${postedCount}`;
+  const checking = check.answered !== request;
   useEffect(() => {
     if (!connected) return;
     let stopped = false;
     const read = async () => {
-      const answer = await requestJson<{ connected: boolean; health?: ConnectionHealth }>("/admin/api/facebook");
+      const answer = await requestJson<{ connected: boolean; status?: ConnectionStatus }>("/admin/api/facebook");
       if (stopped) return;
-      if (answer.kind === "ok" && answer.body.health) setCheck({ state: "done", health: answer.body.health });
-      else setCheck({ state: "error", message: answer.kind === "ok" ? "Facebook is not connected." : (answer.message ?? "The connection could not be checked.") });
+      if (answer.kind === "ok" && answer.body.status) setCheck({ status: answer.body.status, failure: null, answered: request });
+      else {
+        const failure = answer.kind === "ok" ? "Facebook is not connected." : (answer.message ?? "The connection could not be checked.");
+        setCheck((prev) => ({ ...prev, failure, answered: request }));
+      }
     };
     void read();
     return () => {
       stopped = true;
     };
-  }, [connected, round]);
-  const recheck = () => {
-    setCheck({ state: "checking" });
-    setRound((n) => n + 1);
-  };
+  }, [connected, request]);
 
   if (!connected) return <NotConnected />;
+  const announcement = check.failure ? `The connection could not be checked: ${check.failure}` : (check.status?.summary ?? "");
+  const alarming = check.failure !== null || (check.status !== null && check.status.token !== "works");
   return (
-    <section aria-labelledby="facebook-connection" className={panelClass}>
+    <section aria-labelledby="facebook-connection" aria-busy={checking} className={panelClass}>
       <div className="flex flex-wrap items-center justify-between gap-3">
         <h2 id="facebook-connection" className="font-display text-xl font-extrabold">
           Facebook Page connection
         </h2>
-        <button type="button" className={secondaryButtonClass} onClick={recheck} disabled={check.state === "checking"}>
-          {check.state === "checking" ? <Spinner className="h-3.5 w-3.5" /> : null}
+        <button type="button" className={secondaryButtonClass} onClick={() => setRound((n) => n + 1)} disabled={checking}>
+          {checking ? <Spinner className="h-3.5 w-3.5" /> : null}
           Check connection
         </button>
       </div>
-      <div aria-live="polite">
-        {check.state === "checking" ? <p className="mt-3 text-sm text-ink/70">Checking the connection...</p> : null}
-        {check.state === "error" ? (
-          <p className="mt-3 text-sm font-semibold text-alarm-ink" role="alert">
-            {check.message}
-          </p>
-        ) : null}
-        {check.state === "done" ? <HealthDetails health={check.health} /> : null}
-      </div>
+      {check.status === null && check.failure === null ? <p className="mt-3 text-sm text-ink/70">Checking the connection...</p> : null}
+      {/* Its text is the state alone (no times), so a check that finds the same changes nothing here. */}
+      <div role="status">{announcement ? <p className={`mt-3 text-sm font-semibold ${alarming ? "text-alarm-ink" : "text-green-900"}`}>{announcement}</p> : null}</div>
+      {check.status ? <HealthDetails status={check.status} /> : null}
     </section>
   );
 }

@@ -43,6 +43,8 @@ export function SocialScreen({
 }) {
   const [chosen, setChosen] = useState<{ story: PostableStoryView; repost: boolean; n: number } | null>(null);
   const [postJob, setPostJob] = useState<string | null>(null);
+  // Posts that went out from this page: each one has the connection checked again, so the panel never contradicts it.
+  const [postedCount, setPostedCount] = useState(0);
   const fetcher = useFetcher<SocialAnswer>();
   const revalidator = useRevalidator();
   const navigation = useNavigation();
@@ -81,6 +83,7 @@ export function SocialScreen({
     if (job?.status === "succeeded" && result.outcome === "posted") {
       toast.success(SOCIAL_TEXT.posted.title, { description: SOCIAL_TEXT.posted.description });
       setChosen(null);
+      setPostedCount((n) => n + 1);
     } else if (job?.status === "succeeded" && result.outcome === "retrying") {
       // A rate limit or a passing failure is not a failure: the post goes out later by itself.
       toast.warning("Waiting to post", {
@@ -108,7 +111,7 @@ export function SocialScreen({
     <>
       <PageHeader title={SOCIAL_TEXT.title} description={`${SOCIAL_TEXT.subtitle}: post published stories to the site's Facebook Page.`} />
       <div className="grid gap-6">
-        <ConnectionPanel connected={connected} />
+        <ConnectionPanel connected={connected} postedCount={postedCount} />
         <div className="grid gap-6 lg:grid-cols-[minmax(0,2fr)_minmax(0,3fr)]">
           <ReadyList
             stories={ready}
