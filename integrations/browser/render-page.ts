@@ -22,6 +22,8 @@ export type RenderOptions = {
   waitForSelector?: string;
   /** User-Agent for every request of this page, instead of the client's own. */
   userAgent?: string;
+  /** Passed with every request of this page: the source's crawl delay, for the politeness gate. */
+  crawlDelayMs?: number;
   /** Time for the page: fetching it, loading it and waiting for the selector. */
   timeoutMs?: number;
   signal?: AbortSignal;
@@ -34,7 +36,7 @@ export type PageRenderer = {
 };
 
 export type PageRendererOptions = {
-  /** The only way out: every request of every page is fetched by this client. */
+  /** The only way out: every request of every page is fetched by this client (the server's politeness gate). */
   http: HttpClient;
   /** Chromium's binary; CHROMIUM_PATH, else /usr/bin/chromium. */
   executablePath?: string;
@@ -108,7 +110,7 @@ const DROPPED_RESPONSE_HEADERS = new Set([
 /** What Chromium itself asks for when it navigates. */
 const NAVIGATION_ACCEPT = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8";
 const HTML_TYPE = /^\s*(text\/html|application\/xhtml\+xml)\s*(;|$)/i;
-const POLICY_CODES = new Set(["BLOCKED_ADDRESS", "UNSUPPORTED_SCHEME", "INVALID_URL"]);
+const POLICY_CODES = new Set(["BLOCKED_ADDRESS", "UNSUPPORTED_SCHEME", "INVALID_URL", "ROBOTS_DISALLOWED"]);
 /** The pages slot key in the shared limiter. */
 const PAGES = "pages";
 
@@ -251,7 +253,7 @@ export function createPageRenderer(options: PageRendererOptions): PageRenderer {
   async function routeThroughClient(
     context: BrowserContext,
     landing: { response: FetchResponse | undefined; key: string },
-    userAgent: string | undefined,
+    polite: { userAgent: string | undefined; crawlDelayMs: number | undefined },
     signal: AbortSignal,
   ) {
     let requests = 0;
@@ -276,7 +278,7 @@ export function createPageRenderer(options: PageRendererOptions): PageRenderer {
         let response: FetchResponse;
         try {
           const headers = await forwardedHeaders(request);
-          response = await http.fetch(request.url(), { method, headers, userAgent, signal });
+          response = await http.fetch(request.url(), { method, headers, ...polite, signal });
         } catch (error) {
           return await route.abort(abortReason(error));
         }
@@ -288,7 +290,7 @@ export function createPageRenderer(options: PageRendererOptions): PageRenderer {
   }
 
   async function render(input: string, renderOptions: RenderOptions = {}): Promise<RenderedPage> {
-    const { waitForSelector, userAgent, signal: callerSignal } = renderOptions;
+    const { waitForSelector, userAgent, crawlDelayMs, signal: callerSignal } = renderOptions;
     let target: URL;
     try {
       target = new URL(input);
@@ -319,7 +321,7 @@ export function createPageRenderer(options: PageRendererOptions): PageRenderer {
       // redirects, and the browser then opens the final URL, so relative links resolve as they should.
       let fetched: FetchResponse;
       try {
-        fetched = await http.fetch(url, { headers: { accept: NAVIGATION_ACCEPT }, userAgent, signal });
+        fetched = await http.fetch(url, { headers: { accept: NAVIGATION_ACCEPT }, userAgent, crawlDelayMs, signal });
       } catch (error) {
         throw isFetchError(error) ? documentError(error, url) : error;
       }
@@ -329,7 +331,7 @@ export function createPageRenderer(options: PageRendererOptions): PageRenderer {
 
       context = await openContext(url, userAgent);
       signal.throwIfAborted();
-      await routeThroughClient(context, { response: fetched, key: withoutHash(fetched.url) }, userAgent, signal);
+      await routeThroughClient(context, { response: fetched, key: withoutHash(fetched.url) }, { userAgent, crawlDelayMs }, signal);
       const page = await context.newPage();
       stage = "load";
       await page.goto(fetched.url, { waitUntil: "domcontentloaded", timeout: left() });
