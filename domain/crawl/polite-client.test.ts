@@ -44,6 +44,10 @@ beforeAll(async () => {
     record("/to-private");
     res.writeHead(302, { location: "/private/page" }).end();
   });
+  site.handle("/to-page", (_req, res) => {
+    record("/to-page");
+    res.writeHead(301, { location: "/page" }).end();
+  });
   site.handle("/busy", (_req, res) => {
     record("/busy");
     res.writeHead(429, { "retry-after": "30" }).end();
@@ -107,16 +111,17 @@ describe("the politeness gate", () => {
     expect(arrivals.map((a) => a.path)).toEqual(["/robots.txt"]);
   });
 
-  test("robots.txt is read once a day per origin, whichever process asks", async () => {
+  test("robots.txt is read once a day per origin, whichever process asks, and when they ask at once", async () => {
+    await Promise.all([polite().fetch(`${site.url}/page`, { crawlDelayMs: 0 }), polite().fetch(`${site.url}/page`, { crawlDelayMs: 0 })]);
     await polite().fetch(`${site.url}/page`, { crawlDelayMs: 0 });
-    await polite().fetch(`${site.url}/page`, { crawlDelayMs: 0 });
-    expect(arrivals.map((a) => a.path)).toEqual(["/robots.txt", "/page", "/page"]);
+    expect(arrivals.map((a) => a.path)).toEqual(["/robots.txt", "/page", "/page", "/page"]);
   });
 
-  test("waiting for the site's turn does not count against the client's time limit", async () => {
+  test("waiting for the site's turn, on a redirect's hop too, does not count against the client's time limit", async () => {
     const client = polite({ timeoutMs: 300 });
-    const results = await Promise.all([client.fetch(`${site.url}/page`, { crawlDelayMs: 400 }), client.fetch(`${site.url}/page`, { crawlDelayMs: 400 })]);
+    const results = await Promise.all([client.fetch(`${site.url}/to-page`, { crawlDelayMs: 400 }), client.fetch(`${site.url}/to-page`, { crawlDelayMs: 400 })]);
     expect(results.map((r) => r.status)).toEqual([200, 200]);
+    expect(arrivals.map((a) => a.path).sort()).toEqual(["/page", "/page", "/robots.txt", "/to-page", "/to-page"]);
   });
 
   test("a 429 pauses the origin for everyone for its Retry-After", async () => {

@@ -20,6 +20,9 @@ const UNREACHABLE_ROBOTS_MS = 60_000;
 /** Origins whose robots.txt this process keeps in memory (beyond it, the oldest is read again from the database). */
 const MAX_ORIGINS_REMEMBERED = 2_000;
 
+/** robots.txt was read by another process while this one waited for its turn: it is read from the database instead. */
+class RobotsReadMeanwhile extends Error {}
+
 /** The editor's reason for a URL that robots.txt keeps us from fetching. */
 export function robotsDisallowedReason(url: string): string {
   return `robots.txt disallows ${url}`;
@@ -117,6 +120,15 @@ export function createPoliteClient(deps: PoliteClientDeps): PoliteClient {
         delayMs = crawlDelayFor(robots, userAgent, crawlDelayMs);
       }
       const leave = await takeTurn(origin, signal);
+      if (forRobots && hopUrl === robotsUrlFor(hopUrl)) {
+        // Another process may have read this robots.txt while we waited for the turn: then it is not asked again.
+        const known = await deps.crawl.readRobots(origin).catch(() => null);
+        if (known && now().getTime() - known.fetchedAt.getTime() < ROBOTS_CACHE_MS) {
+          await deps.crawl.releaseHost(origin, 0).catch(() => undefined);
+          leave();
+          throw new RobotsReadMeanwhile();
+        }
+      }
       return async (answer) => {
         try {
           if (answer && isRobots) delayMs = robotsAnswerDelay(url.href, answer, userAgent, delayMs);
@@ -147,7 +159,13 @@ export function createPoliteClient(deps: PoliteClientDeps): PoliteClient {
     const known = remembered.get(origin);
     if (known && known.until > now().getTime()) return known.robots;
     const entry = { robots: Promise.resolve<OriginRobots>(undefined as never), until: Number.POSITIVE_INFINITY };
-    entry.robots = robotsFor({ crawl: deps.crawl, fetch: (robotsUrl, request) => send(robotsUrl, request, true), logger: deps.logger, now }, origin, {
+    // null: another process read it while this one waited for the turn (the client wraps what the gate throws).
+    const fetchRobots = (robotsUrl: string, request: FetchRequest) =>
+      send(robotsUrl, request, true).catch((error: unknown) => {
+        if ((error as { cause?: unknown } | null)?.cause instanceof RobotsReadMeanwhile) return null;
+        throw error;
+      });
+    entry.robots = robotsFor({ crawl: deps.crawl, fetch: fetchRobots, logger: deps.logger, now }, origin, {
       userAgent: options.userAgent ?? deps.userAgent,
       crawlDelayMs: options.crawlDelayMs,
       signal: options.signal,

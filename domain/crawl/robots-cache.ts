@@ -34,7 +34,13 @@ function fromAnswer(robotsUrl: string, status: number, body: string, fetchedAt: 
  * answers are kept; a 5xx, a 429 or a failure is not, so the next reader asks again.
  */
 export async function robotsFor(
-  deps: { crawl: CrawlRepo; fetch: (url: string, request: FetchRequest) => Promise<FetchResponse>; logger: Logger; now: () => Date },
+  deps: {
+    crawl: CrawlRepo;
+    /** null: another process fetched it meanwhile, and the database has it. */
+    fetch: (url: string, request: FetchRequest) => Promise<FetchResponse | null>;
+    logger: Logger;
+    now: () => Date;
+  },
   origin: string,
   options: { userAgent: string; crawlDelayMs?: number; signal?: AbortSignal },
 ): Promise<OriginRobots> {
@@ -51,6 +57,11 @@ export async function robotsFor(
       headers: { accept: "text/plain, */*;q=0.5" },
       maxBodyBytes: ROBOTS_MAX_FETCH_BYTES,
     });
+    if (response === null) {
+      const meanwhile = await deps.crawl.readRobots(origin);
+      if (meanwhile) return fromAnswer(robotsUrl, meanwhile.status, meanwhile.body, meanwhile.fetchedAt);
+      return { rules: DISALLOW_ALL, state: "unreachable", reason: "robots.txt could not be read", fetchedAt: deps.now() };
+    }
     const body = response.status >= 200 && response.status < 300 ? decodeTextBytes(response.body, response.contentType) : "";
     const fetchedAt = deps.now();
     const robots = fromAnswer(robotsUrl, response.status, body, fetchedAt);
