@@ -6,7 +6,7 @@ import { useTestDatabase } from "~/db/testing/test-database";
 import { isFetchError } from "~/integrations/http/fetch-error";
 import { testHttpClient } from "~/integrations/http/testing";
 import type { HttpClient } from "~/integrations/http/types";
-import { startTestServer, type TestServer } from "~/test/http-test-server";
+import { freePort, startTestServer, type TestServer } from "~/test/http-test-server";
 import { createPoliteClient, pauseAfter } from "./polite-client";
 
 const t = useTestDatabase();
@@ -109,6 +109,12 @@ describe("the politeness gate", () => {
     expect(isFetchError(error) && error.code).toBe("ROBOTS_UNAVAILABLE");
     expect((error as Error).message).toContain(`robots.txt answered HTTP ${status}`);
     expect(arrivals.map((a) => a.path)).toEqual(["/robots.txt"]);
+  });
+
+  test("a site that cannot be reached fails with its own reason, not robots.txt's", async () => {
+    const nobody = `http://127.0.0.1:${await freePort()}`;
+    const error = await failure(polite().fetch(`${nobody}/page`, { crawlDelayMs: 0 }));
+    expect(isFetchError(error) && [error.code, error.url, error.retryable]).toEqual(["NETWORK_ERROR", `${nobody}/page`, true]);
   });
 
   test("robots.txt is read once a day per origin, whichever process asks, and when they ask at once", async () => {

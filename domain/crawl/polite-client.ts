@@ -112,6 +112,8 @@ export function createPoliteClient(deps: PoliteClientDeps): PoliteClient {
       if (!isRobots) {
         const robots = await robotsOf(hopUrl, { userAgent, crawlDelayMs, signal });
         if (robots.state === "unreachable") {
+          // The site itself could not be reached: that is the reason, as it would be without robots.txt.
+          if (robots.error) throw new FetchError(robots.error.code, hopUrl, robots.error.message, { cause: robots.error, retryable: robots.error.retryable });
           throw new FetchError("ROBOTS_UNAVAILABLE", hopUrl, `${robots.reason ?? "robots.txt unreachable"}: nothing is fetched from ${origin} until it answers`);
         }
         if (!robots.rules.isAllowed(hopUrl, userAgent)) {

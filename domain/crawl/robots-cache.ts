@@ -2,6 +2,7 @@ import type { Logger } from "pino";
 import type { CrawlRepo } from "~/db/repos/crawl.repo";
 import { ALLOW_ALL, DISALLOW_ALL, parseRobots, robotsUrlFor, type RobotsRules } from "~/integrations/crawl/robots";
 import { isFetchError } from "~/integrations/http/fetch-error";
+import type { FetchError } from "~/integrations/http/fetch-error";
 import type { FetchRequest, FetchResponse } from "~/integrations/http/types";
 import { describeError } from "~/domain/ingestion/describe-error";
 import { decodeTextBytes } from "~/lib/decode-bytes";
@@ -18,6 +19,8 @@ export type OriginRobots = {
   reason: string | null;
   /** When the answer was fetched (now, for one that could not be). */
   fetchedAt: Date;
+  /** Why robots.txt could not be fetched at all (the site is unreachable), when that is why. */
+  error?: FetchError;
 };
 
 function fromAnswer(robotsUrl: string, status: number, body: string, fetchedAt: Date): OriginRobots {
@@ -73,6 +76,6 @@ export async function robotsFor(
     if (!isFetchError(error)) throw error;
     const reason = `robots.txt could not be fetched (${describeError(error)})`;
     deps.logger.warn({ origin, err: reason }, "robots.txt unreachable; nothing fetched from this origin for now");
-    return { rules: DISALLOW_ALL, state: "unreachable", reason, fetchedAt: deps.now() };
+    return { rules: DISALLOW_ALL, state: "unreachable", reason, fetchedAt: deps.now(), error };
   }
 }
