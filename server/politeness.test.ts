@@ -107,6 +107,7 @@ test("discovery, URL Que, Manual Scrape, image enhancement, rendering, watchlist
     scrapingConfig: { crawlDelay: 0, jsRendering: true, waitForSelector: "article h1" },
   });
   await makeSource(t.db, { sourceType: "rss", websiteUrl: site.url, rssFeedUrl: `${site.url}/feed.xml`, scrapingConfig: { crawlDelay: 0 } });
+  const hiddenFeed = await makeSource(t.db, { sourceType: "rss", websiteUrl: site.url, rssFeedUrl: `${site.url}/private/feed.xml` });
   const queued = await Promise.all(
     ["/news/queued-1", "/news/queued-2", "/private/queued"].map((path) => makeUrlQueueItem(t.db, { url: `${site.url}${path}`, sourceId: crawled.id })),
   );
@@ -117,7 +118,8 @@ test("discovery, URL Que, Manual Scrape, image enhancement, rendering, watchlist
     ),
   );
 
-  const [discovery, queue, rendering, manual, enhancement, watched, refused, feed, validation] = await Promise.all([
+  const checkFeed = (url: string) => validateFeed({ http: webGate, parseFeed: async (input) => parseFeed(input) }, url);
+  const [discovery, queue, rendering, manual, enhancement, watched, refused, feed, validation, hiddenValidation] = await Promise.all([
     handlers["crawl-discovery"]({ source_id: crawled.id }, context()),
     handlers["scrape-queue"]({ ids: queued.map((row) => row.id) }, context()),
     handlers["scrape-queue"]({ ids: [renderRow.id] }, context()),
@@ -126,7 +128,8 @@ test("discovery, URL Que, Manual Scrape, image enhancement, rendering, watchlist
     fetchPageTitle({ http: webGate, logger }, `${site.url}/news/watched`),
     fetchPageTitle({ http: webGate, logger }, `${site.url}/private/watched`),
     handlers["rss-ingestion"]({}, context()),
-    validateFeed({ http: webGate, parseFeed: async (input) => parseFeed(input) }, `${site.url}/feed.xml`),
+    checkFeed(`${site.url}/feed.xml`),
+    checkFeed(`${site.url}/private/feed.xml`),
   ]);
 
   // Every part did its work.
@@ -136,7 +139,7 @@ test("discovery, URL Que, Manual Scrape, image enhancement, rendering, watchlist
   expect(manual).toMatchObject({ inserted: 2, failed: 1 });
   expect(enhancement).toMatchObject({ enhanced: 2, failed: 1 });
   expect(watched).toEqual({ title: "Goat watched" });
-  expect(feed).toMatchObject({ total_items_processed: 1 });
+  expect(feed).toMatchObject({ sources_processed: 2, total_items_processed: 1 });
   expect(validation).toMatchObject({ ok: true });
 
   // The editor is told why, for that URL.
@@ -146,6 +149,8 @@ test("discovery, URL Que, Manual Scrape, image enhancement, rendering, watchlist
   expect(row!.error).toEqual(disallowed("/private/queued"));
   const details = (enhancement as { details: { storyId: number; error?: string }[] }).details;
   expect(details.find((d) => d.storyId === pictured[2]!.id)?.error).toEqual(disallowed("/private/pictured"));
+  expect(hiddenValidation).toMatchObject({ ok: false, code: "ROBOTS_DISALLOWED", error: disallowed("/private/feed.xml") });
+  expect((await t.repos.ingestion.findSource(hiddenFeed.id))?.lastError).toEqual(disallowed("/private/feed.xml"));
   // The watchlist shows the URL itself.
   expect(refused).toEqual({ title: null });
   const [renderedStory] = await t.db.select().from(stories).where(eq(stories.sourceId, rendered.id));
