@@ -165,3 +165,29 @@ test("discovery, URL Que, Manual Scrape, image enhancement, rendering, watchlist
   const gaps = arrivals.slice(1).map((a, i) => Math.round(a.at - arrivals[i]!.at));
   expect(Math.min(...gaps)).toBeGreaterThanOrEqual(990);
 }, 120_000);
+
+test("a rendered page's clock stops while its requests wait for their turn at the site", async () => {
+  const page = await startTestServer();
+  try {
+    page.handle("/robots.txt", (_req, res) => res.writeHead(404).end());
+    page.handle("/slowly", (_req, res) =>
+      res
+        .writeHead(200, { "content-type": "text/html" })
+        .end(`<!doctype html><html><head><title>Slowly</title></head><body><script src="/a.js"></script><script src="/b.js"></script><script src="/c.js"></script></body></html>`),
+    );
+    for (const name of ["a", "b", "c"]) {
+      page.handle(`/${name}.js`, (_req, res) => res.writeHead(200, { "content-type": "application/javascript" }).end(`document.body.dataset.${name} = "1";`));
+    }
+    const gate = createPoliteness({ http, repos: t.repos, logger, siteUrl: "http://oddwire.test" });
+    const patient = createPageRenderer({ http: gate, executablePath: chromiumPath() });
+    try {
+      // Robots.txt, the page and three scripts, 600 ms apart: about 2.4 s of waiting for a page given 1.5 s.
+      const rendered = await patient.render(`${page.url}/slowly`, { crawlDelayMs: 600, timeoutMs: 1_500, waitForSelector: "body[data-c]" });
+      expect(rendered.html).toContain('data-a="1" data-b="1" data-c="1"');
+    } finally {
+      await patient.close();
+    }
+  } finally {
+    await page.close();
+  }
+}, 60_000);

@@ -102,8 +102,17 @@ export function createPoliteClient(deps: PoliteClientDeps): PoliteClient {
 
   // `forRobots`: the hops of a robots.txt fetch, which are never checked against robots.txt (a redirect
   // to another path would otherwise wait for the very answer it is fetching).
-  function gate(userAgent: string, crawlDelayMs: number, forRobots: boolean): NonNullable<FetchRequest["eachHop"]> {
+  function gate(userAgent: string, crawlDelayMs: number, forRobots: boolean, onWait?: (waiting: boolean) => void): NonNullable<FetchRequest["eachHop"]> {
     return async (hopUrl, signal) => {
+      onWait?.(true);
+      try {
+        return await hop(hopUrl, signal);
+      } finally {
+        onWait?.(false);
+      }
+    };
+
+    async function hop(hopUrl: string, signal?: AbortSignal) {
       const url = new URL(hopUrl);
       const origin = url.origin;
       // robots.txt itself is always allowed; its own Crawl-delay spaces the request after it.
@@ -131,7 +140,7 @@ export function createPoliteClient(deps: PoliteClientDeps): PoliteClient {
           throw new RobotsReadMeanwhile();
         }
       }
-      return async (answer) => {
+      return async (answer: HopAnswer | null) => {
         try {
           if (answer && isRobots) delayMs = robotsAnswerDelay(url.href, answer, userAgent, delayMs);
           const pause = answer ? pauseAfter(answer) : null;
@@ -146,13 +155,13 @@ export function createPoliteClient(deps: PoliteClientDeps): PoliteClient {
           leave();
         }
       };
-    };
+    }
   }
 
   function send(url: string, request: FetchRequest, forRobots: boolean): Promise<FetchResponse> {
     const userAgent = request.userAgent ?? deps.userAgent;
     const crawlDelayMs = Math.min(MAX_CRAWL_DELAY_MS, Math.max(0, request.crawlDelayMs ?? DEFAULT_CRAWL_DELAY_MS));
-    return deps.http.fetch(url, { ...request, userAgent, eachHop: gate(userAgent, crawlDelayMs, forRobots) });
+    return deps.http.fetch(url, { ...request, userAgent, eachHop: gate(userAgent, crawlDelayMs, forRobots, request.onWait) });
   }
   const fetch = (url: string, request: FetchRequest = {}) => send(url, request, false);
 

@@ -24,6 +24,8 @@ export type FetchRequest = {
    * returns is called when the hop is over, with its answer (none when it failed). The politeness gate.
    */
   eachHop?: (url: string, signal?: AbortSignal) => Promise<(answer: HopAnswer | null) => Promise<void>>;
+  /** Told when this request starts (true) and stops (false) waiting for its turn at a site: a rendered page's clock stops meanwhile. */
+  onWait?: (waiting: boolean) => void;
 };
 
 /** One hop's answer as `eachHop` sees it: a redirect's has an empty body. */
