@@ -18,7 +18,7 @@ import { runMigrations } from "~/db/migrate";
 import { createRepos } from "~/db/repos";
 import { sources, urlQueue } from "~/db/schema";
 import { runDiscoveryCycle, type DiscoveryCycleResult } from "~/domain/crawl/discover";
-import { createPoliteFetcher } from "~/domain/crawl/polite-fetch";
+import { createPoliteClient } from "~/domain/crawl/polite-client";
 import { createGuardedClient } from "~/integrations/http/guarded-client";
 import { errorMessage } from "~/lib/error-message";
 import { openFreshDatabase } from "./fresh-database";
@@ -63,7 +63,7 @@ async function benchOne(kind: string, siteUrl: string): Promise<Row> {
     );
     const http = createGuardedClient({ userAgent: "Oddwire/bench (+http://localhost)", allowHosts: ["127.0.0.1"], maxBodyBytes: 60 * 1024 * 1024 });
     const logger = pino({ level: "warn" });
-    const deps = { repos, http, logger, fetcher: createPoliteFetcher({ crawl: repos.crawl, http, logger }), userAgent: "Oddwire/bench", renderer: null };
+    const deps = { repos, http: createPoliteClient({ http, crawl: repos.crawl, logger, userAgent: "Oddwire/bench" }), logger, userAgent: "Oddwire/bench", renderer: null };
     try {
       const before = ((await (await fetch(`${siteUrl}/__hits`)).json()) as unknown[]).length;
       const baseline = process.memoryUsage().rss;

@@ -4,7 +4,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
 import { sources, urlQueue } from "~/db/schema";
 import { makeSource } from "~/db/testing/factories";
 import { useTestDatabase } from "~/db/testing/test-database";
-import { createPoliteFetcher } from "~/domain/crawl/polite-fetch";
+import { createPoliteClient } from "~/domain/crawl/polite-client";
 import { testHttpClient } from "~/integrations/http/testing";
 import type { HttpClient } from "~/integrations/http/types";
 import { startTestServer, type TestServer } from "~/test/http-test-server";
@@ -46,7 +46,7 @@ async function startWorker() {
     handlers: {
       ...idleHandlers,
       ...ingestionHandlers({ repos: t.repos, http, logger }),
-      ...crawlHandlers({ repos: t.repos, http, logger, fetcher: createPoliteFetcher({ crawl: t.repos.crawl, http, logger }), userAgent: "Oddwire/test", renderer: null }),
+      ...crawlHandlers({ repos: t.repos, http: createPoliteClient({ http, crawl: t.repos.crawl, logger, userAgent: "Oddwire/test" }), logger, userAgent: "Oddwire/test", renderer: null }),
     },
     pollSchedule: null,
     pollingIntervalSeconds: 0.5,

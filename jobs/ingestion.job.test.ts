@@ -7,7 +7,7 @@ import { useTestDatabase } from "~/db/testing/test-database";
 import { testHttpClient } from "~/integrations/http/testing";
 import type { HttpClient } from "~/integrations/http/types";
 import { rssFeed, startTestServer, type TestServer } from "~/test/http-test-server";
-import { createPoliteFetcher } from "~/domain/crawl/polite-fetch";
+import { createPoliteClient } from "~/domain/crawl/polite-client";
 import { crawlHandlers } from "./crawl.job";
 import { ingestionHandlers } from "./ingestion.job";
 import { createJobRunner, type JobRunner } from "./runner";
@@ -39,7 +39,7 @@ async function startWorker() {
     handlers: {
       ...idleHandlers,
       ...ingestionHandlers({ repos: t.repos, http, logger }),
-      ...crawlHandlers({ repos: t.repos, http, logger, fetcher: createPoliteFetcher({ crawl: t.repos.crawl, http, logger }), userAgent: "Oddwire/test", renderer: null }),
+      ...crawlHandlers({ repos: t.repos, http: createPoliteClient({ http, crawl: t.repos.crawl, logger, userAgent: "Oddwire/test" }), logger, userAgent: "Oddwire/test", renderer: null }),
     },
     pollSchedule: null,
     pollingIntervalSeconds: 0.5,

@@ -36,7 +36,10 @@ export type AppContext = {
   /** Per-client limits on public search: in this process's memory, or the cluster primary's for all its web processes. */
   rateLimits: { search: RateLimiter; suggestions: RateLimiter };
   logger: Logger;
-  /** The guarded client for every server-side fetch. */
+  /**
+   * The politeness gate over the guarded client (decision 021), for every request the back office makes
+   * to a site: robots.txt, its Crawl-delay and one request at a time per origin across processes.
+   */
   http: HttpClient;
   /** Parses a feed off the request's thread, cut off after a time limit (the feed parser pool). */
   parseFeed: (input: ParseFeedInput) => Promise<ParsedFeed>;

@@ -92,7 +92,8 @@ describe("crawl commands", () => {
     expect(scraped.code).toBe(0);
     expect(scraped.json()).toMatchObject({ succeeded: 1, failed: 0, results: [{ url: `${site.url}/cat`, success: true, outcome: "inserted" }] });
     expect(JSON.parse((await runCli(["queue", "--status", "scraped"])).out.join(""))).toHaveLength(1);
-  }, 30_000);
+    // robots.txt is a request too: the sitemap came its 2 s Crawl-delay after it.
+  }, 60_000);
 
   test("a bad --status is a usage error", async () => {
     const { code, err } = await runCli(["queue", "--status", "pending"]);

@@ -5,13 +5,13 @@ import type { Database } from "~/db/client";
 import { createRepos } from "~/db/repos";
 import type { CrawlDeps } from "~/domain/crawl/deps";
 import { runDiscoveryCycle } from "~/domain/crawl/discover";
-import { createPoliteFetcher } from "~/domain/crawl/polite-fetch";
 import { scrapeQueue } from "~/domain/crawl/scrape-queue";
 import { listUrlQueue, URL_QUEUE_STATUSES, type UrlQueueFilterStatus } from "~/domain/crawl/url-queue";
 import { createPageRenderer } from "~/integrations/browser/render-page";
 import { ALLOW_ALL, DISALLOW_ALL, parseRobots, robotsUrlFor, type RobotsRules } from "~/integrations/crawl/robots";
 import { parseSitemap } from "~/integrations/crawl/sitemap";
 import { userAgentFor } from "~/integrations/http/guarded-client";
+import { createPoliteness } from "./politeness";
 import type { Config } from "./config";
 import type { CliTools } from "./cli-tools";
 import { createLogger } from "./logger";
@@ -115,18 +115,12 @@ async function robotsReader(source: string, tools: CliTools): Promise<(url: stri
 
 async function withCrawlDeps(database: Database, config: Config, tools: CliTools, work: (deps: CrawlDeps) => Promise<void>): Promise<void> {
   const logger = createLogger({ level: config.logLevel, fd: 2 });
-  await tools.withHttp(async (http) => {
+  await tools.withHttp(async (guarded) => {
     const repos = createRepos(database.db);
+    const http = createPoliteness({ http: guarded, repos, logger, siteUrl: config.siteUrl });
     const renderer = createPageRenderer({ http, executablePath: config.chromiumPath });
     try {
-      await work({
-        repos,
-        http,
-        logger,
-        fetcher: createPoliteFetcher({ crawl: repos.crawl, http, logger }),
-        userAgent: userAgentFor(config.siteUrl),
-        renderer,
-      });
+      await work({ repos, http, logger, userAgent: userAgentFor(config.siteUrl), renderer });
     } finally {
       await renderer.close();
     }

@@ -4,6 +4,7 @@ import { enhanceStoryImages } from "~/domain/images/enhance";
 import { probeImage } from "~/integrations/images/probe";
 import type { CliTools } from "./cli-tools";
 import { createLogger } from "./logger";
+import { createPoliteness } from "./politeness";
 
 export const IMAGE_HELP = `  enhance-images [--limit N] [--story ID [--image URL]]
                                                    find the best image for stories needing work (or one story,
@@ -34,10 +35,11 @@ export async function runImageCommand(command: (typeof IMAGE_COMMANDS)[number], 
   const limit = whole(values.limit, "--limit") ?? 20;
   if (values.image !== undefined && storyId === undefined) throw tools.usage("--image needs --story");
   return tools.withDatabase((database, config) =>
-    tools.withHttp(async (http) => {
+    tools.withHttp(async (guarded) => {
       const logger = createLogger({ level: config.logLevel, fd: 2 });
+      const repos = createRepos(database.db);
       const result = await enhanceStoryImages(
-        { repos: createRepos(database.db), http, logger },
+        { repos, http: createPoliteness({ http: guarded, repos, logger, siteUrl: config.siteUrl }), logger },
         storyId !== undefined ? { singleStoryId: storyId, customImageUrl: values.image ?? null } : { batchSize: limit },
         { onProgress: ({ done, total, counts }) => tools.err(JSON.stringify({ progress: { done, total, ...counts } })) },
       );

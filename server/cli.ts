@@ -20,6 +20,7 @@ import { createSource } from "~/domain/sources/sources";
 import { extractArticle } from "~/integrations/extract/extract-article";
 import { createGuardedClient, isFetchError, userAgentFor } from "~/integrations/http/guarded-client";
 import type { HttpClient } from "~/integrations/http/types";
+import { createPoliteness } from "./politeness";
 import { isImageProbeError } from "~/integrations/images/probe";
 import { ConfigError, loadConfig, type Config } from "./config";
 import { demoAdminPassword } from "./demo-admin";
@@ -215,9 +216,10 @@ export async function main(argv: string[], io: Io = defaultIo()): Promise<number
         return await withDatabase(async (database, config) => {
           const logger = createLogger({ level: config.logLevel, fd: 2 });
           const feedParser = createFeedParserPool({ logger });
-          const result = await withHttp((http) =>
+          const repos = createRepos(database.db);
+          const result = await withHttp((guarded) =>
             runIngestionCycle(
-              { repos: createRepos(database.db), http, logger, parseFeed: feedParser.parse },
+              { repos, http: createPoliteness({ http: guarded, repos, logger, siteUrl: config.siteUrl }), logger, parseFeed: feedParser.parse },
               { scope: "all", useCanonical: values.canonical === true },
             ),
           ).finally(() => feedParser.close());

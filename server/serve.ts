@@ -8,6 +8,7 @@ import type { Database } from "~/db/client";
 import { createGuardedClient, userAgentFor } from "~/integrations/http/guarded-client";
 import { createPageRenderer } from "~/integrations/browser/render-page";
 import { workerHandlers } from "./worker-handlers";
+import { createPoliteness } from "./politeness";
 import { createJobRunner, type JobRunner } from "~/jobs/runner";
 import { listenForBackups, type BackupEndpoint } from "./backup";
 import { openConfiguredDatabase, START_RETRY_MS } from "./database";
@@ -55,9 +56,11 @@ export async function serve(options: {
   const databaseLost: { handle?: (error: Error) => void } = {};
   const database = await openConfiguredDatabase(config, logger, { retryForMs: START_RETRY_MS, onLost: (error) => databaseLost.handle?.(error) });
   const http = createGuardedClient({ userAgent: userAgentFor(config.siteUrl), allowHosts: config.fetchAllowHosts });
+  // Every request to a site goes through the one politeness gate (decision 021), the browser's too.
+  const polite = createPoliteness({ http, repos: createRepos(database.db), logger, siteUrl: config.siteUrl });
   const feedParser = createFeedParserPool({ logger });
   // Launched on the first jsRendering page only.
-  const renderer = createPageRenderer({ http, executablePath: config.chromiumPath });
+  const renderer = createPageRenderer({ http: polite, executablePath: config.chromiumPath });
   const facebook = createFacebookGraph(config, logger);
   let web: WebServer | undefined;
   let webCluster: WebCluster | undefined;
@@ -122,7 +125,7 @@ export async function serve(options: {
       return runner;
     });
     const handlers = working
-      ? workerHandlers({ config, repos: createRepos(database.db), http, logger, parseFeed: feedParser.parse, renderer, facebook, schedulePost })
+      ? workerHandlers({ config, repos: createRepos(database.db), http: polite, logger, parseFeed: feedParser.parse, renderer, facebook, schedulePost })
       : undefined;
     jobs = runner = await createJobRunner({ database, logger, handlers });
     await jobs.start();
@@ -138,6 +141,7 @@ export async function serve(options: {
         build,
         before,
         http,
+        polite,
         jobs,
         parseFeed: feedParser.parse,
         facebook,

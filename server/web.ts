@@ -11,6 +11,7 @@ import { listenForPublicPageChanges, notifyPublicPagesChanged } from "~/db/chang
 import { toNodeHandler } from "better-auth/node";
 import { createGuardedClient, userAgentFor } from "~/integrations/http/guarded-client";
 import type { HttpClient } from "~/integrations/http/types";
+import { createPoliteness } from "./politeness";
 import { createImageStore, type ImageStore } from "~/integrations/images/image-store";
 import { createShareCards } from "~/integrations/share-card/share-card";
 import type { JobsApi } from "~/jobs/types";
@@ -92,6 +93,8 @@ export function createWebApp(options: {
   before?: NodeMiddleware[];
   /** The guarded HTTP client; one is made from the config when none is given. */
   http?: HttpClient;
+  /** The politeness gate over `http` for the back office's requests to sites (serve shares its worker's); built here when absent. */
+  polite?: HttpClient;
   /** Background jobs; without a runner, starting one is refused. */
   jobs?: JobsApi;
   /** The time-limited feed parser (serve passes its pool); without one, feeds are parsed in-process. */
@@ -131,6 +134,9 @@ export function createWebApp(options: {
     logVerificationLinks: options.demo === true && !config.smtpUrl,
   });
   const repos = createRepos(database.db);
+  // The back office's requests to sites (Manual Scrape, watchlist titles, the RSS Validator) go through the
+  // politeness gate; the public image route keeps the bare client (decision 021).
+  const polite = options.polite ?? createPoliteness({ http, repos, logger, siteUrl: config.siteUrl });
   const categoriesForPages = publicCategories(repos.categories, { freshMs: publicCache.ttlMs });
   const clearPublicPages = () => {
     publicCache.clear();
@@ -174,7 +180,7 @@ export function createWebApp(options: {
     trustedOrigins: config.trustedOrigins,
     rateLimits,
     logger,
-    http,
+    http: polite,
     jobs: options.jobs ?? noJobRunner,
     parseFeed: options.parseFeed ?? (async (input) => parseFeed(input)),
     facebook: options.facebook ?? null,

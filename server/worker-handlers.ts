@@ -1,9 +1,8 @@
 import type { Repos } from "~/db/repos";
-import { createPoliteFetcher } from "~/domain/crawl/polite-fetch";
+import type { PoliteClient } from "~/domain/crawl/polite-client";
 import type { ParsedFeed, ParseFeedInput } from "~/domain/ingestion/feed/parse-feed";
 import type { PageRenderer } from "~/integrations/browser/render-page";
 import { userAgentFor } from "~/integrations/http/guarded-client";
-import type { HttpClient } from "~/integrations/http/types";
 import { crawlHandlers } from "~/jobs/crawl.job";
 import type { SchedulePost } from "~/domain/social/post-story";
 import type { GraphClient } from "~/integrations/facebook/graph-client";
@@ -18,9 +17,11 @@ import type { Logger } from "./logger";
 export function workerHandlers(input: {
   config: Pick<Config, "siteUrl">;
   repos: Repos;
-  http: HttpClient;
+  /** The politeness gate (server/politeness.ts): every request these jobs make to a site goes through it. */
+  http: PoliteClient;
   logger: Logger;
   parseFeed: (input: ParseFeedInput) => Promise<ParsedFeed>;
+  /** Headless Chromium whose own client is the same gate. */
   renderer: PageRenderer | null;
   /** The Page's Graph API client, null when not configured (a post then fails with how to connect). */
   facebook: GraphClient | null;
@@ -30,14 +31,7 @@ export function workerHandlers(input: {
   const { repos, http, logger } = input;
   return {
     ...ingestionHandlers({ repos, http, logger, parseFeed: input.parseFeed }),
-    ...crawlHandlers({
-      repos,
-      http,
-      logger,
-      fetcher: createPoliteFetcher({ crawl: repos.crawl, http, logger }),
-      userAgent: userAgentFor(input.config.siteUrl),
-      renderer: input.renderer,
-    }),
+    ...crawlHandlers({ repos, http, logger, userAgent: userAgentFor(input.config.siteUrl), renderer: input.renderer }),
     ...imageHandlers({ repos, http, logger }),
     ...socialHandlers({ repos, graph: input.facebook, schedule: input.schedulePost, logger }),
   };

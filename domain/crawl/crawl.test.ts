@@ -13,7 +13,7 @@ import { normalizeUrl } from "~/lib/normalize-url";
 import { startTestServer, type TestServer } from "~/test/http-test-server";
 import type { CrawlDeps } from "./deps";
 import { discoverSource, runDiscoveryCycle } from "./discover";
-import { createPoliteFetcher } from "./polite-fetch";
+import { createPoliteClient } from "./polite-client";
 import { LEFT_QUEUED_TEXT, scrapeQueue } from "./scrape-queue";
 
 const ROBOTS_DENYING_PRIVATE = "User-agent: *\nDisallow: /private/\n";
@@ -85,9 +85,8 @@ afterEach(() => {
 function crawlDeps(): CrawlDeps {
   return {
     repos: t.repos,
-    http,
+    http: createPoliteClient({ http, crawl: t.repos.crawl, logger, userAgent: "Oddwire/test (+http://127.0.0.1)" }),
     logger,
-    fetcher: createPoliteFetcher({ crawl: t.repos.crawl, http, logger }),
     userAgent: "Oddwire/test (+http://127.0.0.1)",
     renderer: null,
   };

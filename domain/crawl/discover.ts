@@ -12,7 +12,7 @@ import { normalizeUrl } from "~/lib/normalize-url";
 import { readCrawlConfig, type CrawlConfig } from "./config";
 import type { CrawlDeps } from "./deps";
 import { passesFilter } from "./patterns";
-import { robotsMemo, type OriginRobots } from "./robots-cache";
+import type { OriginRobots } from "./robots-cache";
 import { scrapeQueue, type QueueScrapeResult } from "./scrape-queue";
 
 /** Sitemaps read per discovery, and how deep indexes may nest (index -> index -> urlset). */
@@ -93,19 +93,14 @@ export async function discoverSource(deps: CrawlDeps, source: CrawlSourceRow, op
   const siteUrl = source.websiteUrl ?? config.startUrls[0];
   if (!siteUrl) return fail("Nothing to discover from: set the Website URL, or startUrls in the scraping config.");
 
-  const clock = deps.clock ?? systemClock;
-  const { robotsOf, delayFor } = robotsMemo(
-    { crawl: deps.repos.crawl, fetcher: deps.fetcher, logger: log, now: () => clock.now() },
-    config,
-    options.signal,
-  );
+  const robotsOf = (url: string) => deps.http.robotsOf(url, { userAgent: config.userAgent, crawlDelayMs: config.crawlDelayMs, signal: options.signal });
 
   /** Fetches a page of the crawl when robots.txt allows it; null when it does not. */
   const fetchAllowed = async (url: string, accept: string, maxBodyBytes?: number) => {
     const robots = await robotsOf(url);
     if (robots.state === "unreachable") throw new NothingFetched(robots.reason ?? "robots.txt unreachable");
     if (!robots.rules.isAllowed(url, config.userAgent)) return null;
-    return deps.fetcher.fetch(url, { userAgent: config.userAgent, delayMs: delayFor(robots), accept, maxBodyBytes, signal: options.signal });
+    return deps.http.fetch(url, { userAgent: config.userAgent, crawlDelayMs: config.crawlDelayMs, headers: { accept }, maxBodyBytes, signal: options.signal });
   };
 
   const siteRobots = await robotsOf(siteUrl);
@@ -172,7 +167,7 @@ export async function discoverSource(deps: CrawlDeps, source: CrawlSourceRow, op
     options.signal?.throwIfAborted();
     attempted += 1;
     try {
-      const page = await readStartPage(deps, config, startUrl, fetchAllowed, robotsOf, delayFor, options.signal);
+      const page = await readStartPage(deps, config, startUrl, fetchAllowed, robotsOf, options.signal);
       if (page === null) {
         report.skipped_robots += 1;
         continue;
@@ -208,7 +203,6 @@ async function readStartPage(
   url: string,
   fetchAllowed: (url: string, accept: string) => Promise<{ url: string; status: number; body: Buffer; contentType: string | null } | null>,
   robotsOf: (url: string) => Promise<OriginRobots>,
-  delayFor: (robots: OriginRobots) => number,
   signal?: AbortSignal,
 ): Promise<{ url: string; status: number; html: string } | null> {
   if (!config.jsRendering) {
@@ -220,9 +214,8 @@ async function readStartPage(
   if (!robots.rules.isAllowed(url, config.userAgent)) return null;
   const renderer = deps.renderer;
   if (!renderer) throw new Error("jsRendering is on but no headless browser is available on this server");
-  return deps.fetcher.withOrigin(url, { userAgent: config.userAgent, delayMs: delayFor(robots), signal }, () =>
-    renderer.render(url, { waitForSelector: config.waitForSelector ?? undefined, userAgent: config.userAgent, signal }),
-  );
+  // Each of the page's requests goes through the gate on its own (the renderer's client is the gate).
+  return renderer.render(url, { waitForSelector: config.waitForSelector ?? undefined, userAgent: config.userAgent, crawlDelayMs: config.crawlDelayMs, signal });
 }
 
 // Filters, checks robots.txt and queues what is new, counting every skip by its reason.

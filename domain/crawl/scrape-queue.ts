@@ -5,13 +5,12 @@ import { systemClock } from "~/domain/ingestion/deps";
 import { describeError } from "~/domain/ingestion/describe-error";
 import { eachLimit } from "~/domain/ingestion/each-limit";
 import { applyKeywords } from "~/domain/ingestion/keywords";
-import { readArticlePage, type LoadedPage, type PageLoader } from "~/domain/ingestion/scrape-urls";
+import { readArticlePage, type PageLoader } from "~/domain/ingestion/scrape-urls";
 import { candidateFromUrl, storeCandidates, type Candidate } from "~/domain/ingestion/store-candidates";
 import { decodeHtmlBytes } from "~/lib/decode-bytes";
 import { readCrawlConfig, type CrawlConfig } from "./config";
 import type { CrawlDeps } from "./deps";
-import { pauseAfter } from "./polite-fetch";
-import { robotsMemo } from "./robots-cache";
+import { pauseAfter, robotsDisallowedReason } from "./polite-client";
 
 /** The spec's text for a row left queued after a failed or rate-limited scrape (section 4). */
 export const LEFT_QUEUED_TEXT = "Scrape failed or rate limited. Left queued for retry.";
@@ -97,7 +96,6 @@ async function scrapeGroup(
   signal: AbortSignal | undefined,
   onPageDone: () => Promise<void>,
 ): Promise<QueueScrapeItem[]> {
-  const clock = deps.clock ?? systemClock;
   let config: CrawlConfig;
   try {
     config = readCrawlConfig(source?.scrapingConfig, { userAgent: deps.userAgent });
@@ -105,25 +103,19 @@ async function scrapeGroup(
     const reason = describeError(error);
     return rows.map((row) => ({ id: row.id, url: row.url, success: false, outcome: "failed", error: reason }));
   }
-  const { robotsOf, delayFor } = robotsMemo(
-    { crawl: deps.repos.crawl, fetcher: deps.fetcher, logger: deps.logger, now: () => clock.now() },
-    config,
-    signal,
-  );
   const load: PageLoader = async (url) => {
-    const robots = await robotsOf(url);
+    const robots = await deps.http.robotsOf(url, { userAgent: config.userAgent, crawlDelayMs: config.crawlDelayMs, signal });
     if (robots.state === "unreachable") throw new Error(robots.reason ?? "robots.txt unreachable");
-    if (!robots.rules.isAllowed(url, config.userAgent)) throw new Error("robots.txt does not allow this URL");
-    const delayMs = delayFor(robots);
+    if (!robots.rules.isAllowed(url, config.userAgent)) throw new Error(robotsDisallowedReason(url));
+    const polite = { userAgent: config.userAgent, crawlDelayMs: config.crawlDelayMs, signal };
     if (config.jsRendering) {
       const renderer = deps.renderer;
       if (!renderer) throw new Error("jsRendering is on but no headless browser is available on this server");
-      return deps.fetcher.withOrigin(url, { userAgent: config.userAgent, delayMs, signal }, async (): Promise<LoadedPage> => {
-        const page = await renderer.render(url, { waitForSelector: config.waitForSelector ?? undefined, userAgent: config.userAgent, signal });
-        return { url: page.url, status: page.status, contentType: page.contentType, html: page.html };
-      });
+      // Each of the page's requests goes through the gate on its own (the renderer's client is the gate).
+      const page = await renderer.render(url, { waitForSelector: config.waitForSelector ?? undefined, ...polite });
+      return { url: page.url, status: page.status, contentType: page.contentType, html: page.html };
     }
-    const response = await deps.fetcher.fetch(url, { userAgent: config.userAgent, delayMs, accept: PAGE_ACCEPT, signal });
+    const response = await deps.http.fetch(url, { ...polite, headers: { accept: PAGE_ACCEPT } });
     if (pauseAfter(response) !== null) throw new Error(`${RATE_LIMITED} (HTTP ${response.status})`);
     return { url: response.url, status: response.status, contentType: response.contentType, html: decodeHtmlBytes(response.body, response.contentType) };
   };

@@ -311,16 +311,14 @@ describe("which failures last until the story's page or picture changes", () => 
     ["a picture gone (404)", new ImageProbeError("HTTP_STATUS", "https://x.example/a.jpg", "HTTP 404", { status: 404 }), true],
     ["a picture gone (410)", new ImageProbeError("HTTP_STATUS", "https://x.example/a.jpg", "HTTP 410", { status: 410 }), true],
     ["bytes that are not an image", new ImageProbeError("NOT_AN_IMAGE", "https://x.example/a.jpg", "text/html bytes that are not an image"), true],
-    ["robots.txt refusing the page (by code)", Object.assign(new Error("refused"), { code: "ROBOTS_DISALLOWED" }), true],
-    ["robots.txt refusing the page (by message)", new Error("robots.txt does not allow this URL"), true],
-    ["robots.txt refusing, as the cause", new Error("The page was not fetched", { cause: new Error("robots.txt disallows /private") }), true],
+    ["robots.txt refusing the page", new FetchError("ROBOTS_DISALLOWED", "https://x.example/private", "robots.txt disallows https://x.example/private"), true],
     ["a URL that is none", new FetchError("INVALID_URL", "nope", "not a URL"), true],
     ["a picture that answered 503", new ImageProbeError("HTTP_STATUS", "https://x.example/a.jpg", "HTTP 503", { status: 503 }), false],
     ["a picture that answered 429", new ImageProbeError("HTTP_STATUS", "https://x.example/a.jpg", "HTTP 429", { status: 429 }), false],
     ["a timeout", new FetchError("TIMEOUT", "https://x.example/", "no answer in 10 s"), false],
     ["a network failure", new FetchError("NETWORK_ERROR", "https://x.example/", "connection reset"), false],
     ["a DNS failure", new FetchError("DNS_FAILURE", "https://x.example/", "ENOTFOUND"), false],
-    ["robots.txt that could not be read", new Error("robots.txt could not be fetched (timeout)"), false],
+    ["robots.txt that could not be read (it may answer later)", new FetchError("ROBOTS_UNAVAILABLE", "https://x.example/a", "robots.txt answered HTTP 503"), false],
     ["anything else", new Error("something odd"), false],
   ])("%s: %s", (_name, error, lasting) => {
     expect(isLastingFailure(error)).toBe(lasting);

@@ -47,19 +47,8 @@ export type EnhancementInput =
 
 /** Answers from the original page saying it is gone: asking again will get the same. */
 const GONE_STATUSES: ReadonlySet<number> = new Set([404, 410]);
-/** Fetch failures that are the URL's own: it must change for a fetch to work. */
-const LASTING_FETCH_CODES: ReadonlySet<string> = new Set(["INVALID_URL", "UNSUPPORTED_SCHEME"]);
-
-/** True when robots.txt refuses the URL, however the request's gate says so (an error code or its message). */
-function refusedByRobots(error: unknown): boolean {
-  for (let cause = error, depth = 0; cause && depth < 5; cause = (cause as { cause?: unknown }).cause, depth++) {
-    const code = (cause as { code?: unknown }).code;
-    if (typeof code === "string" && /ROBOTS/i.test(code)) return true;
-    const message = (cause as { message?: unknown }).message;
-    if (typeof message === "string" && /robots\.txt/i.test(message) && /disallow|not allow|does not allow|forbid/i.test(message)) return true;
-  }
-  return false;
-}
+/** Fetch failures that are the URL's own: it (or the site's robots.txt) must change for a fetch to work. */
+const LASTING_FETCH_CODES: ReadonlySet<string> = new Set(["INVALID_URL", "UNSUPPORTED_SCHEME", "ROBOTS_DISALLOWED"]);
 
 /**
  * Whether a failure to read a page or picture will stay until the story's URL or picture changes:
@@ -67,7 +56,6 @@ function refusedByRobots(error: unknown): boolean {
  * that cannot be fetched at all. Timeouts, 5xx, 429, network and DNS failures may pass: false.
  */
 export function isLastingFailure(error: unknown): boolean {
-  if (refusedByRobots(error)) return true;
   if (isImageProbeError(error)) return error.code === "HTTP_STATUS" ? error.status !== null && GONE_STATUSES.has(error.status) : true;
   if (isFetchError(error)) return LASTING_FETCH_CODES.has(error.code);
   return false;

@@ -10,6 +10,7 @@ import { parseFeed, type FeedItem } from "./feed/parse-feed";
 import { applyKeywords } from "./keywords";
 import { nextCheckAfterFailure, nextCheckAfterStorageFailure, nextCheckAfterSuccess, statusAfterRun } from "./schedule";
 import { candidateFromUrl, settleKnownUrls, storeCandidates, type Candidate, type StoreCounts } from "./store-candidates";
+import { sourcePace } from "./source-pace";
 
 /** The spec's rss-ingestion result (section 3). */
 export type IngestionResult = { sources_processed: number; total_items_found: number; total_items_processed: number };
@@ -161,6 +162,7 @@ export async function ingestSource(
   let state: SourceStateUpdate;
   try {
     const response = await deps.http.fetch(source.rssFeedUrl ?? "", {
+      ...sourcePace(source.scrapingConfig),
       etag: source.etag,
       lastModified: source.lastModified,
       headers: { accept: FEED_ACCEPT },
@@ -291,16 +293,16 @@ async function storeItems(deps: IngestionDeps, source: IngestSourceRow, items: F
     await eachLimit(
       candidates.filter((c) => c.outcome === undefined),
       CANONICAL_CONCURRENCY,
-      (candidate) => preferCanonical(deps, candidate),
+      (candidate) => preferCanonical(deps, candidate, sourcePace(source.scrapingConfig)),
     );
   }
   return storeCandidates(deps, candidates, { sourceId: source.id });
 }
 
 // With use_canonical, the page's rel=canonical identifies the story instead of the feed's link.
-async function preferCanonical(deps: IngestionDeps, candidate: Candidate) {
+async function preferCanonical(deps: IngestionDeps, candidate: Candidate, pace: ReturnType<typeof sourcePace>) {
   try {
-    const page = await deps.http.fetch(candidate.url, { headers: { accept: PAGE_ACCEPT } });
+    const page = await deps.http.fetch(candidate.url, { ...pace, headers: { accept: PAGE_ACCEPT } });
     if (page.status < 200 || page.status >= 300) return;
     candidate.canonicalUrl = extractCanonicalUrl(decodeHtmlBytes(page.body, page.contentType), page.url);
   } catch (error) {

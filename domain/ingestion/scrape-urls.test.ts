@@ -8,6 +8,7 @@ import { DomainError } from "~/domain/errors";
 import { testHttpClient } from "~/integrations/http/testing";
 import type { HttpClient } from "~/integrations/http/types";
 import { startTestServer, type TestServer } from "~/test/http-test-server";
+import { createPoliteClient } from "~/domain/crawl/polite-client";
 import { fetchPageTitle } from "./page-title";
 import { scrapeUrls } from "./scrape-urls";
 
@@ -115,6 +116,39 @@ describe("manual scrape", () => {
   test("an empty list or an unknown source is refused", async () => {
     await expect(scrapeUrls(deps(), { urls: [" "] })).rejects.toBeInstanceOf(DomainError);
     await expect(scrapeUrls(deps(), { urls: [`${server.url}/goat`], sourceId: 999_999 })).rejects.toMatchObject({ code: "SOURCE_NOT_FOUND" });
+  });
+});
+
+describe("through the politeness gate", () => {
+  test("a source's crawlDelay and User-Agent hold between its pages, and a URL robots.txt disallows is refused with the reason", async () => {
+    const site = await startTestServer();
+    const seen: { path: string; at: number; agent: string | undefined }[] = [];
+    try {
+      site.handle("/robots.txt", (req, res) => {
+        seen.push({ path: "/robots.txt", at: performance.now(), agent: req.headers["user-agent"] });
+        res.writeHead(200, { "content-type": "text/plain" }).end("User-agent: *\nDisallow: /private/\n");
+      });
+      for (const name of ["goat", "llama"]) {
+        site.handle(`/${name}`, (req, res) => {
+          seen.push({ path: `/${name}`, at: performance.now(), agent: req.headers["user-agent"] });
+          res.writeHead(200, { "content-type": "text/html" }).end(article(`${name} of the gate`));
+        });
+      }
+      const source = await makeSource(t.db, { sourceType: "manual", rssFeedUrl: null, scrapingConfig: { crawlDelay: 700, userAgent: "HarbourBot/2.0" } });
+      const gate = createPoliteClient({ http, crawl: t.repos.crawl, logger, userAgent: "Oddwire/test" });
+      const result = await scrapeUrls(
+        { repos: t.repos, http: gate, logger },
+        { urls: [`${site.url}/goat`, `${site.url}/private/page`, `${site.url}/llama`], sourceId: source.id },
+      );
+      expect(result).toMatchObject({ inserted: 2, failed: 1 });
+      expect(result.results[1]).toMatchObject({ success: false, error: `ROBOTS_DISALLOWED: robots.txt disallows ${site.url}/private/page` });
+      expect(site.hits).not.toContain("/private/page");
+      expect(seen.map((s) => s.agent)).toEqual(["HarbourBot/2.0", "HarbourBot/2.0", "HarbourBot/2.0"]);
+      const gaps = seen.slice(1).map((s, i) => s.at - seen[i]!.at);
+      for (const gap of gaps) expect(gap).toBeGreaterThanOrEqual(695);
+    } finally {
+      await site.close();
+    }
   });
 });
 

@@ -2,10 +2,12 @@ import { DomainError } from "~/domain/errors";
 import { extractArticle } from "~/integrations/extract/extract-article";
 import { decodeHtmlBytes } from "~/lib/decode-bytes";
 import { isHttpUrl } from "~/lib/http-url";
+import type { FetchRequest } from "~/integrations/http/types";
 import { PAGE_ACCEPT } from "./accept";
 import type { IngestionDeps } from "./deps";
 import { describeError } from "./describe-error";
 import { eachLimit } from "./each-limit";
+import { sourcePace } from "./source-pace";
 import { candidateFromUrl, settleKnownUrls, storeCandidates, type Candidate } from "./store-candidates";
 
 export type ScrapeOutcome = "inserted" | "duplicate" | "previously_rejected" | "failed";
@@ -21,8 +23,8 @@ export const MAX_URLS = 50;
 const CONCURRENCY = 4;
 
 /**
- * Fetches each URL through the guarded client, extracts its article and stores it as a pending
- * story. URLs already stored or rejected are skipped; pages that fail, or whose text is shorter
+ * Fetches each URL through the politeness gate (robots.txt, the source's crawl delay), extracts its
+ * article and stores it as a pending story. URLs already stored or rejected are skipped; pages that fail, or whose text is shorter
  * than the source's minBodyThreshold (default 500 characters), count as failed.
  */
 export async function scrapeUrls(deps: IngestionDeps, input: { urls: string[]; sourceId?: number | null }): Promise<ScrapeResult> {
@@ -40,7 +42,8 @@ export async function scrapeUrls(deps: IngestionDeps, input: { urls: string[]; s
   );
   // Known and repeated URLs are settled before any page is fetched.
   await settleKnownUrls(deps, candidates);
-  const load = fetchPageLoader(deps);
+  // The source's pace and name, where there is a source, for the politeness gate `http` is.
+  const load = fetchPageLoader(deps, sourcePace(source?.scrapingConfig));
   await eachLimit(
     candidates.filter((c) => c.outcome === undefined),
     CONCURRENCY,
@@ -70,12 +73,12 @@ export async function scrapeUrls(deps: IngestionDeps, input: { urls: string[]; s
 /** A page as read for extraction: fetched and decoded, or rendered by a browser. */
 export type LoadedPage = { url: string; status: number; contentType: string | null; html: string };
 
-/** Reads one page; the guarded client's plain fetch unless a caller brings its own (polite, rendered). */
+/** Reads one page: fetched through `http` (the politeness gate), or rendered by a caller that brings its own. */
 export type PageLoader = (url: string) => Promise<LoadedPage>;
 
-export function fetchPageLoader(deps: Pick<IngestionDeps, "http">): PageLoader {
+export function fetchPageLoader(deps: Pick<IngestionDeps, "http">, polite: Pick<FetchRequest, "userAgent" | "crawlDelayMs"> = {}): PageLoader {
   return async (url) => {
-    const page = await deps.http.fetch(url, { headers: { accept: PAGE_ACCEPT } });
+    const page = await deps.http.fetch(url, { ...polite, headers: { accept: PAGE_ACCEPT } });
     return { url: page.url, status: page.status, contentType: page.contentType, html: decodeHtmlBytes(page.body, page.contentType) };
   };
 }

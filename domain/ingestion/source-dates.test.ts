@@ -5,7 +5,7 @@ import { stories } from "~/db/schema";
 import { makeCategory, makeSource, makeUrlQueueItem } from "~/db/testing/factories";
 import { useTestDatabase } from "~/db/testing/test-database";
 import type { CrawlDeps } from "~/domain/crawl/deps";
-import { createPoliteFetcher } from "~/domain/crawl/polite-fetch";
+import { createPoliteClient } from "~/domain/crawl/polite-client";
 import { scrapeQueue } from "~/domain/crawl/scrape-queue";
 import { testHttpClient } from "~/integrations/http/testing";
 import type { HttpClient } from "~/integrations/http/types";
@@ -59,7 +59,7 @@ afterAll(async () => {
 const ingestionDeps = () => ({ repos: t.repos, http, logger, clock });
 const crawlDeps = (): CrawlDeps => ({
   ...ingestionDeps(),
-  fetcher: createPoliteFetcher({ crawl: t.repos.crawl, http, logger }),
+  http: createPoliteClient({ http, crawl: t.repos.crawl, logger, userAgent: "Oddwire/test (+http://127.0.0.1)" }),
   userAgent: "Oddwire/test (+http://127.0.0.1)",
   renderer: null,
 });

@@ -18,8 +18,8 @@ export type RssValidationResult = {
 export const SAMPLE_SIZE = 5;
 
 /**
- * Fetches a feed URL through the guarded client and reports whether it is a usable feed, with a
- * sample of its items. `parseFeed` is the time-limited parser (a worker thread) when there is one.
+ * Fetches a feed URL through `http` (the server's politeness gate, so a feed robots.txt disallows is
+ * reported as such: it could not be polled) and reports whether it is a usable feed, with a sample of its items. `parseFeed` is the time-limited parser (a worker thread) when there is one.
  */
 export async function validateFeed(
   deps: { http: HttpClient; parseFeed?: (input: ParseFeedInput) => Promise<ParsedFeed> },

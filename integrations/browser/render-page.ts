@@ -5,7 +5,7 @@ import { errorMessage } from "~/lib/error-message";
 import { isHttpProtocol } from "~/lib/http-url";
 import { isFetchError, type FetchError } from "~/integrations/http/fetch-error";
 import { createHostLimiter } from "~/integrations/http/host-limiter";
-import type { FetchResponse, HttpClient } from "~/integrations/http/types";
+import type { FetchRequest, FetchResponse, HttpClient } from "~/integrations/http/types";
 import { CHROMIUM_ARGS, DEFAULT_CHROMIUM_PATH } from "./chromium";
 
 export type RenderedPage = {
@@ -22,6 +22,8 @@ export type RenderOptions = {
   waitForSelector?: string;
   /** User-Agent for every request of this page, instead of the client's own. */
   userAgent?: string;
+  /** Passed with every request of this page: the source's crawl delay, for the politeness gate. */
+  crawlDelayMs?: number;
   /** Time for the page: fetching it, loading it and waiting for the selector. */
   timeoutMs?: number;
   signal?: AbortSignal;
@@ -34,7 +36,7 @@ export type PageRenderer = {
 };
 
 export type PageRendererOptions = {
-  /** The only way out: every request of every page is fetched by this client. */
+  /** The only way out: every request of every page is fetched by this client (the server's politeness gate). */
   http: HttpClient;
   /** Chromium's binary; CHROMIUM_PATH, else /usr/bin/chromium. */
   executablePath?: string;
@@ -108,7 +110,7 @@ const DROPPED_RESPONSE_HEADERS = new Set([
 /** What Chromium itself asks for when it navigates. */
 const NAVIGATION_ACCEPT = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8";
 const HTML_TYPE = /^\s*(text\/html|application\/xhtml\+xml)\s*(;|$)/i;
-const POLICY_CODES = new Set(["BLOCKED_ADDRESS", "UNSUPPORTED_SCHEME", "INVALID_URL"]);
+const POLICY_CODES = new Set(["BLOCKED_ADDRESS", "UNSUPPORTED_SCHEME", "INVALID_URL", "ROBOTS_DISALLOWED"]);
 /** The pages slot key in the shared limiter. */
 const PAGES = "pages";
 
@@ -251,7 +253,7 @@ export function createPageRenderer(options: PageRendererOptions): PageRenderer {
   async function routeThroughClient(
     context: BrowserContext,
     landing: { response: FetchResponse | undefined; key: string },
-    userAgent: string | undefined,
+    polite: Pick<FetchRequest, "userAgent" | "crawlDelayMs" | "onWait">,
     signal: AbortSignal,
   ) {
     let requests = 0;
@@ -276,7 +278,7 @@ export function createPageRenderer(options: PageRendererOptions): PageRenderer {
         let response: FetchResponse;
         try {
           const headers = await forwardedHeaders(request);
-          response = await http.fetch(request.url(), { method, headers, userAgent, signal });
+          response = await http.fetch(request.url(), { method, headers, ...polite, signal });
         } catch (error) {
           return await route.abort(abortReason(error));
         }
@@ -288,7 +290,7 @@ export function createPageRenderer(options: PageRendererOptions): PageRenderer {
   }
 
   async function render(input: string, renderOptions: RenderOptions = {}): Promise<RenderedPage> {
-    const { waitForSelector, userAgent, signal: callerSignal } = renderOptions;
+    const { waitForSelector, userAgent, crawlDelayMs, signal: callerSignal } = renderOptions;
     let target: URL;
     try {
       target = new URL(input);
@@ -307,19 +309,42 @@ export function createPageRenderer(options: PageRendererOptions): PageRenderer {
     const onAbort = () => void context?.close().catch(() => undefined);
     let timer: NodeJS.Timeout | undefined;
     let stage: "fetch" | "load" | "selector" = "fetch";
+    // The page's clock. It stops while one of the page's requests waits for its turn at a site (a
+    // crawl delay is not the page being slow), and when it runs out the context is closed, which ends
+    // whatever Playwright is waiting for (Playwright's own waits are given no limit of their own).
+    let budgetLeft = timeoutMs;
+    let since = 0;
+    let waiting = 0;
+    let started = false;
+    const runClock = () => {
+      if (!started || timer !== undefined || waiting > 0 || budget.signal.aborted) return;
+      since = performance.now();
+      timer = setTimeout(() => budget.abort(new RenderError("TIMEOUT", url, `the page was not ready within ${timeoutMs} ms`)), Math.max(1, budgetLeft));
+    };
+    const stopClock = () => {
+      if (timer === undefined) return;
+      clearTimeout(timer);
+      timer = undefined;
+      budgetLeft -= performance.now() - since;
+    };
+    const left = () => Math.max(1, Math.round(budgetLeft - (timer === undefined ? 0 : performance.now() - since)));
+    const onWait = (isWaiting: boolean) => {
+      waiting += isWaiting ? 1 : -1;
+      if (waiting > 0) stopClock();
+      else runClock();
+    };
     try {
       // Launching is not the page's time: the clock starts once a browser is up.
       await browser(url);
-      const endsAt = performance.now() + timeoutMs;
-      const left = () => Math.max(1, Math.round(endsAt - performance.now()));
-      timer = setTimeout(() => budget.abort(new RenderError("TIMEOUT", url, `the page was not ready within ${timeoutMs} ms`)), timeoutMs);
+      started = true;
+      runClock();
       signal.addEventListener("abort", onAbort, { once: true });
 
       // The page's own document is fetched first, outside the browser: the client follows the
       // redirects, and the browser then opens the final URL, so relative links resolve as they should.
       let fetched: FetchResponse;
       try {
-        fetched = await http.fetch(url, { headers: { accept: NAVIGATION_ACCEPT }, userAgent, signal });
+        fetched = await http.fetch(url, { headers: { accept: NAVIGATION_ACCEPT }, userAgent, crawlDelayMs, onWait, signal });
       } catch (error) {
         throw isFetchError(error) ? documentError(error, url) : error;
       }
@@ -329,15 +354,15 @@ export function createPageRenderer(options: PageRendererOptions): PageRenderer {
 
       context = await openContext(url, userAgent);
       signal.throwIfAborted();
-      await routeThroughClient(context, { response: fetched, key: withoutHash(fetched.url) }, userAgent, signal);
+      await routeThroughClient(context, { response: fetched, key: withoutHash(fetched.url) }, { userAgent, crawlDelayMs, onWait }, signal);
       const page = await context.newPage();
       stage = "load";
-      await page.goto(fetched.url, { waitUntil: "domcontentloaded", timeout: left() });
+      await page.goto(fetched.url, { waitUntil: "domcontentloaded", timeout: 0 });
       if (waitForSelector) {
         stage = "selector";
-        await page.waitForSelector(waitForSelector, { state: "attached", timeout: left() });
+        await page.waitForSelector(waitForSelector, { state: "attached", timeout: 0 });
       } else {
-        await page.waitForLoadState("load", { timeout: left() });
+        await page.waitForLoadState("load", { timeout: 0 });
         await page.waitForLoadState("networkidle", { timeout: Math.min(SETTLE_MS, left()) }).catch((error: unknown) => {
           // A page still busy after the settling time is taken as it stands.
           if (!isTimeout(error)) throw error;

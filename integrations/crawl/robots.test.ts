@@ -15,7 +15,6 @@ const GOOGLE_OUT_OF_SCOPE: { [index: number]: string } = {
   63: "Google expects the caller to percent-encode the URL; we parse it, so /foo/bar/ツ is /foo/bar/%E3%83%84 (RFC 9309 2.2.2)",
   65: "Google expects the caller to percent-encode the URL; we parse it, so /foo/bar/ツ is /foo/bar/%E3%83%84 (RFC 9309 2.2.2)",
   66: "RFC 9309 2.2.2's table matches a rule /foo/bar/%62%61%7A to /foo/bar/baz; Google's test pins what its own comment calls unreliable",
-  78: "Google-only: /index.html standing for its directory is not in RFC 9309",
   83: "Google-only: lines over 16,664 bytes cut short; RFC 9309 has no line limit",
   86: "Google-only: lines over 16,664 bytes cut short; RFC 9309 has no line limit",
 };
@@ -147,7 +146,9 @@ const ACCESS: [file: string, agent: string, path: string, allowed: boolean][] = 
   ["merge-rules.txt", "curl", "/anything", false],
   ["merge-rules.txt", "otherbot", "/foo/bar", false],
   ["merge-rules.txt", "otherbot", "/anything", true],
-  ["precedence-of-rules.txt", "wget", "/", false],
+  // `Allow: /index.html` also allows `/` itself (Google's reading, see "a directory's index page" below): `/$`
+  // ties with `Disallow: /*` in length, and Allow wins a tie (RFC 9309 2.2.2).
+  ["precedence-of-rules.txt", "wget", "/", true],
   ["precedence-of-rules.txt", "wget", "/foo", true],
   ["precedence-of-rules.txt", "wget", "/index.html", true],
   ["precedence-of-rules.txt", "wget", "/bar", false],
@@ -289,6 +290,87 @@ describe("matching as RFC 9309 asks", () => {
   test("a UTF-8 byte order mark is not part of the first line", () => {
     const body = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from("User-agent: oddwire\nDisallow: /\n")]);
     expect(parseRobots("https://example.com/robots.txt", body).isAllowed("https://example.com/a", "oddwire")).toBe(false);
+  });
+});
+
+// Four kinds of case where an earlier version disagreed with an outside conformance suite, each settled
+// by RFC 9309 and Google's robots.txt documentation and library (google/robotstxt robots.cc).
+describe("agents, unknown records, `$` inside a rule, and a directory's index page", () => {
+  const allowed = (text: string, agent: string, path: string) => parseRobots("https://example.com/robots.txt", text).isAllowed(`https://example.com${path}`, agent);
+
+  // RFC 9309 2.2.1: groups are found by case-insensitive product token. A name written with letters beyond
+  // ASCII is compared whole, never cut at its first such letter (which made `Bötbot` the same as `Bätbot`).
+  test.each([
+    ["User-agent: Bötbot\nDisallow: /\n", "Bötbot", "/a", false],
+    ["User-agent: Bötbot\nDisallow: /\n", "BÖTBOT/1.0", "/a", false],
+    ["User-agent: Bötbot\nDisallow: /\n", "Bätbot", "/a", true],
+    ["User-agent: Bötbot\nDisallow: /\n", "B", "/a", true],
+    ["User-agent: Bötbot\nDisallow: /\n", "Botbot", "/a", true],
+    ["User-agent: *\nDisallow: /\n\nUser-agent: B\nAllow: /\n", "Bötbot", "/a", false],
+    ["User-agent: ロボット\nDisallow: /private\n", "ロボット", "/private", false],
+    ["User-agent: ロボット\nDisallow: /private\n", "Oddwire/1.0", "/private", true],
+    ["User-agent: *\nDisallow: /x\n", "ツ", "/x", false],
+    ["User-agent: foobot\nDisallow: /\n", "FooBot/2.1 (ünïcode comment)", "/a", false],
+  ])("non-ASCII agents: %j, %s may fetch %s: %s", (text, agent, path, answer) => {
+    expect(allowed(text, agent, path)).toBe(answer);
+  });
+
+  // RFC 9309 2.2.4: records the crawler does not know (and Sitemap, which is not part of a group) must not
+  // interfere with the groups: they neither end a group nor start one.
+  test.each([
+    ["User-agent: FooBot\nfoo: bar\nDisallow: /\n", "/a", false],
+    ["User-agent: FooBot\nDisallow: /a\nfoo: bar\nDisallow: /b\n", "/b", false],
+    ["User-agent: FooBot\nDisallow: /a\nSitemap: https://example.com/s.xml\nDisallow: /b\n", "/b", false],
+    ["User-agent: FooBot\nSitemap:\nDisallow: /\n", "/a", false],
+    ["User-agent: FooBot\nfoo: bar\nUser-agent: BarBot\nDisallow: /\n", "/a", false],
+    ["User-agent: FooBot\nSitemap: /s.xml\nUser-agent: BarBot\nDisallow: /\n", "/a", false],
+    ["User-agent: FooBot\nNoindex: /a\nHost: example.com\nClean-param: ref\nDisallow: /b\n", "/a", true],
+    ["User-agent: FooBot\nNoindex: /a\nHost: example.com\nClean-param: ref\nDisallow: /b\n", "/b", false],
+    ["User-agent: FooBot\nDisallow: /a\nfoo: bar\n\nUser-agent: *\nDisallow: /\n", "/b", true],
+    ["foo: bar\nUser-agent: FooBot\nDisallow: /a\n", "/a", false],
+    ["User-agent: FooBot\nRequest-rate: 1/5\nVisit-time: 0600-0845\n", "/a", true],
+    ["User-agent: FooBot\nRequest-rate: 1/5\nUser-agent: *\nDisallow: /a\n", "/a", false],
+  ])("unknown records: %j, FooBot may fetch %s: %s", (text, path, answer) => {
+    expect(allowed(text, "FooBot", path)).toBe(answer);
+  });
+
+  // RFC 9309 2.2.3 gives `$` its meaning at the end of a pattern; Google's matcher reads it there only, and
+  // anywhere else as the character itself (robots.cc: "Includes '$' when not at end of pattern").
+  test.each([
+    ["/foo$bar", "/foo$bar", false],
+    ["/foo$bar", "/foo$barbaz", false],
+    ["/foo$bar", "/foo", true],
+    ["/foo$bar", "/foobar", true],
+    ["/foo$", "/foo", false],
+    ["/foo$", "/foo/", true],
+    ["/foo$", "/foo?x=1", true],
+    ["/$foo$", "/$foo", false],
+    ["/$foo$", "/$foox", true],
+    ["/a$*", "/a$b", false],
+    ["/a$*", "/ab", true],
+    ["/*$", "/anything", false],
+    ["/foo$bar", "/foo%24bar", true],
+  ])("`$` inside a rule: Disallow %j, may fetch %j: %s", (rule, path, answer) => {
+    expect(allowed(`User-agent: *\nDisallow: ${rule}\n`, "oddwire", path)).toBe(answer);
+  });
+
+  // Google's documentation and library: `Allow: /d/index.html` (or `.htm`) also allows `/d/` exactly, as a web
+  // server answers the directory with that page. RFC 9309 has nothing against it; nothing else opens up.
+  test.each([
+    ["Allow: /d/index.html\nDisallow: /\n", "/d/", true],
+    ["Allow: /d/index.htm\nDisallow: /\n", "/d/", true],
+    ["Allow: /d/index.html\nDisallow: /\n", "/d/index.html", true],
+    ["Allow: /d/index.html\nDisallow: /\n", "/d/other.html", false],
+    ["Allow: /d/index.html\nDisallow: /\n", "/d/?page=2", false],
+    ["Allow: /index.html\nDisallow: /\n", "/", true],
+    ["Allow: /d/index.html\nDisallow: /d/$\n", "/d/", true],
+    ["Disallow: /d/index.html\n", "/d/", true],
+    ["Disallow: /d/\n", "/d/index.html", false],
+    ["Allow: /d/$\nDisallow: /\n", "/d/index.html", false],
+    ["Allow: /d/index.php\nDisallow: /\n", "/d/", false],
+    ["Allow: /*/index.html\nDisallow: /\n", "/d/", false],
+  ])("a directory's index page: %j, may fetch %j: %s", (rules, path, answer) => {
+    expect(allowed(`User-agent: *\n${rules}`, "oddwire", path)).toBe(answer);
   });
 });
 

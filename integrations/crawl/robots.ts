@@ -77,6 +77,10 @@ export function parseRobots(robotsUrl: string, body: string | Buffer): RobotsRul
     } else if (key === "allow" || key === "disallow") {
       inAgentLines = false;
       lines.push(`${key}: ${canonicalPath(value)}`);
+      // As Google does: allowing a directory's index page allows the directory itself (`/d/` is
+      // `/d/index.html` on a web server), and only that URL, so nothing else opens up.
+      const index = key === "allow" ? INDEX_PAGE.exec(value) : null;
+      if (index) lines.push(`allow: ${canonicalPath(index[1]!)}$`);
     } else if (key === "crawl-delay") {
       // Not a rule: it belongs to the agents named so far and does not end their group.
       const seconds = Number(value);
@@ -164,12 +168,17 @@ function* directives(text: string): Generator<Directive> {
   }
 }
 
+// A rule ending in a directory's index page: `/d/index.html` or `/d/index.htm`, with no wildcard.
+const INDEX_PAGE = /^([^*$]*\/)index\.html?$/;
+
 /**
- * The product token that names a crawler: the leading letters, `_` and `-` of the first word,
- * lower-cased. Digits are kept too, beyond RFC 9309, so that `MJ12bot` and `bot1` stay themselves.
+ * The product token that names a crawler: the leading letters, digits, `_` and `-` of the first word,
+ * lower-cased. RFC 9309 allows only ASCII letters, `_` and `-`; digits are kept so that `MJ12bot` and
+ * `bot1` stay themselves, and letters beyond ASCII so that a name such as `Bötbot` stays whole instead of
+ * being cut to `b` (which would make it match `Bätbot`, or a crawler named `B`).
  */
 function productToken(userAgent: string): string | null {
-  const match = /^[A-Za-z0-9_-]+/.exec(userAgent.trim());
+  const match = /^[\p{L}\p{N}_-]+/u.exec(userAgent.trim());
   return match ? match[0].toLowerCase() : null;
 }
 

@@ -4,7 +4,7 @@ import type { FetchErrorCode } from "./types";
 // FetchError may come from "another" class: it is recognised by a registry-wide brand, not instanceof.
 const BRAND = Symbol.for("oddwire.FetchError");
 
-const RETRYABLE: ReadonlySet<FetchErrorCode> = new Set(["TIMEOUT", "NETWORK_ERROR", "DNS_FAILURE"]);
+const RETRYABLE: ReadonlySet<FetchErrorCode> = new Set(["TIMEOUT", "NETWORK_ERROR", "DNS_FAILURE", "ROBOTS_UNAVAILABLE"]);
 
 /** Why a guarded fetch failed: a code, the URL of the hop that failed, and whether trying later may help. */
 export class FetchError extends Error {

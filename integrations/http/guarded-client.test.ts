@@ -4,7 +4,7 @@ import { pipeline, Readable } from "node:stream";
 import { brotliCompressSync, constants, createGzip, deflateRawSync, deflateSync, gzipSync } from "node:zlib";
 import { afterEach, describe, expect, test } from "vitest";
 import { serveFixtures, type FixtureServer } from "~/test/fixture-server";
-import { createGuardedClient, type FetchError, isFetchError, userAgentFor, type GuardedClientOptions } from "./guarded-client";
+import { createGuardedClient, FetchError, isFetchError, userAgentFor, type GuardedClientOptions } from "./guarded-client";
 import type { HttpClient } from "./types";
 
 type Server = {
@@ -204,6 +204,28 @@ describe("redirects", () => {
     expect(response.body.toString()).toBe("arrived");
     expect(response.url).toBe(`${origin.url}/r6`);
     expect(response.redirects).toEqual([1, 2, 3, 4, 5].map((hop) => `${origin.url}/r${hop}`));
+  });
+
+  test("eachHop is asked before every hop, may refuse one, and hears each hop's answer", async () => {
+    const origin = await fixtureServer({
+      routes: { "/a": { status: 302, headers: { location: "/b" } }, "/b": { status: 301, headers: { location: "/c" } }, "/c": { body: "arrived" } },
+    });
+    const log: string[] = [];
+    const eachHop = async (url: string) => {
+      log.push(`ask ${new URL(url).pathname}`);
+      return async (answer: { status: number; body: Buffer } | null) => void log.push(`done ${answer?.status ?? "none"} ${answer?.body.toString() ?? ""}`.trim());
+    };
+    const response = await client().fetch(`${origin.url}/a`, { eachHop });
+    expect(response.body.toString()).toBe("arrived");
+    expect(log).toEqual(["ask /a", "done 302", "ask /b", "done 301", "ask /c", "done 200 arrived"]);
+
+    const refusing = async (url: string) => {
+      if (url.endsWith("/b")) throw new FetchError("ROBOTS_DISALLOWED", url, `robots.txt disallows ${url}`);
+      return async () => undefined;
+    };
+    const error = await failure(client().fetch(`${origin.url}/a`, { eachHop: refusing }));
+    expect([error.code, error.url, error.retryable]).toEqual(["ROBOTS_DISALLOWED", `${origin.url}/b`, false]);
+    expect(origin.requests.map((r) => r.path)).toEqual(["/a", "/b", "/c", "/a"]);
   });
 
   test("a sixth redirect fails with TOO_MANY_REDIRECTS and is not followed", async () => {

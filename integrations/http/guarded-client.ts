@@ -8,7 +8,7 @@ import { ipLiteral, isPublicAddress } from "./address-policy";
 import { FetchError, isFetchError } from "./fetch-error";
 import { createHostLimiter } from "./host-limiter";
 import { ACCEPT_ENCODING, readDecodedBody } from "./read-body";
-import type { FetchRequest, FetchResponse, HttpClient } from "./types";
+import type { FetchRequest, FetchResponse, HopAnswer, HttpClient } from "./types";
 import { isHttpProtocol } from "~/lib/http-url";
 
 export { FetchError, isFetchError } from "./fetch-error";
@@ -181,13 +181,14 @@ export function createGuardedClient(options: GuardedClientOptions): HttpClient {
   /**
    * Follows the redirect chain; `hop` always holds the URL being fetched, for error reports. The
    * clock starts once the first slot is held: waiting behind other fetches to a busy host is not
-   * this fetch being slow. Later hops' waits do count.
+   * this fetch being slow. Later hops' waits for a slot do count; waits for a turn at an origin
+   * (`eachHop`, the politeness gate) never do.
    */
   async function follow(
     hop: { url: URL; redirects: string[] },
     request: FetchRequest,
     signal: AbortSignal,
-    startClock: () => void,
+    clock: { start: () => void; stop: () => void },
   ) {
     const { redirects } = hop;
     let url = hop.url;
@@ -202,16 +203,25 @@ export function createGuardedClient(options: GuardedClientOptions): HttpClient {
     headers["accept-encoding"] = ACCEPT_ENCODING;
 
     for (;;) {
+      let hopDone: ((answer: HopAnswer | null) => Promise<void>) | undefined;
+      let answer: HopAnswer | null = null;
       try {
         checkLiteral(url);
+        if (request.eachHop) {
+          // Waiting for the origin's turn (a crawl delay) is not this fetch being slow, on any hop.
+          clock.stop();
+          hopDone = await request.eachHop(url.href, request.signal);
+          if (redirects.length > 0) clock.start();
+        }
         const release = await limiter.acquire(url.hostname, redirects.length === 0 ? request.signal : signal);
-        startClock();
+        clock.start();
         try {
           const response = await undiciRequest(url, { dispatcher: agent, method, headers, signal });
           const responseHeaders = flattenHeaders(response.headers);
           const location = responseHeaders.location;
           if (REDIRECT_STATUSES.has(response.statusCode) && location) {
             await response.body.dump();
+            answer = { status: response.statusCode, headers: responseHeaders, body: Buffer.alloc(0) };
             if (redirects.length >= maxRedirects) {
               throw new FetchError("TOO_MANY_REDIRECTS", url.href, `more than ${maxRedirects} redirects`);
             }
@@ -232,6 +242,7 @@ export function createGuardedClient(options: GuardedClientOptions): HttpClient {
           const body = noBody
             ? (await response.body.dump(), Buffer.alloc(0))
             : await readDecodedBody(response.body, responseHeaders["content-encoding"], bodyCap, url.href, request.firstBytes);
+          answer = { status: response.statusCode, headers: responseHeaders, body };
           return { url, status: response.statusCode, headers: responseHeaders, body };
         } finally {
           release();
@@ -239,6 +250,8 @@ export function createGuardedClient(options: GuardedClientOptions): HttpClient {
       } catch (error) {
         if (signal.aborted) throw error;
         throw toFetchError(error, url.href);
+      } finally {
+        await hopDone?.(answer);
       }
     }
   }
@@ -249,11 +262,26 @@ export function createGuardedClient(options: GuardedClientOptions): HttpClient {
       const target = parseTarget(input);
       const deadline = new AbortController();
       let timer: NodeJS.Timeout | undefined;
-      const startClock = () => (timer ??= setTimeout(() => deadline.abort(), timeoutMs));
+      // The deadline's clock runs while the fetch is under way, and stops while a hop waits for its turn.
+      let left = timeoutMs;
+      let since = 0;
+      const clock = {
+        start: () => {
+          if (timer !== undefined) return;
+          since = performance.now();
+          timer = setTimeout(() => deadline.abort(), Math.max(1, left));
+        },
+        stop: () => {
+          if (timer === undefined) return;
+          clearTimeout(timer);
+          timer = undefined;
+          left -= performance.now() - since;
+        },
+      };
       const signal = request.signal ? AbortSignal.any([request.signal, deadline.signal]) : deadline.signal;
       const hop = { url: target, redirects: [] as string[] };
       try {
-        const { url, status, headers, body } = await follow(hop, request, signal, startClock);
+        const { url, status, headers, body } = await follow(hop, request, signal, clock);
         return {
           url: url.href,
           status,
