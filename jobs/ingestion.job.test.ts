@@ -7,11 +7,8 @@ import { useTestDatabase } from "~/db/testing/test-database";
 import { testHttpClient } from "~/integrations/http/testing";
 import type { HttpClient } from "~/integrations/http/types";
 import { rssFeed, startTestServer, type TestServer } from "~/test/http-test-server";
-import { createPoliteClient } from "~/domain/crawl/polite-client";
-import { crawlHandlers } from "./crawl.job";
-import { ingestionHandlers } from "./ingestion.job";
-import { createJobRunner, type JobRunner } from "./runner";
-import { idleHandlers } from "./testing";
+import type { JobRunner } from "./runner";
+import { startFeedAndCrawlWorker } from "./testing";
 
 const t = useTestDatabase();
 const logger = pino({ level: "silent" });
@@ -33,18 +30,7 @@ afterEach(async () => {
 });
 
 async function startWorker() {
-  runner = await createJobRunner({
-    database: t.database,
-    logger,
-    handlers: {
-      ...idleHandlers,
-      ...ingestionHandlers({ repos: t.repos, http, logger }),
-      ...crawlHandlers({ repos: t.repos, http: createPoliteClient({ http, crawl: t.repos.crawl, logger, userAgent: "Oddwire/test" }), logger, userAgent: "Oddwire/test", renderer: null }),
-    },
-    pollSchedule: null,
-    pollingIntervalSeconds: 0.5,
-  });
-  await runner.start();
+  runner = await startFeedAndCrawlWorker({ database: t.database, repos: t.repos, http, logger });
   return runner;
 }
 

@@ -4,15 +4,12 @@ import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
 import { sources, urlQueue } from "~/db/schema";
 import { makeSource } from "~/db/testing/factories";
 import { useTestDatabase } from "~/db/testing/test-database";
-import { createPoliteClient } from "~/domain/crawl/polite-client";
 import { runIngestionCycle } from "~/domain/ingestion/ingest";
 import { testHttpClient } from "~/integrations/http/testing";
 import type { HttpClient } from "~/integrations/http/types";
 import { rssFeed, startTestServer, type TestServer } from "~/test/http-test-server";
-import { crawlHandlers } from "./crawl.job";
-import { ingestionHandlers } from "./ingestion.job";
-import { createJobRunner, type JobRunner } from "./runner";
-import { idleHandlers } from "./testing";
+import type { JobRunner } from "./runner";
+import { startFeedAndCrawlWorker } from "./testing";
 
 // What a job run leaves in the log an operator reads (info and above): one line with its outcome,
 // whatever the work did inside. Every line is kept, debug too, so a test sees what was held back.
@@ -54,18 +51,7 @@ afterEach(async () => {
 });
 
 async function startWorker() {
-  runner = await createJobRunner({
-    database: t.database,
-    logger,
-    handlers: {
-      ...idleHandlers,
-      ...ingestionHandlers({ repos: t.repos, http, logger }),
-      ...crawlHandlers({ repos: t.repos, http: createPoliteClient({ http, crawl: t.repos.crawl, logger, userAgent: "Oddwire/test" }), logger, userAgent: "Oddwire/test", renderer: null }),
-    },
-    pollSchedule: null,
-    pollingIntervalSeconds: 0.5,
-  });
-  await runner.start();
+  runner = await startFeedAndCrawlWorker({ database: t.database, repos: t.repos, http, logger });
   return runner;
 }
 

@@ -1,4 +1,9 @@
-import type { JobHandlers } from "./runner";
+import type { Repos } from "~/db/repos";
+import { createPoliteClient } from "~/domain/crawl/polite-client";
+import type { HttpClient } from "~/integrations/http/types";
+import { crawlHandlers } from "./crawl.job";
+import { ingestionHandlers } from "./ingestion.job";
+import { createJobRunner, type JobHandlers, type JobRunner, type JobRunnerOptions } from "./runner";
 
 /**
  * For tests: a handler for every queue that does nothing, so a test spreads in only the work it looks
@@ -13,3 +18,25 @@ export const idleHandlers: JobHandlers = {
   "enhance-images": async () => ({}),
   "facebook-post": async () => ({}),
 };
+
+/**
+ * For tests: a started worker that ingests feeds and crawls sites through `http` (crawling behind the
+ * politeness gate), with no schedule of its own and a short poll, so a test's queued job runs soon.
+ */
+export async function startFeedAndCrawlWorker(deps: Pick<JobRunnerOptions, "database" | "logger"> & { repos: Repos; http: HttpClient }): Promise<JobRunner> {
+  const { database, logger, repos, http } = deps;
+  const userAgent = "Oddwire/test";
+  const runner = await createJobRunner({
+    database,
+    logger,
+    handlers: {
+      ...idleHandlers,
+      ...ingestionHandlers({ repos, http, logger }),
+      ...crawlHandlers({ repos, http: createPoliteClient({ http, crawl: repos.crawl, logger, userAgent }), logger, userAgent, renderer: null }),
+    },
+    pollSchedule: null,
+    pollingIntervalSeconds: 0.5,
+  });
+  await runner.start();
+  return runner;
+}
