@@ -9,9 +9,12 @@ import type { Database } from "./client";
 
 export const MIGRATIONS_FOLDER = path.join(PROJECT_ROOT, "db", "migrations");
 
-/** How many committed migrations the database has not applied yet (readiness). */
+let migrationCount: number | undefined;
+
+/** How many committed migrations the database has not applied yet (health and readiness). */
 export async function pendingMigrations(database: Database): Promise<number> {
-  const journal = JSON.parse(readFileSync(path.join(MIGRATIONS_FOLDER, "meta", "_journal.json"), "utf8")) as { entries: unknown[] };
+  // The build's migrations do not change while it runs: read once (health checks ask often).
+  migrationCount ??= (JSON.parse(readFileSync(path.join(MIGRATIONS_FOLDER, "meta", "_journal.json"), "utf8")) as { entries: unknown[] }).entries.length;
   let applied = 0;
   try {
     const result = (await database.db.execute(sql`SELECT count(*)::int AS n FROM drizzle.__drizzle_migrations`)) as unknown as { rows: { n: number }[] };
@@ -19,7 +22,7 @@ export async function pendingMigrations(database: Database): Promise<number> {
   } catch {
     applied = 0; // no migrations table yet
   }
-  return Math.max(0, journal.entries.length - applied);
+  return Math.max(0, migrationCount - applied);
 }
 
 /** Applies every committed SQL migration that the database has not seen yet. */

@@ -204,14 +204,21 @@ export function createWebApp(options: {
   /** The health and metrics routes: true when the request was one of them. */
   const answeredOperations = async (req: IncomingMessage, res: ServerResponse, pathname: string): Promise<boolean> => {
     if (req.method !== "GET" && req.method !== "HEAD") return false;
+    // Healthy: the database answers and its schema is the one this build reads. The reason goes to the
+    // log (and /readyz) for operators; the public answer names neither the database nor its error.
     if (pathname === "/healthz") {
+      let problem: { reason: string; err?: unknown } | null = null;
       try {
         await database.exec("SELECT 1");
-        sendJson(req, res, 200, { ok: true, database: database.kind });
+        const pending = await pendingMigrations(database);
+        if (pending > 0) problem = { reason: `${pending} database migration(s) not applied` };
       } catch (error) {
-        logger.error({ err: error }, "health check failed");
-        sendJson(req, res, 503, { ok: false, reason: `The database is unreachable: ${errorMessage(error)}` });
+        problem = { reason: "the database is unreachable", err: errorMessage(error) };
       }
+      if (problem) {
+        logger.error(problem, "health check failed");
+        sendJson(req, res, 503, { ok: false });
+      } else sendJson(req, res, 200, { ok: true });
       return true;
     }
     // Ready to take traffic: the database answers and every migration of this build is applied.
