@@ -5,7 +5,7 @@ import { makeJob, makeSource } from "~/db/testing/factories";
 import { feedProcessingLog } from "~/db/schema";
 import { useTestDatabase } from "~/db/testing/test-database";
 import { createServer } from "node:http";
-import { AggregatorRegistry, Counter, Histogram, Registry } from "prom-client";
+import { AggregatorRegistry, collectDefaultMetrics, Counter, Histogram, Registry } from "prom-client";
 import { createMetrics, routeLabel, SeriesCounter, SeriesHistogram } from "./metrics";
 import { createPublicCache } from "./public-cache";
 
@@ -134,8 +134,62 @@ describe("/metrics", () => {
     expect(body).toContain('oddwire_jobs{kind="ingest",status="queued"} 2');
     expect(body).toContain('oddwire_jobs{kind="enhance-images",status="succeeded"} 1');
     for (const outcome of ["fetched", "not_modified", "failed"]) expect(body).toContain(`oddwire_feed_fetches_last_day{outcome="${outcome}"} 1`);
-    expect(body).toContain("oddwire_nodejs_eventloop_lag_seconds");
-    expect(body).toContain("oddwire_process_resident_memory_bytes");
+    expect(body).toMatch(/^nodejs_eventloop_lag_seconds \d/m);
+    expect(body).toMatch(/^process_resident_memory_bytes \d/m);
     if (t.database.kind === "postgres") expect(body).toMatch(/oddwire_db_pool_connections\{state="total"\} \d+/);
+  });
+
+  test("Node's and the process's metrics keep their standard names, the product's own carry oddwire_, in one process and gathered from several", async () => {
+    // The names stock Node.js dashboards query.
+    const standard = [
+      "process_cpu_user_seconds_total",
+      "process_cpu_seconds_total",
+      "process_resident_memory_bytes",
+      "process_start_time_seconds",
+      "nodejs_eventloop_lag_seconds",
+      "nodejs_eventloop_lag_p99_seconds",
+      "nodejs_heap_size_used_bytes",
+      "nodejs_heap_size_total_bytes",
+      "nodejs_external_memory_bytes",
+      "nodejs_active_handles_total",
+      "nodejs_gc_duration_seconds",
+      "nodejs_version_info",
+    ];
+    const reference = new Registry();
+    collectDefaultMetrics({ register: reference });
+    const defaults = new Set((await reference.getMetricsAsJSON()).map((m) => m.name));
+    const namesIn = (text: string) => [...text.matchAll(/^# TYPE (\S+) /gm)].map((m) => m[1]!);
+
+    const metrics = createMetrics({ database: t.database, repo: t.repos.metrics });
+    server = createServer((req, res) => {
+      metrics.observe(req, res);
+      if (req.url !== "/metrics") return void res.writeHead(404).end();
+      void metrics.render().then(({ contentType, body }) => res.writeHead(200, { "Content-Type": contentType }).end(body));
+    }).listen(0, "127.0.0.1");
+    await new Promise((resolve) => server!.once("listening", resolve));
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    await (await fetch(`${base}/metrics`)).text();
+    const scraped = await (await fetch(`${base}/metrics`)).text();
+
+    const names = namesIn(scraped);
+    for (const name of standard) expect(names).toContain(name);
+    expect(scraped).toMatch(/^process_resident_memory_bytes \d+$/m);
+    expect(scraped).toMatch(/^nodejs_heap_size_used_bytes \d+$/m);
+    expect(scraped).toMatch(/^nodejs_eventloop_lag_seconds [\d.e-]+$/m);
+    // Every one of prom-client's defaults, under its own name; anything else is the product's, prefixed.
+    for (const name of defaults) expect(names).toContain(name);
+    for (const name of names.filter((n) => !defaults.has(n))) expect(name).toMatch(/^oddwire_/);
+    expect(names.filter((n) => n.startsWith("oddwire_process_") || n.startsWith("oddwire_nodejs_"))).toEqual([]);
+    for (const name of ["oddwire_http_requests_total", "oddwire_http_request_duration_seconds", "oddwire_jobs", "oddwire_feed_fetches_last_day"]) expect(names).toContain(name);
+    expect(scraped).toContain('oddwire_http_requests_total{route="/metrics",method="GET",status="200"} 1');
+
+    // As the cluster's primary gathers every web process's registry (server/web-cluster.ts): the same names.
+    const other = createMetrics({ database: t.database, repo: t.repos.metrics });
+    const gathered = await AggregatorRegistry.aggregate(await Promise.all([metrics.registry, other.registry].map((r) => r.getMetricsAsJSON()))).metrics();
+    const gatheredNames = namesIn(gathered);
+    // prom-client leaves out the start time when gathering: each process has its own.
+    for (const name of standard.filter((n) => n !== "process_start_time_seconds")) expect(gatheredNames).toContain(name);
+    for (const name of gatheredNames.filter((n) => !defaults.has(n))) expect(name).toMatch(/^oddwire_/);
+    expect(gathered).toMatch(/^process_resident_memory_bytes \d+$/m);
   });
 });

@@ -7,6 +7,8 @@ import { cacheResultOf } from "./public-cache";
 // GET /metrics in the Prometheus text format (prom-client): requests by route and status with their
 // latency, page-cache results, jobs by kind and status (the queue's depth among them), feed fetches
 // by outcome, the PostgreSQL pool, and Node's own (event-loop lag, memory, garbage collection).
+// Node's own keep prom-client's standard names (`process_resident_memory_bytes`, `nodejs_eventloop_lag_seconds`)
+// that stock Node.js dashboards query; the product's own are named `oddwire_*`.
 
 /** Exact public paths that are their own route label; anything unknown is "other", so labels stay few. */
 const EXACT = new Set(["/", "/search", "/sitemap", "/rss.xml", "/sitemap.xml", "/robots.txt", "/healthz", "/readyz", "/metrics", "/terms-of-service", "/privacy-policy", "/cookie-policy", "/accessibility-statement", "/contact-us"]);
@@ -47,7 +49,7 @@ export type Metrics = {
 
 export function createMetrics(deps: { database: Database; repo: MetricsRepo }): Metrics {
   const registry = new Registry();
-  collectDefaultMetrics({ register: registry, prefix: "oddwire_" });
+  collectDefaultMetrics({ register: registry });
   const registers = [registry];
 
   const requests = new SeriesCounter(registry, { name: "oddwire_http_requests_total", help: "HTTP requests by route, method and status" });

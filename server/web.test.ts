@@ -228,7 +228,7 @@ describe("operations endpoints", () => {
     expect(answer.headers.get("content-type")).toMatch(/^text\/plain/);
     const body = await answer.text();
     expect(body).toContain('oddwire_http_requests_total{route="/healthz",method="GET",status="200"} 1');
-    expect(body).toContain("oddwire_process_resident_memory_bytes");
+    expect(body).toMatch(/^process_resident_memory_bytes \d+$/m);
   });
 
   test("METRICS_PORT serves /metrics alone on a port of its own", async () => {
@@ -242,7 +242,7 @@ describe("operations endpoints", () => {
       expect((await fetch(`http://127.0.0.1:${port}/metrics`)).status).toBe(404);
       const answer = await fetch(`http://127.0.0.1:${metricsPort}/metrics`);
       expect(answer.status).toBe(200);
-      expect(await answer.text()).toContain("oddwire_nodejs_eventloop_lag_seconds");
+      expect(await answer.text()).toMatch(/^nodejs_eventloop_lag_seconds /m);
       expect((await fetch(`http://127.0.0.1:${metricsPort}/`)).status).toBe(404);
     } finally {
       await web.close();
