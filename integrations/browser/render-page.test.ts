@@ -1,5 +1,7 @@
 import { execFileSync } from "node:child_process";
+import { createSocket, type Socket } from "node:dgram";
 import { existsSync } from "node:fs";
+import { createServer as createTcpServer, type AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { testHttpClient } from "~/integrations/http/testing";
 import type { HttpClient } from "~/integrations/http/types";
@@ -216,6 +218,74 @@ Promise.all([attempt("${localhost}/secret"), attempt("http://169.254.169.254/lat
     expect(page.html).toContain("REFUSED REFUSED WS-CLOSED");
     expect(page.html).not.toContain("TOP-SECRET-VALUE");
     expect(server.hits).not.toContain("/secret");
+  });
+
+  test("a page's WebRTC and WebTransport send nothing, in the page, its frames and its worker, and the page still renders", async () => {
+    // A real UDP listener where the page points its STUN and TURN servers and its WebTransport.
+    const udp: Socket = createSocket("udp4");
+    const packets: string[] = [];
+    // Each packet's sender and first bytes: 0001 is a STUN binding request, 0003 a TURN allocation.
+    udp.on("message", (message, from) => packets.push(`${from.address}:${from.port} ${message.subarray(0, 8).toString("hex")}`));
+    await new Promise<void>((resolve) => udp.bind(0, "127.0.0.1", resolve));
+    const { port } = udp.address();
+    // And a TCP one for TURN over TCP, which goes to the dead proxy (it already did: kept so it stays so).
+    const connections: string[] = [];
+    const tcp = createTcpServer((socket) => {
+      connections.push(`${socket.remoteAddress}:${socket.remotePort}`);
+      socket.destroy();
+    });
+    await new Promise<void>((resolve) => tcp.listen(0, "127.0.0.1", resolve));
+    const tcpPort = (tcp.address() as AddressInfo).port;
+    try {
+      // Each attempt reports what it could reach; none may throw the page off its text.
+      const attempts = `
+const servers = { iceServers: [{ urls: "stun:127.0.0.1:${port}" }, { urls: ["turn:127.0.0.1:${port}?transport=udp", "turn:127.0.0.1:${tcpPort}?transport=tcp"], username: "u", credential: "c" }] };
+const peer = async (scope) => {
+  const Peer = scope.RTCPeerConnection || scope.webkitRTCPeerConnection;
+  if (!Peer) return "no-rtc";
+  try {
+    const pc = new Peer(servers);
+    pc.createDataChannel("x");
+    await pc.setLocalDescription(await pc.createOffer());
+    return "rtc";
+  } catch { return "rtc-refused"; }
+};
+const transport = async (scope) => {
+  if (!scope.WebTransport) return "no-wt";
+  try { await new scope.WebTransport("https://127.0.0.1:${port}/").ready; return "wt-open"; } catch { return "wt-refused"; }
+};
+const pause = (ms) => new Promise((resolve) => setTimeout(resolve, ms));`;
+      serve(
+        "/webrtc",
+        html(`<article>Owl runs for parliament</article><div id="out"></div><iframe src="/webrtc-frame"></iframe>
+<script>${attempts}
+// A fresh blank frame is used at once, before anything could run in it.
+const blank = document.body.appendChild(document.createElement("iframe"));
+const worker = new Worker(URL.createObjectURL(new Blob([\`${attempts}
+Promise.all([peer(self), transport(self)]).then((results) => postMessage(results.join(",")));\`], { type: "text/javascript" })));
+const fromWorker = new Promise((resolve) => { worker.onmessage = (event) => resolve(event.data); setTimeout(() => resolve("worker-silent"), 3000); });
+const popup = window.open("about:blank");
+Promise.all([peer(window), peer(blank.contentWindow), peer(popup || {}), transport(window), fromWorker, pause(1500)]).then((results) => {
+  const out = document.getElementById("out");
+  out.textContent = results.slice(0, -1).join(" ");
+  out.className = "done";
+});
+</script>`),
+      );
+      serve("/webrtc-frame", html(`<script>${attempts} peer(window); transport(window);</script>`));
+      const page = await renderer.render(`${server.url}/webrtc`, { waitForSelector: "#out.done", timeoutMs: PAGE_MS });
+      // Late retransmissions would arrive here.
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      expect(packets).toEqual([]);
+      expect(connections).toEqual([]);
+      expect(page.html).toContain("Owl runs for parliament");
+      // The page, a blank frame used at once and a popup find no WebRTC and no WebTransport; the
+      // worker never had WebRTC, and its WebTransport is refused.
+      expect(page.html).toContain(">no-rtc no-rtc no-rtc no-wt no-rtc,wt-refused<");
+    } finally {
+      udp.close();
+      await new Promise((resolve) => tcp.close(resolve));
+    }
   });
 
   test.each([

@@ -87,6 +87,18 @@ export function chromiumPath(): string {
 // second line, all traffic (loopback included: Playwright adds <-loopback>) goes to a proxy on the
 // discard port where nothing listens, so whatever escapes interception fails instead of going out.
 const DEAD_PROXY = "http://127.0.0.1:9";
+// WebRTC and WebTransport are not HTTP: page.route never sees them. Two layers keep them in. The
+// flag holds whatever a page's scripts do, in every frame, popup and worker: WebRTC sends no UDP (no
+// STUN, no TURN, no peer packets) and its TCP goes to the dead proxy (Chromium 156 reads this name;
+// --force-webrtc-ip-handling-policy is ignored). QUIC, WebTransport's transport, is off in
+// CHROMIUM_ARGS. The init script takes the constructors away before any script of a page, frame or
+// popup runs, so nothing is even attempted and a page that looks for them carries on without; it
+// does not run in workers, which is why the flag is the layer that must hold.
+const RENDERER_ARGS = [...CHROMIUM_ARGS, "--webrtc-ip-handling-policy=disable_non_proxied_udp"];
+const WITHOUT_NON_HTTP_CHANNELS = `(() => {
+  for (const name of ["RTCPeerConnection", "webkitRTCPeerConnection", "RTCDataChannel", "WebTransport"]) delete globalThis[name];
+  if (typeof Navigator === "function") delete Navigator.prototype.mediaDevices;
+})();`;
 const LAUNCH_TIMEOUT_MS = 30_000;
 /** After "load" with no selector to wait for: a short, bounded wait for late scripts and fetches. */
 const SETTLE_MS = 2_000;
@@ -177,7 +189,7 @@ async function launch(executablePath: string): Promise<Browser> {
     const { chromium } = await loadPlaywright();
     return await chromium.launch({
       executablePath,
-      args: CHROMIUM_ARGS,
+      args: RENDERER_ARGS,
       proxy: { server: DEAD_PROXY },
       timeout: LAUNCH_TIMEOUT_MS,
       // The server's own shutdown closes the browser (Playwright still kills it if the process exits first).
@@ -241,7 +253,12 @@ export function createPageRenderer(options: PageRendererOptions): PageRenderer {
     for (let attempt = 0; ; attempt += 1) {
       const started = await browser(url);
       try {
-        return await started.newContext({ serviceWorkers: "block", acceptDownloads: false, ...(userAgent ? { userAgent } : {}) });
+        const context = await started.newContext({ serviceWorkers: "block", acceptDownloads: false, ...(userAgent ? { userAgent } : {}) });
+        await context.addInitScript({ content: WITHOUT_NON_HTTP_CHANNELS }).catch(async (error: unknown) => {
+          await context.close().catch(() => undefined);
+          throw error;
+        });
+        return context;
       } catch (error) {
         if (attempt > 0 || closing || started.isConnected()) throw error;
         discard(started);
