@@ -12,7 +12,7 @@ import { ALLOW_ALL, DISALLOW_ALL, parseRobots, robotsUrlFor, type RobotsRules } 
 import { parseSitemap } from "~/integrations/crawl/sitemap";
 import { userAgentFor } from "~/integrations/http/guarded-client";
 import { createPoliteness } from "./politeness";
-import type { Config } from "./config";
+import { configSecrets, type Config } from "./config";
 import type { CliTools } from "./cli-tools";
 import { createLogger } from "./logger";
 
@@ -114,7 +114,7 @@ async function robotsReader(source: string, tools: CliTools): Promise<(url: stri
 }
 
 async function withCrawlDeps(database: Database, config: Config, tools: CliTools, work: (deps: CrawlDeps) => Promise<void>): Promise<void> {
-  const logger = createLogger({ level: config.logLevel, fd: 2 });
+  const logger = createLogger({ level: config.logLevel, fd: 2, secrets: configSecrets(config) });
   await tools.withHttp(async (guarded) => {
     const repos = createRepos(database.db);
     const http = createPoliteness({ http: guarded, repos, logger, siteUrl: config.siteUrl });

@@ -6,7 +6,7 @@ import { attemptPost, NOT_CONNECTED, requestPost, type SchedulePost } from "~/do
 import { createJobRunner, type JobRunner } from "~/jobs/runner";
 import { schedulePostWith } from "~/jobs/social.job";
 import type { CliTools } from "./cli-tools";
-import { loadConfig } from "./config";
+import { configSecrets, loadConfig } from "./config";
 import { createFacebookGraph } from "./facebook";
 import { createLogger, type Logger } from "./logger";
 
@@ -42,7 +42,7 @@ export async function runFacebookCommand(command: (typeof FACEBOOK_COMMANDS)[num
   }
   let failed = false;
   const code = await tools.withDatabase(async (database, config) => {
-    const logger = createLogger({ level: config.logLevel, fd: 2 });
+    const logger = createLogger({ level: config.logLevel, fd: 2, secrets: configSecrets(config) });
     const graph = createFacebookGraph(config, logger);
     const jobs = lazyJobQueue(database, logger);
     try {
@@ -66,7 +66,7 @@ export async function runFacebookCommand(command: (typeof FACEBOOK_COMMANDS)[num
 // The health as checkConnection reports it; the token itself is never part of it.
 async function checkConnection(tools: CliTools): Promise<number> {
   const config = loadConfig();
-  const graph = createFacebookGraph(config, createLogger({ level: config.logLevel, fd: 2 }));
+  const graph = createFacebookGraph(config, createLogger({ level: config.logLevel, fd: 2, secrets: configSecrets(config) }));
   if (!graph) {
     tools.out(JSON.stringify({ connected: false, how: NOT_CONNECTED }));
     return 1;

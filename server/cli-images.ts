@@ -3,6 +3,7 @@ import { createRepos } from "~/db/repos";
 import { enhanceStoryImages } from "~/domain/images/enhance";
 import { probeImage } from "~/integrations/images/probe";
 import type { CliTools } from "./cli-tools";
+import { configSecrets } from "./config";
 import { createLogger } from "./logger";
 import { createPoliteness } from "./politeness";
 
@@ -36,7 +37,7 @@ export async function runImageCommand(command: (typeof IMAGE_COMMANDS)[number], 
   if (values.image !== undefined && storyId === undefined) throw tools.usage("--image needs --story");
   return tools.withDatabase((database, config) =>
     tools.withHttp(async (guarded) => {
-      const logger = createLogger({ level: config.logLevel, fd: 2 });
+      const logger = createLogger({ level: config.logLevel, fd: 2, secrets: configSecrets(config) });
       const repos = createRepos(database.db);
       const result = await enhanceStoryImages(
         { repos, http: createPoliteness({ http: guarded, repos, logger, siteUrl: config.siteUrl }), logger },

@@ -22,7 +22,7 @@ import { createGuardedClient, isFetchError, userAgentFor } from "~/integrations/
 import type { HttpClient } from "~/integrations/http/types";
 import { createPoliteness } from "./politeness";
 import { isImageProbeError } from "~/integrations/images/probe";
-import { ConfigError, loadConfig, type Config } from "./config";
+import { ConfigError, configSecrets, loadConfig, type Config } from "./config";
 import { demoAdminPassword } from "./demo-admin";
 import { createFeedParserPool } from "./feed-parser-pool";
 import { createLogger } from "./logger";
@@ -214,7 +214,7 @@ export async function main(argv: string[], io: Io = defaultIo()): Promise<number
       case "ingest": {
         const { values } = parseArgs({ args: rest, options: { canonical: { type: "boolean" } } });
         return await withDatabase(async (database, config) => {
-          const logger = createLogger({ level: config.logLevel, fd: 2 });
+          const logger = createLogger({ level: config.logLevel, fd: 2, secrets: configSecrets(config) });
           const feedParser = createFeedParserPool({ logger });
           const repos = createRepos(database.db);
           const result = await withHttp((guarded) =>

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
-import { ConfigError, describeConfig, loadConfig } from "./config";
+import { ConfigError, configSecrets, describeConfig, loadConfig } from "./config";
 
 const SECRET = "a-secret-that-is-long-enough-for-oddwire-0123456789";
 
@@ -205,6 +205,28 @@ describe("loadConfig", () => {
     } finally {
       rmSync(other, { recursive: true, force: true });
     }
+  });
+});
+
+describe("configSecrets", () => {
+  test("lists every secret value the configuration holds, URL passwords as written and decoded", () => {
+    const config = loadConfig({
+      DATA_DIR: dataDir,
+      AUTH_SECRET: SECRET,
+      FACEBOOK_PAGE_ID: "12345",
+      FACEBOOK_PAGE_TOKEN: "fb-token-value-do-not-print",
+      METRICS_TOKEN: "metrics-token-value-0123",
+      SMTP_URL: "smtps://mailer:smtp-password-value@mail.example:465",
+      DATABASE_URL: "postgres://oddwire:db%40password-value@db.example:5432/oddwire",
+    });
+    expect(configSecrets(config).sort()).toEqual(
+      [SECRET, "fb-token-value-do-not-print", "metrics-token-value-0123", "smtp-password-value", "db%40password-value", "db@password-value"].sort(),
+    );
+  });
+
+  test("without a Page, metrics token or passwords, the generated auth secret alone", () => {
+    const config = loadConfig({ DATA_DIR: dataDir, SMTP_URL: "smtp://mail.example:25" });
+    expect(configSecrets(config)).toEqual([config.authSecret]);
   });
 });
 

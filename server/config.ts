@@ -219,3 +219,23 @@ export function describeConfig(config: Config): Record<string, unknown> {
     metrics: { token: config.metrics.token ? "[set]" : "not set", port: config.metrics.port ?? "not set" },
   };
 }
+
+/** A URL's password as written and decoded; none when it has none. */
+function urlPassword(url: string | undefined): string[] {
+  if (!url) return [];
+  try {
+    const written = new URL(url).password;
+    return written ? [...new Set([written, decodeURIComponent(written)])] : [];
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * Every secret value the configuration holds (the Page token, AUTH_SECRET, METRICS_TOKEN, the passwords
+ * in SMTP_URL and DATABASE_URL), for scrubbing out of texts that are stored, shown or logged.
+ */
+export function configSecrets(config: Pick<Config, "facebook" | "authSecret" | "metrics" | "smtpUrl" | "databaseUrl">): string[] {
+  const values = [config.facebook?.pageToken, config.authSecret, config.metrics.token, ...urlPassword(config.smtpUrl), ...urlPassword(config.databaseUrl)];
+  return values.filter((value): value is string => typeof value === "string" && value !== "");
+}

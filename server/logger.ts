@@ -1,10 +1,11 @@
 import { isatty } from "node:tty";
 import pino, { type Logger } from "pino";
 import pretty from "pino-pretty";
+import { secretScrubber } from "~/lib/scrub-secrets";
 
 export type { Logger };
 
-// Secrets and credentials never reach the log, whatever object carries them.
+// Secrets and credentials never reach the log, whatever object carries them (by key; values below).
 const REDACT = [
   "password",
   "*.password",
@@ -24,14 +25,26 @@ const REDACT = [
  * terminal (the output is a TTY). `pretty` decides instead when given.
  */
 export function createLogger(
-  options: { level?: string; name?: string; /** 2 sends lines to stderr (the CLI keeps stdout for its JSON). */ fd?: 1 | 2; pretty?: boolean } = {},
+  options: {
+    level?: string;
+    name?: string;
+    /** 2 sends lines to stderr (the CLI keeps stdout for its JSON). */
+    fd?: 1 | 2;
+    pretty?: boolean;
+    /** The configured secret values (configSecrets): replaced wherever they appear in a line. */
+    secrets?: readonly string[];
+  } = {},
 ): Logger {
   const fd = options.fd ?? 1;
+  const scrub = secretScrubber(options.secrets ?? []);
   const settings = {
     name: options.name ?? "oddwire",
     level: options.level ?? "info",
     redact: { paths: REDACT, censor: "[redacted]" },
     base: undefined,
+    // `redact` knows keys, not values: a secret inside a string (an error's message, a URL) is caught
+    // here, on the finished line, whatever field or message carries it.
+    hooks: { streamWrite: scrub },
   };
   if (options.pretty ?? isatty(fd)) {
     return pino(settings, pretty({ destination: fd, sync: true, colorize: true, translateTime: "SYS:HH:MM:ss", ignore: "name", singleLine: true }));

@@ -16,7 +16,7 @@ import { demoAdminBanner, demoAdminPassword } from "./demo-admin";
 import { createFeedParserPool } from "./feed-parser-pool";
 import { createFacebookGraph } from "./facebook";
 import { schedulePostWith } from "~/jobs/social.job";
-import { describeConfig, type Config } from "./config";
+import { configSecrets, describeConfig, type Config } from "./config";
 import { createLogger, type Logger } from "./logger";
 import { errorMessage } from "~/lib/error-message";
 import { loadServerBuild, SEARCH_RATE_LIMITS, startWebServer, type WebServer } from "./web";
@@ -40,7 +40,7 @@ export async function serve(options: {
     throw new Error("serve runs the production build: start it with NODE_ENV=production (bin/oddwire.mjs does)");
   }
   const { config } = options;
-  const logger = options.logger ?? createLogger({ level: config.logLevel });
+  const logger = options.logger ?? createLogger({ level: config.logLevel, secrets: configSecrets(config) });
   const serving = config.role !== "worker";
   const working = config.role !== "web";
   const { webProcess } = options;

@@ -1,4 +1,5 @@
 import { errorMessage } from "~/lib/error-message";
+import { configSecrets } from "./config";
 import { createLogger } from "./logger";
 import { serve } from "./serve";
 import { connectToPrimary } from "./web-cluster";
@@ -7,7 +8,7 @@ import { SEARCH_RATE_LIMITS } from "./web";
 /** A web process of the cluster: serves the site with the primary's configuration until told to stop. */
 export async function runWebProcess(): Promise<void> {
   const link = await connectToPrimary(SEARCH_RATE_LIMITS);
-  const logger = createLogger({ level: link.config.logLevel }).child({ webProcess: process.pid });
+  const logger = createLogger({ level: link.config.logLevel, secrets: configSecrets(link.config) }).child({ webProcess: process.pid });
   try {
     await serve({ config: { ...link.config, role: "web" }, demo: link.demo, logger, webProcess: link });
   } catch (error) {

@@ -103,4 +103,12 @@ describe("what the connection panel says of the token", () => {
     expect(first).toMatchObject({ token: "works", summary: TOKEN_TEXT.works });
     expect(second.summary).toBe(first.summary);
   });
+
+  test("a Graph error echoing the token in its message and fbtrace_id is answered without it", async () => {
+    const token = fake.pageToken;
+    fake.answerAlways("*", { kind: "error", error: { message: `Error validating access token x${token}`, type: "OAuthException", code: 190, fbtrace_id: `A${token}` } });
+    const answer = await status();
+    expect(answer.health.error).toMatchObject({ code: 190, fbtraceId: "A[token]" });
+    expect(JSON.stringify(answer)).not.toContain(token);
+  });
 });

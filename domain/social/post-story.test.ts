@@ -7,6 +7,7 @@ import { useTestDatabase } from "~/db/testing/test-database";
 import { isDomainError } from "~/domain/errors";
 import { createGraphClient, type GraphClient } from "~/integrations/facebook/graph-client";
 import { graphErrors, startFakeGraph, type FakeGraph } from "~/integrations/facebook/testing/fake-graph";
+import { capturedLog } from "~/test/captured-log";
 import {
   ATTEMPT_SPAN_MS,
   attemptPost,
@@ -18,6 +19,7 @@ import {
   requestPost,
   retryDelayMs,
 } from "./post-story";
+import { socialOverview } from "./social-page";
 
 const t = useTestDatabase();
 const logger = pino({ level: "silent" });
@@ -340,6 +342,24 @@ describe("the log of a refused post", () => {
     const refused = lines.map((line) => JSON.parse(line) as Record<string, unknown>).find((entry) => entry.msg === "Facebook refused the post");
     expect(refused).toMatchObject({ code: 190, subcode: graphErrors.expiredToken().error_subcode, fbtraceId: "LogTrace9", storyId: story.id });
     expect(lines.join("\n")).not.toContain(fake.pageToken);
+  });
+});
+
+describe("a Graph error echoing the token", () => {
+  test("is stored, shown on Social Media and logged without it, however Facebook's message and fbtrace_id carry it", async () => {
+    const { logger: capturing, lines } = capturedLog();
+    const token = fake.pageToken;
+    const story = await makeStory(t.db, { status: "published", publishDate: NOW });
+    const row = await requestPost(requestDeps(), { storyId: story.id, actorUserId: null });
+    // The message quotes the token after a letter, where no shape of a Facebook token is seen: only knowing it scrubs it.
+    const echo = { message: `(#100) Invalid parameter x${token}`, type: "OAuthException", code: 100, fbtrace_id: `A${token}` };
+    fake.answerOnce("feed", { kind: "error", status: 400, error: echo });
+    const result = await attemptPost({ ...attemptDeps(), logger: capturing }, row.id);
+    expect(result).toMatchObject({ outcome: "failed", row: { errorCode: 100, fbtraceId: "A[token]" } });
+    const stored = await rowsOf(story.id);
+    const overview = await socialOverview({ repos: t.repos });
+    expect(JSON.stringify(overview)).toContain("A[token]");
+    for (const said of [JSON.stringify(result), JSON.stringify(stored), JSON.stringify(overview), JSON.stringify(lines)]) expect(said).not.toContain(token);
   });
 });
 

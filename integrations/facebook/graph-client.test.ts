@@ -169,6 +169,26 @@ describe("Graph errors when posting", () => {
     expect(everythingIn(failure)).not.toContain("oddwire-page-token-0123456789");
   });
 
+  test("a token and a configured secret Facebook echoes in its message and fbtrace_id are in no field of the error, its view or the client's log", async () => {
+    const token = "oddwire-page-token-0123456789";
+    const authSecret = "auth-secret-value-0123456789abcdef";
+    const fake = await fakeGraph({ pageToken: token });
+    const echo = { message: `(#100) Bad token ${token} (${authSecret})`, type: "OAuthException", code: 100, fbtrace_id: `A${token}${authSecret}` };
+    fake.answerAlways("feed", { kind: "error", error: echo });
+    fake.answerAlways("page", { kind: "error", error: echo });
+    fake.answerAlways("debug_token", { kind: "error", error: echo });
+    fake.answerAlways("permissions", { kind: "error", error: echo });
+    const client = clientFor(fake, { secrets: [authSecret] });
+    const failure = await failureOf(client.publishPost({ message: "Hello", link: STORY }));
+    const health = await client.checkConnection();
+    expect(failure.fbtraceId).toBe("A[token][token]");
+    expect(health.error).toMatchObject({ code: 100, fbtraceId: "A[token][token]" });
+    const said = [everythingIn(failure), JSON.stringify(failure.toView()), JSON.stringify(health), JSON.stringify(client.warnings)].join("\n");
+    expect(client.warnings.length).toBeGreaterThan(0);
+    expect(said).not.toContain(token);
+    expect(said).not.toContain(authSecret);
+  });
+
   test("a wrong token is an auth error, and the token is in no field of it", async () => {
     const fake = await fakeGraph();
     const client = clientFor(fake, { pageToken: "EAAGwrongTokenValue0123456789" });

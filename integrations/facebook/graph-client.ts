@@ -23,6 +23,8 @@ export type GraphClientOptions = {
   pageId: string;
   /** The Page access token. It travels only in the Authorization header, never in a logged URL. */
   pageToken: string;
+  /** The site's other secrets (config's), scrubbed like the token from every error Facebook's answers make. */
+  secrets?: readonly string[];
   /** Total time for one call, answer included. */
   timeoutMs?: number;
   userAgent?: string;
@@ -206,7 +208,7 @@ export function createGraphClient(options: GraphClientOptions): GraphClient {
   const base = options.baseUrl.replace(/\/+$/, "");
   const pageId = options.pageId;
   const token = options.pageToken;
-  const secrets = [token];
+  const secrets = [token, ...(options.secrets ?? [])];
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const userAgent = options.userAgent ?? `Oddwire/${packageJson.version}`;

@@ -200,6 +200,16 @@ describe("keeping the token out of errors", () => {
     expect(mapped.editorMessage).not.toContain(token);
   });
 
+  test("a token Facebook echoes in its fbtrace_id (body or header) is scrubbed from it", () => {
+    const inBody = graphErrorFrom(400, body({ code: 100, message: "Bad", fbtrace_id: `A${token}` }), {}, { secrets: [token] });
+    const inHeader = graphErrorFrom(500, "", { "x-fb-trace-id": `A${token}` }, { secrets: [token] });
+    for (const mapped of [inBody, inHeader]) {
+      expect(mapped.fbtraceId).toBe("A[token]");
+      expect(JSON.stringify(mapped)).not.toContain(token);
+      expect(mapped.message).not.toContain(token);
+    }
+  });
+
   test("shapes of Facebook tokens are scrubbed even when the token is not known", () => {
     expect(scrubSecrets("bad token EAABwzLixnjYBO1234567890abcdef, see https://x/?access_token=abc&y=1")).toBe(
       "bad token [token], see https://x/?access_token=[token]&y=1",

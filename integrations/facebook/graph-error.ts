@@ -1,3 +1,5 @@
+import { secretScrubber } from "~/lib/scrub-secrets";
+
 // The web build bundles its own copy of this module while the server process loads the source, so a
 // GraphError may come from "another" class: it is recognised by a registry-wide brand, not instanceof.
 const BRAND = Symbol.for("oddwire.GraphError");
@@ -149,12 +151,7 @@ const TOKEN_SHAPES = [/\bEAA[A-Za-z0-9]{16,}\b/g, /\b\d{6,}\|[A-Za-z0-9_-]{16,}\
 
 /** The text with every secret given, and anything shaped like a Facebook access token, replaced by "[token]". */
 export function scrubSecrets(text: string, secrets: readonly string[] = []): string {
-  let out = text;
-  for (const secret of secrets) {
-    // A short secret would scrub innocent words; real tokens are long.
-    if (secret.length >= 8) out = out.split(secret).join("[token]");
-  }
-  out = out.replace(TOKEN_SHAPES[0]!, "[token]").replace(TOKEN_SHAPES[1]!, "[token]");
+  const out = secretScrubber(secrets, "[token]")(text).replace(TOKEN_SHAPES[0]!, "[token]").replace(TOKEN_SHAPES[1]!, "[token]");
   return out.replace(TOKEN_SHAPES[2]!, (_match, name: string) => `${name}=[token]`);
 }
 
@@ -247,14 +244,16 @@ function rateLimitMessage(retryAfterMs: number | null): string {
 
 /**
  * Maps a failed Graph API answer (its HTTP status, body as parsed JSON or text, and headers) to a
- * GraphError an editor can act on. `secrets` (the access token) are scrubbed from whatever
- * Facebook echoes back.
+ * GraphError an editor can act on. `secrets` (the access token, any other configured secret) are
+ * scrubbed from whatever Facebook echoes back: its message and its fbtrace_id.
  */
 export function graphErrorFrom(status: number, body: unknown, headers: Headers = {}, options: { secrets?: readonly string[] } = {}): GraphError {
   const error = bodyError(body);
   const code = integer(error?.code);
   const subcode = integer(error?.error_subcode);
-  const fbtraceId = typeof error?.fbtrace_id === "string" ? error.fbtrace_id : (header(headers, "x-fb-trace-id") ?? null);
+  const rawTraceId = typeof error?.fbtrace_id === "string" ? error.fbtrace_id : header(headers, "x-fb-trace-id");
+  // Stored, shown and logged like the message, so scrubbed like it: Facebook's echo may carry the token anywhere.
+  const fbtraceId = rawTraceId ? scrubSecrets(rawTraceId, options.secrets) : null;
   const rawMessage = typeof error?.message === "string" ? error.message : "";
   const detail = scrubSecrets(rawMessage, options.secrets);
   const common = { code, subcode, fbtraceId, httpStatus: status, detail: detail || `HTTP ${status}` };
