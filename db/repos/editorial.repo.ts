@@ -2,7 +2,7 @@ import { and, desc, eq, ilike, or, sql, type SQL } from "drizzle-orm";
 import type { Db } from "../client";
 import { insertAudit, type AuditRecord } from "./audit.repo";
 import { categories, rejectedStories, sources, stories } from "../schema";
-import { imageFailureReset } from "./images.repo";
+import { imageWorkReset } from "./images.repo";
 import { containsPattern } from "./public-stories.repo";
 
 export type StoryRow = typeof stories.$inferSelect;
@@ -109,17 +109,9 @@ export function editorialRepo(db: Db) {
                 imageWidth: sql<number | null>`case when ${stories.imageUrl} is not distinct from ${fields.imageUrl} then ${stories.imageWidth} end`,
                 imageHeight: sql<number | null>`case when ${stories.imageUrl} is not distinct from ${fields.imageUrl} then ${stories.imageHeight} end`,
               };
-        // Image enhancement reads the story's page: a new page is work for it again, whatever the old one gave.
-        const page =
-          fields.originalUrl === undefined
-            ? {}
-            : {
-                imageEnhanced: sql<boolean>`${stories.imageEnhanced} and ${stories.originalUrl} is not distinct from ${fields.originalUrl}`,
-                imageProcessingStatus: sql`case when ${stories.originalUrl} is not distinct from ${fields.originalUrl} then ${stories.imageProcessingStatus} end`,
-              };
         const [row] = await tx
           .update(stories)
-          .set({ ...fields, ...size, ...page, ...imageFailureReset(fields), updatedAt: new Date() })
+          .set({ ...fields, ...size, ...imageWorkReset(fields), updatedAt: new Date() })
           .where(eq(stories.id, id))
           .returning();
         if (row) await audit(tx, id, entry);

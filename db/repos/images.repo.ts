@@ -38,17 +38,25 @@ export type LastingFailure = { id: number; title: string; reason: string | null;
 export type RunThroughput = { runs: number; stories: number; seconds: number };
 
 /**
- * What a story's write changes of what enhancement read: a new page URL or picture may end a lasting
- * failure, so the flag is kept only when none of them changes. For the repo method that writes a
- * story's editable fields (`fields` as it is given to that update).
+ * What a story's write does to its image work (for the repo method that writes a story's editable
+ * fields, `fields` as given to it): a new page URL is work for enhancement again, whatever the old page
+ * gave; a new page URL or picture may end a lasting failure, so the flag is kept only when none changes.
  */
-export function imageFailureReset(fields: { imageUrl?: string | null; sourceUrl?: string | null; originalUrl?: string | null }): { imageFailurePermanent?: SQL<boolean> } {
+export function imageWorkReset(fields: { imageUrl?: string | null; sourceUrl?: string | null; originalUrl?: string | null }) {
   const same: SQL[] = [];
   if (fields.imageUrl !== undefined) same.push(sql`${stories.imageUrl} is not distinct from ${fields.imageUrl}`);
   if (fields.sourceUrl !== undefined) same.push(sql`${stories.sourceUrl} is not distinct from ${fields.sourceUrl}`);
   if (fields.originalUrl !== undefined) same.push(sql`${stories.originalUrl} is not distinct from ${fields.originalUrl}`);
-  if (same.length === 0) return {};
-  return { imageFailurePermanent: sql<boolean>`(${stories.imageFailurePermanent} and ${and(...same)})` };
+  const samePage = fields.originalUrl === undefined ? null : sql`${stories.originalUrl} is not distinct from ${fields.originalUrl}`;
+  return {
+    ...(same.length === 0 ? {} : { imageFailurePermanent: sql<boolean>`(${stories.imageFailurePermanent} and ${and(...same)})` }),
+    ...(samePage === null
+      ? {}
+      : {
+          imageEnhanced: sql<boolean>`(${stories.imageEnhanced} and ${samePage})`,
+          imageProcessingStatus: sql`case when ${samePage} then ${stories.imageProcessingStatus} end`,
+        }),
+  };
 }
 
 /** Data access of image enhancement: what needs work, and each story's outcome. */
