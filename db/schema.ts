@@ -478,10 +478,17 @@ export const jobs = pgTable(
     createdAt: createdAt(),
     startedAt: timestamptz("started_at"),
     finishedAt: timestamptz("finished_at"),
+    /**
+     * While a job runs, its process renews this every few seconds; a running job whose lease has
+     * lapsed lost its process (kill -9, a lost machine) and is taken up again by a live worker.
+     */
+    leaseUntil: timestamptz("lease_until"),
   },
   (t) => [
     index("jobs_kind_created_idx").on(t.kind, t.createdAt.desc().nullsFirst()),
     index("jobs_status_idx").on(t.status),
+    // An interrupted job is taken up again once, however many workers notice it at the same moment.
+    uniqueIndex("jobs_resumed_from_idx").on(sql`(${t.input}->>'resumed_from')`).where(sql`${t.input} ? 'resumed_from'`),
   ],
 );
 

@@ -134,11 +134,12 @@ describe("a run resumed more than once", () => {
     // Done by the first job, before the second started: not to be done again.
     const doneFirst = await makeStory(t.db, { originalUrl: `${site.url}/article?n=chain-1`, imageUrl: null, imageCheckedAt: new Date(started.getTime() + 5_000) });
     const notYet = await makeStory(t.db, { originalUrl: `${site.url}/article?n=chain-2`, imageUrl: null });
-    const handler = imageHandlers({ repos: t.repos, http, logger })["enhance-images"];
-    const result = (await handler(
-      { storyIds: [doneFirst.id, notYet.id], resumed_from: second.id },
-      { jobId: "third", reportProgress: async () => {}, signal: new AbortController().signal } as never,
-    )) as { processed: number; details: { storyId: number }[] };
+    // The third job of the chain, as the runner queues it when it takes the second one up again.
+    const runner = await startRunner();
+    const { jobId } = await runner.enqueue("enhance-images", { storyIds: [doneFirst.id, notYet.id], resumed_from: second.id });
+    const job = await until(runner, jobId, ended);
+    expect(job.status).toBe("succeeded");
+    const result = job.result as { processed: number; details: { storyId: number }[] };
     expect(result.processed).toBe(1);
     expect(result.details.map((d) => d.storyId)).toEqual([notYet.id]);
   });

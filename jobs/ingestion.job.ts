@@ -5,8 +5,8 @@ import type { JobHandlers } from "./runner";
 /** The RSS jobs: the manual trigger runs every polled source now, the minute poll only those due. */
 export function ingestionHandlers(deps: IngestionDeps): Pick<JobHandlers, "rss-ingestion" | "rss-poll"> {
   return {
-    "rss-ingestion": (input, { reportProgress, signal }) =>
-      runIngestionCycle(deps, { scope: "all", useCanonical: input.use_canonical === true, onProgress: reportProgress, signal }),
+    "rss-ingestion": (input, { reportProgress, signal, resumedSince }) =>
+      runIngestionCycle(deps, { scope: "all", useCanonical: input.use_canonical === true, onProgress: reportProgress, signal, notFetchedSince: resumedSince }),
     "rss-poll": ({ signal }) => runIngestionCycle(deps, { scope: "due", signal }),
   };
 }

@@ -7,9 +7,14 @@ import { pgliteExecutor, type SqlExecutor } from "./pglite-executor";
 import { createProgressWriter } from "./progress-writer";
 import type { JobKind, JobsApi, JobView, ReportProgress } from "./types";
 import { errorMessage } from "~/lib/error-message";
+import { keepLeases } from "~/lib/lease-keeper";
 
-/** What a running job is given: its id, a way to report progress, and a signal that asks it to stop. */
-export type JobContext = { jobId: string; reportProgress: ReportProgress; signal: AbortSignal };
+/**
+ * What a running job is given: its id, a way to report progress, a signal that asks it to stop, and,
+ * for a job taking up the work of one whose process died, when that work first started: what it
+ * stored since then is done, and is skipped.
+ */
+export type JobContext = { jobId: string; reportProgress: ReportProgress; signal: AbortSignal; resumedSince: Date | null };
 
 /** The work behind each queue; server/ passes in the real ones. */
 export type JobHandlers = {
@@ -53,6 +58,10 @@ export type JobRunnerOptions = {
   pollingIntervalSeconds?: number;
   /** On stop, how long running jobs may finish on their own before they are asked to abort. */
   stopGraceMs?: number;
+  /** How long a running job's lease lasts, how often its process renews it, and how often workers look for lapsed ones. */
+  leaseMs?: number;
+  leaseRenewMs?: number;
+  sweepMs?: number;
 };
 
 export type JobRunner = JobsApi & {
@@ -69,17 +78,26 @@ const POLL_QUEUES = ["rss-poll", "crawl-poll"] as const;
 type PollQueue = (typeof POLL_QUEUES)[number];
 const KINDS: readonly JobKind[] = ["rss-ingestion", "crawl-discovery", "scrape-queue", "enhance-images", "facebook-post"];
 /**
- * Kinds whose interrupted jobs (a worker killed or restarted) are queued again to finish their work.
- * A Facebook post cut off mid-call is looked for on the Page before it is tried again.
+ * Every kind's interrupted jobs (a worker killed or restarted) are queued again to finish their work,
+ * skipping what was stored (JobContext.resumedSince). A Facebook post cut off mid-call is looked for
+ * on the Page before it is tried again.
  */
-const RESUMABLE: readonly JobKind[] = ["enhance-images", "facebook-post"];
+const RESUMABLE: readonly JobKind[] = KINDS;
 /** A job interrupted longer ago than this is not resumed any more. */
 const RESUME_WINDOW_MS = 24 * 60 * 60_000;
 const INTERRUPTED = "The job was interrupted before it finished (the worker stopped or the job timed out).";
+const LOST = "The job's process stopped renewing its lease; another worker took the job over.";
 const STOPPED = "The worker stopped before the job finished.";
 /** How often a running job's record is checked for a cancel request. */
 const CANCEL_CHECK_MS = 1_000;
 const ORPHAN_GRACE_SECONDS = 60;
+/**
+ * A running job's lease: renewed every 10 s, lapsed after 30 s without a renewal, looked for every
+ * 10 s; so a job whose process died is taken up again within a minute by a live worker.
+ */
+const LEASE_MS = 30_000;
+const LEASE_RENEW_MS = 10_000;
+const SWEEP_MS = 10_000;
 const ABORT_WAIT_MS = 1_000;
 
 // No automatic retries: a manual run reports its failure, and the poll simply runs again.
@@ -102,6 +120,8 @@ export async function createJobRunner(options: JobRunnerOptions): Promise<JobRun
   const pollingIntervalSeconds = options.pollingIntervalSeconds ?? 2;
   const stopGraceMs = options.stopGraceMs ?? 3_000;
   const working = handlers !== undefined;
+  const leaseMs = options.leaseMs ?? LEASE_MS;
+  const sweepMs = options.sweepMs ?? SWEEP_MS;
 
   const executor: SqlExecutor | null = database.kind === "pglite" ? pgliteExecutor(database.pglite) : null;
   const boss = new PgBoss({
@@ -120,12 +140,38 @@ export async function createJobRunner(options: JobRunnerOptions): Promise<JobRun
   let stopped: Promise<void> | null = null;
   const running = new Map<string, AbortController>();
   const workerIds = new Map<string, string>();
+  let sweepTimer: NodeJS.Timeout | null = null;
+  // The leases of the jobs this process runs. One it lost was ended or taken over elsewhere: it stops.
+  const leases = keepLeases<string>({
+    renew: (ids) => repo.renewLeases(ids, new Date(Date.now() + leaseMs)),
+    everyMs: options.leaseRenewMs ?? LEASE_RENEW_MS,
+    onError: (error) => logger.warn({ err: error }, "could not renew the running jobs' leases; trying again"),
+    onLost: (ids) => {
+      for (const id of ids) {
+        logger.warn({ jobId: id }, "a running job lost its lease; it stops here");
+        running.get(id)?.abort(new Error(LOST));
+      }
+    },
+  });
 
   boss.on("error", (error: unknown) => {
     if (state === "stopping") logger.debug({ err: error }, "job queue error while stopping");
     else logger.error({ err: error }, "job queue error");
   });
-  boss.on("maintenance", () => void failOrphans().then(resumeInterrupted));
+  /** Jobs whose process died (their lease lapsed) are ended, and those that can go on are taken up again. */
+  async function recoverInterrupted() {
+    try {
+      for (const job of await repo.endLapsed(new Date(), INTERRUPTED)) {
+        logger.warn({ jobId: job.id, kind: job.kind, status: job.status }, "a running job's process stopped renewing its lease; the job was ended");
+        // Its queue entry would otherwise stay active until the queue's own expiry.
+        await boss.fail(job.kind, job.id, { message: INTERRUPTED }).catch((error: unknown) => logger.debug({ err: error }, "could not fail the queue entry"));
+      }
+    } catch (error) {
+      logger.warn({ err: error }, "could not look for jobs whose process stopped");
+    }
+    await failOrphans();
+    await resumeInterrupted();
+  }
 
   async function failOrphans() {
     try {
@@ -145,8 +191,14 @@ export async function createJobRunner(options: JobRunnerOptions): Promise<JobRun
         since: new Date(Date.now() - RESUME_WINDOW_MS),
       });
       for (const job of interrupted) {
-        const { jobId } = await send(job.kind as JobKind, { ...(job.input ?? {}), resumed_from: job.id }, job.requestedBy);
-        logger.info({ jobId, resumedFrom: job.id, kind: job.kind }, "interrupted job resumed");
+        try {
+          const { jobId } = await send(job.kind as JobKind, { ...(job.input ?? {}), resumed_from: job.id }, job.requestedBy);
+          logger.info({ jobId, resumedFrom: job.id, kind: job.kind }, "interrupted job resumed");
+        } catch (error) {
+          // Another worker resumed it at the same moment (one resume per job: a unique index).
+          if ((error as { code?: string }).code === "23505" || (error as { cause?: { code?: string } }).cause?.code === "23505") continue;
+          throw error;
+        }
       }
     } catch (error) {
       logger.warn({ err: error }, "could not resume interrupted jobs");
@@ -189,7 +241,8 @@ export async function createJobRunner(options: JobRunnerOptions): Promise<JobRun
   async function runTracked(jobId: string, kind: JobKind) {
     if (!handlers) return;
     const log = logger.child({ jobId, kind });
-    const row = await repo.markRunning(jobId, new Date());
+    const startedAt = new Date();
+    const row = await repo.markRunning(jobId, startedAt, new Date(startedAt.getTime() + leaseMs));
     if (!row) {
       // Already finished, or its record is gone: running it again would do the work twice.
       log.warn("job has no queued record; skipped");
@@ -197,6 +250,7 @@ export async function createJobRunner(options: JobRunnerOptions): Promise<JobRun
     }
     const controller = new AbortController();
     running.set(jobId, controller);
+    leases.hold([jobId]);
     const progress = createProgressWriter({
       write: (p) => repo.updateProgress(jobId, p),
       onError: (error) => log.warn({ err: error }, "could not store job progress"),
@@ -213,8 +267,11 @@ export async function createJobRunner(options: JobRunnerOptions): Promise<JobRun
     const started = Date.now();
     log.debug("job started");
     try {
+      const resumedFrom = row.input?.resumed_from;
+      const resumedSince = typeof resumedFrom === "string" ? await repo.chainStart(resumedFrom) : null;
       const result = await handlers[kind]((row.input ?? {}) as never, {
         jobId,
+        resumedSince,
         signal: controller.signal,
         reportProgress: (p) => progress.report({ done: p.done, total: p.total, message: p.message ?? null, counts: p.counts ?? null }),
       });
@@ -241,6 +298,7 @@ export async function createJobRunner(options: JobRunnerOptions): Promise<JobRun
       throw error;
     } finally {
       clearInterval(cancelWatch);
+      leases.drop(jobId);
       running.delete(jobId);
     }
   }
@@ -252,7 +310,7 @@ export async function createJobRunner(options: JobRunnerOptions): Promise<JobRun
     running.set(jobId, controller);
     const started = Date.now();
     try {
-      const result = resultForLog(await handlers[queue]({ jobId, signal: controller.signal, reportProgress: () => {} }));
+      const result = resultForLog(await handlers[queue]({ jobId, signal: controller.signal, reportProgress: () => {}, resumedSince: null }));
       // A poll runs every minute and mostly finds nothing due: only one that did something is told.
       const didWork = Object.values(result ?? {}).some((value) => typeof value === "number" && value > 0);
       log[didWork ? "info" : "debug"]({ outcome: "succeeded", durationMs: Date.now() - started, result }, "poll finished");
@@ -337,9 +395,10 @@ export async function createJobRunner(options: JobRunnerOptions): Promise<JobRun
         await boss.start();
         await ensureQueues();
         if (handlers) {
-          await failOrphans();
           await startWorking();
-          await resumeInterrupted();
+          await recoverInterrupted();
+          sweepTimer = setInterval(() => void recoverInterrupted(), sweepMs);
+          sweepTimer.unref();
         }
       } catch (error) {
         state = "stopping";
@@ -357,6 +416,7 @@ export async function createJobRunner(options: JobRunnerOptions): Promise<JobRun
       if (state === "idle" || (state === "stopped" && !stopped)) return Promise.resolve();
       stopped ??= (async () => {
         state = "stopping";
+        if (sweepTimer) clearInterval(sweepTimer);
         // Running jobs get a moment to finish; then they are asked to abort.
         const abortAll = () => {
           for (const controller of running.values()) controller.abort(new Error(STOPPED));
@@ -379,6 +439,7 @@ export async function createJobRunner(options: JobRunnerOptions): Promise<JobRun
           }
           for (const jobId of unfinished) logger.warn({ jobId }, "job interrupted by shutdown");
         }
+        leases.stop();
         await executor?.close();
         workerIds.clear();
         state = "stopped";

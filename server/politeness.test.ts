@@ -77,7 +77,7 @@ afterAll(async () => {
   await site.close();
 });
 
-const context = (): JobContext => ({ jobId: "test", reportProgress: async () => undefined, signal: new AbortController().signal });
+const context = (): JobContext => ({ jobId: "test", reportProgress: async () => undefined, signal: new AbortController().signal, resumedSince: null });
 
 test("discovery, URL Que, Manual Scrape, image enhancement, rendering, watchlist titles, feed polling and the RSS Validator, run at once, keep one site's Crawl-delay and never fetch what robots.txt disallows", async () => {
   // A worker process and a web process, each with its own gate over the one database (as with ROLE=worker

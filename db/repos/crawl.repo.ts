@@ -1,7 +1,7 @@
 import { and, eq, ilike, inArray, isNull, lt, lte, ne, or, sql, type SQL } from "drizzle-orm";
 import type { Db } from "../client";
 import { crawlHosts, rejectedStories, sources, stories, urlQueue, type DiscoveryStats } from "../schema";
-import { claimSourceLeases, releaseSourceLeases } from "./source-leases";
+import { claimOfSources, sourceLeases, type ClaimSourcesInput } from "./source-leases";
 
 export type CrawlSourceRow = typeof sources.$inferSelect;
 export type UrlQueueStatus = (typeof urlQueue.$inferSelect)["status"];
@@ -28,6 +28,7 @@ export type QueueRow = {
   status: UrlQueueStatus;
   error: string | null;
   attempts: number;
+  lastAttemptAt: Date | null;
 };
 
 export type QueueFilter = { sourceId?: number | null; status: UrlQueueStatus | "all"; search?: string | null; limit: number };
@@ -49,6 +50,7 @@ const queueRowColumns = {
   status: urlQueue.status,
   error: urlQueue.error,
   attempts: urlQueue.attempts,
+  lastAttemptAt: urlQueue.lastAttemptAt,
 };
 
 // Escapes LIKE's wildcards so 'Search URL' is a plain substring match.
@@ -284,13 +286,11 @@ export function crawlRepo(db: Db) {
      * Takes web_scraping sources for one discovery runner: every active one ("all"), those due, or the
      * ones named. A lease marks them taken so another runner skips them; it expires by itself.
      */
-    async claimSources(input: { scope: "all" | "due"; now: Date; leaseUntil: Date; sourceIds?: number[] }): Promise<CrawlSourceRow[]> {
+    async claimSources(input: ClaimSourcesInput): Promise<CrawlSourceRow[]> {
       const conditions: SQL[] = [eq(sources.sourceType, "web_scraping")];
       // A source named on purpose is discovered even when inactive; the schedule skips inactive ones.
       if (!input.sourceIds) conditions.push(ne(sources.status, "inactive"));
-      if (input.scope === "due") conditions.push(or(isNull(sources.nextCheckAt), lte(sources.nextCheckAt, input.now)) as SQL);
-      if (input.sourceIds) conditions.push(inArray(sources.id, input.sourceIds.length ? input.sourceIds : [-1]));
-      return claimSourceLeases(db, { conditions, now: input.now, leaseUntil: input.leaseUntil });
+      return sourceLeases(db).claim(claimOfSources(conditions, input));
     },
 
     /** Writes a discovery run's outcome on its source and releases the lease. */
@@ -313,7 +313,9 @@ export function crawlRepo(db: Db) {
         .where(eq(sources.id, sourceId));
     },
 
-    releaseSources: (sourceIds: number[]) => releaseSourceLeases(db, sourceIds),
+    releaseSources: (sourceIds: number[]) => sourceLeases(db).release(sourceIds),
+    /** Keeps the sources a discovery run still holds leased; returns those renewed. */
+    renewSources: (sourceIds: number[], leaseUntil: Date) => sourceLeases(db).renew(sourceIds, leaseUntil),
   };
 }
 export type CrawlRepo = ReturnType<typeof crawlRepo>;

@@ -1,7 +1,7 @@
-import { eq, inArray, isNotNull, isNull, lte, ne, or, sql, type SQL } from "drizzle-orm";
+import { eq, inArray, isNotNull, ne, sql, type SQL } from "drizzle-orm";
 import type { Db } from "../client";
 import { feedProcessingLog, rejectedStories, scrapedCandidates, sources, stories } from "../schema";
-import { claimSourceLeases, releaseSourceLeases, renewSourceLeases } from "./source-leases";
+import { claimOfSources, sourceLeases, type ClaimSourcesInput } from "./source-leases";
 
 export type IngestSourceRow = typeof sources.$inferSelect;
 
@@ -88,11 +88,9 @@ export function ingestionRepo(db: Db) {
      * Takes RSS sources for one runner: every polled one ("all"), or those whose next check is due.
      * A lease marks them taken, so a second runner at the same time skips them; it expires by itself.
      */
-    async claimSources(input: { scope: "all" | "due"; now: Date; leaseUntil: Date; sourceIds?: number[] }): Promise<IngestSourceRow[]> {
+    async claimSources(input: ClaimSourcesInput): Promise<IngestSourceRow[]> {
       const conditions: SQL[] = [eq(sources.sourceType, "rss"), ne(sources.status, "inactive"), isNotNull(sources.rssFeedUrl)];
-      if (input.scope === "due") conditions.push(or(isNull(sources.nextCheckAt), lte(sources.nextCheckAt, input.now)) as SQL);
-      if (input.sourceIds) conditions.push(inArray(sources.id, input.sourceIds.length ? input.sourceIds : [-1]));
-      return claimSourceLeases(db, { conditions, now: input.now, leaseUntil: input.leaseUntil });
+      return sourceLeases(db).claim(claimOfSources(conditions, input));
     },
 
     knownUrlHashes,
@@ -171,9 +169,9 @@ export function ingestionRepo(db: Db) {
     },
 
     /** Gives claimed sources back untouched, for the next runner. */
-    releaseLeases: (sourceIds: number[]) => releaseSourceLeases(db, sourceIds),
-    /** Keeps the sources a running cycle still holds leased, so a live runner's lease never lapses. */
-    renewLeases: (sourceIds: number[], leaseUntil: Date) => renewSourceLeases(db, sourceIds, leaseUntil),
+    releaseLeases: (sourceIds: number[]) => sourceLeases(db).release(sourceIds),
+    /** Keeps the sources a running cycle still holds leased, so a live runner's lease never lapses; returns those renewed. */
+    renewLeases: (sourceIds: number[], leaseUntil: Date) => sourceLeases(db).renew(sourceIds, leaseUntil),
 
     async findSource(id: number): Promise<IngestSourceRow | null> {
       const [row] = await db.select().from(sources).where(eq(sources.id, id)).limit(1);

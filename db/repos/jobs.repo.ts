@@ -1,12 +1,19 @@
-import { and, desc, eq, inArray, isNotNull, isNull, or, sql } from "drizzle-orm";
+import { and, desc, eq, inArray, isNotNull, isNull, lt, or, sql } from "drizzle-orm";
 import type { Db } from "../client";
 import { jobs } from "../schema";
+import { leasesOf } from "./leases";
 
 export type JobRow = typeof jobs.$inferSelect;
 
 const UNFINISHED = ["queued", "running"] as const;
 
+/** A resumed job may itself be resumed: its chain is followed this far back at most. */
+const MAX_RESUMES_FOLLOWED = 50;
+
 export function jobsRepo(db: Db) {
+  // A running job is leased to its process, which renews the lease while it works (see leases.ts).
+  const leases = leasesOf<typeof jobs, string>(db, jobs, jobs.id);
+  const lapsedLease = (now: Date) => and(isNotNull(jobs.leaseUntil), lt(jobs.leaseUntil, now));
   return {
     /** Records a job as queued, before the queue is told about it. */
     async insertQueued(job: { id: string; kind: string; input: Record<string, unknown>; requestedBy: string | null }): Promise<JobRow> {
@@ -23,14 +30,49 @@ export function jobsRepo(db: Db) {
       return row ?? null;
     },
 
-    /** Claims a queued job for running; null when it is not queued (finished, cancelled or unknown). */
-    async markRunning(id: string, at: Date): Promise<JobRow | null> {
-      const [row] = await db
-        .update(jobs)
-        .set({ status: "running", startedAt: at })
-        .where(and(eq(jobs.id, id), eq(jobs.status, "queued")))
-        .returning();
+    /** Claims a queued job for running, leased until `leaseUntil`; null when it is not queued (finished, cancelled or unknown). */
+    async markRunning(id: string, at: Date, leaseUntil: Date): Promise<JobRow | null> {
+      const [row] = await leases.claim({
+        where: [eq(jobs.id, id), eq(jobs.status, "queued")],
+        now: at,
+        until: leaseUntil,
+        set: { status: "running", startedAt: at },
+      });
       return row ?? null;
+    },
+
+    /** Extends the leases of jobs still running; returns those renewed (a job missing was ended elsewhere). */
+    renewLeases: (ids: string[], leaseUntil: Date) => leases.renew(ids, leaseUntil, [eq(jobs.status, "running")]),
+
+    /**
+     * Ends running jobs whose lease lapsed before `now`: their process died. A job someone asked to
+     * stop ends as cancelled; the others as failed with `error`, to be taken up again where their kind allows.
+     */
+    async endLapsed(now: Date, error: string): Promise<{ id: string; kind: string; status: JobRow["status"] }[]> {
+      return db
+        .update(jobs)
+        .set({
+          status: sql`CASE WHEN ${jobs.cancelRequestedAt} IS NULL THEN 'failed'::job_status ELSE 'cancelled'::job_status END`,
+          error: sql`CASE WHEN ${jobs.cancelRequestedAt} IS NULL THEN ${error} ELSE NULL END`,
+          finishedAt: now,
+          leaseUntil: null,
+        })
+        .where(and(eq(jobs.status, "running"), lapsedLease(now)))
+        .returning({ id: jobs.id, kind: jobs.kind, status: jobs.status });
+    },
+
+    /** When the first job of a chain of resumed jobs started (the chain that ends at `id`). */
+    async chainStart(id: string): Promise<Date | null> {
+      let since: Date | null = null;
+      let next: string | undefined = id;
+      for (let i = 0; next && i < MAX_RESUMES_FOLLOWED; i++) {
+        const [job]: { startedAt: Date | null; createdAt: Date; input: Record<string, unknown> | null }[] = await db.select({ startedAt: jobs.startedAt, createdAt: jobs.createdAt, input: jobs.input }).from(jobs).where(eq(jobs.id, next)).limit(1);
+        if (!job) break;
+        since = job.startedAt ?? job.createdAt;
+        const earlier: unknown = job.input?.resumed_from;
+        next = typeof earlier === "string" ? earlier : undefined;
+      }
+      return since;
     },
 
     /** Stores how far a running job has got. */
@@ -63,6 +105,13 @@ export function jobsRepo(db: Db) {
         .where(and(eq(jobs.id, id), eq(jobs.status, "queued")))
         .returning({ id: jobs.id });
       if (queued) return "cancelled";
+      // Its process is gone (the lease lapsed): nothing would ever read the request, so it ends now.
+      const [dead] = await db
+        .update(jobs)
+        .set({ status: "cancelled", cancelRequestedAt: at, finishedAt: at, leaseUntil: null })
+        .where(and(eq(jobs.id, id), eq(jobs.status, "running"), lapsedLease(at)))
+        .returning({ id: jobs.id });
+      if (dead) return "cancelled";
       const [running] = await db
         .update(jobs)
         .set({ cancelRequestedAt: at })
@@ -99,14 +148,14 @@ export function jobsRepo(db: Db) {
     async markCancelled(id: string, at: Date, result: Record<string, unknown> | null): Promise<void> {
       await db
         .update(jobs)
-        .set({ status: "cancelled", finishedAt: at, ...(result ? { result } : {}) })
+        .set({ status: "cancelled", finishedAt: at, leaseUntil: null, ...(result ? { result } : {}) })
         .where(and(eq(jobs.id, id), inArray(jobs.status, [...UNFINISHED])));
     },
 
     async markSucceeded(id: string, result: Record<string, unknown>, at: Date): Promise<void> {
       await db
         .update(jobs)
-        .set({ status: "succeeded", result, error: null, finishedAt: at })
+        .set({ status: "succeeded", result, error: null, finishedAt: at, leaseUntil: null })
         .where(and(eq(jobs.id, id), inArray(jobs.status, [...UNFINISHED])));
     },
 
@@ -115,7 +164,7 @@ export function jobsRepo(db: Db) {
       if (ids.length === 0) return [];
       const rows = await db
         .update(jobs)
-        .set({ status: "failed", error, finishedAt: at })
+        .set({ status: "failed", error, finishedAt: at, leaseUntil: null })
         .where(and(inArray(jobs.id, ids), inArray(jobs.status, [...UNFINISHED])))
         .returning({ id: jobs.id });
       return rows.map((r) => r.id);
@@ -130,7 +179,7 @@ export function jobsRepo(db: Db) {
       const queueJobs = sql`${sql.identifier(options.queueSchema)}.${sql.identifier("job")}`;
       const rows = await db
         .update(jobs)
-        .set({ status: "failed", error: options.error, finishedAt: sql`now()` })
+        .set({ status: "failed", error: options.error, finishedAt: sql`now()`, leaseUntil: null })
         .where(
           and(
             inArray(jobs.status, [...UNFINISHED]),

@@ -1,37 +1,26 @@
-import { and, asc, inArray, isNotNull, isNull, lt, or, sql, type SQL } from "drizzle-orm";
+import { asc, gte, inArray, isNull, lte, not, or, sql, type SQL } from "drizzle-orm";
 import type { Db } from "../client";
 import { sources } from "../schema";
+import { leasesOf } from "./leases";
 
-/**
- * Takes the sources matching `conditions` whose lease is free, oldest next check first, and leases
- * them until `leaseUntil`: rows another runner is taking at the same moment are skipped (SKIP LOCKED),
- * so two runners never hold one source. The lease expires by itself if its runner dies.
- */
-export function claimSourceLeases(db: Db, input: { conditions: SQL[]; now: Date; leaseUntil: Date }) {
-  return db.transaction(async (tx) => {
-    const free = await tx
-      .select({ id: sources.id })
-      .from(sources)
-      .where(and(...input.conditions, or(isNull(sources.leaseUntil), lt(sources.leaseUntil, input.now))))
-      .orderBy(sql`${sources.nextCheckAt} ASC NULLS FIRST`, asc(sources.id))
-      .for("update", { skipLocked: true });
-    if (free.length === 0) return [];
-    return tx
-      .update(sources)
-      .set({ leaseUntil: input.leaseUntil })
-      .where(inArray(sources.id, free.map((r) => r.id)))
-      .returning();
-  });
-}
+/** Sources are leased to one runner at a time (feed ingestion, URL discovery): see leases.ts. */
+export const sourceLeases = (db: Db) => leasesOf<typeof sources, number>(db, sources, sources.id);
 
-/** Extends the leases of sources still held (not yet finished or given back) to `leaseUntil`. */
-export async function renewSourceLeases(db: Db, sourceIds: number[], leaseUntil: Date): Promise<void> {
-  if (sourceIds.length === 0) return;
-  await db.update(sources).set({ leaseUntil }).where(and(inArray(sources.id, sourceIds), isNotNull(sources.leaseUntil)));
-}
+export type ClaimSourcesInput = {
+  /** Every source of the kind ("all"), or those whose next check is due. */
+  scope: "all" | "due";
+  now: Date;
+  leaseUntil: Date;
+  sourceIds?: number[];
+  /** A run taken up again after its process died: sources it already finished (fetched since then) are skipped. */
+  notFetchedSince?: Date | null;
+};
 
-/** Gives leased sources back untouched, for the next runner. */
-export async function releaseSourceLeases(db: Db, sourceIds: number[]): Promise<void> {
-  if (sourceIds.length === 0) return;
-  await db.update(sources).set({ leaseUntil: null }).where(inArray(sources.id, sourceIds));
+/** The claim of sources matching `conditions` and the input's scope, oldest next check first. */
+export function claimOfSources(conditions: SQL[], input: ClaimSourcesInput) {
+  const where = [...conditions];
+  if (input.scope === "due") where.push(or(isNull(sources.nextCheckAt), lte(sources.nextCheckAt, input.now))!);
+  if (input.sourceIds) where.push(inArray(sources.id, input.sourceIds.length ? input.sourceIds : [-1]));
+  if (input.notFetchedSince) where.push(or(isNull(sources.lastFetchedAt), not(gte(sources.lastFetchedAt, input.notFetchedSince)))!);
+  return { where, now: input.now, until: input.leaseUntil, orderBy: [sql`${sources.nextCheckAt} ASC NULLS FIRST`, asc(sources.id)] };
 }

@@ -8,6 +8,7 @@ import { PAGE_ACCEPT } from "~/domain/ingestion/accept";
 import { extractLinks, sameSite } from "~/integrations/crawl/links";
 import { parseSitemap, SITEMAP_MAX_BYTES, type ParsedSitemap } from "~/integrations/crawl/sitemap";
 import { decodeHtmlBytes } from "~/lib/decode-bytes";
+import { keepLeases } from "~/lib/lease-keeper";
 import { normalizeUrl } from "~/lib/normalize-url";
 import { readCrawlConfig, type CrawlConfig } from "./config";
 import type { CrawlDeps } from "./deps";
@@ -23,7 +24,10 @@ export const MAX_DISCOVERED_URLS = 50_000;
 const MAX_ERRORS_KEPT = 20;
 const SITEMAP_ACCEPT = "application/xml, text/xml;q=0.9, application/x-gzip;q=0.8, text/plain;q=0.7, */*;q=0.5";
 /** A discovery holds its source this long at most; a runner that dies lets it go by itself. */
-const LEASE_MS = 30 * 60_000;
+// A source's lease is short and renewed while discovery runs, as ingestion's is: a run whose process
+// died frees its sources within a minute.
+export const LEASE_MS = 60_000;
+export const LEASE_RENEW_MS = 20_000;
 const SOURCES_AT_ONCE = 3;
 
 /** One source's discovery, as the CLI and the job report it. */
@@ -268,16 +272,28 @@ export async function runDiscoveryCycle(
     sourceIds?: number[];
     signal?: AbortSignal;
     onProgress?: (progress: { done: number; total: number; message?: string }) => void | Promise<void>;
+    /** A run taken up again after its process died: sources discovered since then are done. */
+    notFetchedSince?: Date | null;
+    leaseMs?: number;
+    leaseRenewMs?: number;
   },
 ): Promise<DiscoveryCycleResult> {
   const clock = deps.clock ?? systemClock;
   const now = clock.now();
+  const leaseMs = input.leaseMs ?? LEASE_MS;
   const claimed = await deps.repos.crawl.claimSources({
     scope: input.scope,
     now,
-    leaseUntil: new Date(now.getTime() + LEASE_MS),
+    leaseUntil: new Date(now.getTime() + leaseMs),
     sourceIds: input.sourceIds,
+    notFetchedSince: input.notFetchedSince,
   });
+  const held = keepLeases<number>({
+    renew: (ids) => deps.repos.crawl.renewSources(ids, new Date(clock.now().getTime() + leaseMs)),
+    everyMs: input.leaseRenewMs ?? LEASE_RENEW_MS,
+    onError: (error) => deps.logger.warn({ err: describeError(error) }, "could not renew the sources' leases; trying again"),
+  });
+  held.hold(claimed.map((source) => source.id));
   const reports: DiscoveryReport[] = [];
   let done = 0;
   await input.onProgress?.({ done, total: claimed.length });
@@ -294,6 +310,7 @@ export async function runDiscoveryCycle(
       }
       await finish(deps, source, report, started, clock.now());
       finished.add(source.id);
+      held.drop(source.id);
       const config = safeConfig(deps, source);
       if (!report.failed && config && config.autoScrape > 0) {
         const ids = await deps.repos.crawl.newestQueuedIds(source.id, config.autoScrape);
@@ -307,6 +324,7 @@ export async function runDiscoveryCycle(
       await input.onProgress?.({ done, total: claimed.length, message: source.name });
     });
   } finally {
+    held.stop();
     await deps.repos.crawl.releaseSources(claimed.filter((s) => !finished.has(s.id)).map((s) => s.id));
   }
   reports.sort((a, b) => a.source_id - b.source_id);

@@ -36,11 +36,10 @@ export const RATE_LIMITED = "Rate limited";
  */
 export async function scrapeQueue(
   deps: CrawlDeps,
-  input: { ids?: number[]; sourceId?: number; limit?: number },
+  input: { ids?: number[]; sourceId?: number; limit?: number; notAttemptedSince?: Date | null },
   options: { signal?: AbortSignal; onProgress?: (progress: { done: number; total: number }) => void | Promise<void> } = {},
 ): Promise<QueueScrapeResult> {
   const rows = await pickRows(deps, input);
-  const clock = deps.clock ?? systemClock;
   const bySource = new Map<number | null, QueueRow[]>();
   for (const row of rows) bySource.set(row.sourceId, [...(bySource.get(row.sourceId) ?? []), row]);
 
@@ -50,43 +49,47 @@ export async function scrapeQueue(
   for (const [sourceId, group] of bySource) {
     options.signal?.throwIfAborted();
     const source = sourceId === null ? null : await deps.repos.ingestion.findSource(sourceId);
-    const items = await scrapeGroup(deps, source, group, options.signal, async () => {
+    await scrapeGroup(deps, source, group, options.signal, async (item) => {
+      results.set(item.id, item);
       done += 1;
       await options.onProgress?.({ done, total: rows.length });
     });
-    for (const item of items) results.set(item.id, item);
   }
 
-  // Rows are settled after their group is stored, so a crash in between leaves them queued, not lost.
-  const at = clock.now();
   const ordered = rows.map((row) => results.get(row.id)!);
-  await deps.repos.crawl.markScraped(ordered.filter((r) => r.success).map((r) => r.id), at);
-  for (const item of ordered.filter((r) => !r.success)) {
-    const reason = item.error ?? "Unknown error";
-    await deps.repos.crawl.markAttemptFailed(item.id, {
-      error: `${LEFT_QUEUED_TEXT} Reason: ${reason}`,
-      finalError: `Failed ${MAX_ATTEMPTS} times. Last reason: ${reason}`,
-      maxAttempts: MAX_ATTEMPTS,
-      at,
-    });
-  }
   const succeeded = ordered.filter((r) => r.success).length;
   const rateLimited = ordered.filter((r) => !r.success && r.error?.startsWith(RATE_LIMITED)).length;
   deps.logger.debug({ succeeded, failed: ordered.length - succeeded, rateLimited }, "queue scrape finished");
   return { succeeded, failed: ordered.length - succeeded, rate_limited: rateLimited, total: ordered.length, results: ordered };
 }
 
-async function pickRows(deps: CrawlDeps, input: { ids?: number[]; sourceId?: number; limit?: number }): Promise<QueueRow[]> {
+/** Writes one row's outcome: scraped, or left queued with the spec's text (failed at the last attempt). */
+async function settleRow(deps: CrawlDeps, item: QueueScrapeItem): Promise<void> {
+  const at = (deps.clock ?? systemClock).now();
+  if (item.success) return deps.repos.crawl.markScraped([item.id], at);
+  const reason = item.error ?? "Unknown error";
+  await deps.repos.crawl.markAttemptFailed(item.id, {
+    error: `${LEFT_QUEUED_TEXT} Reason: ${reason}`,
+    finalError: `Failed ${MAX_ATTEMPTS} times. Last reason: ${reason}`,
+    maxAttempts: MAX_ATTEMPTS,
+    at,
+  });
+}
+
+async function pickRows(deps: CrawlDeps, input: { ids?: number[]; sourceId?: number; limit?: number; notAttemptedSince?: Date | null }): Promise<QueueRow[]> {
+  const since = input.notAttemptedSince;
+  // A run taken up again after its process died leaves out the rows it had settled already.
+  const open = (row: QueueRow) => !since || row.lastAttemptAt === null || row.lastAttemptAt < since;
   if (input.ids) {
     const ids = [...new Set(input.ids)];
     if (ids.length === 0) throw new DomainError("NO_SELECTION", "Select at least one URL.");
     if (ids.length > MAX_SCRAPE_ROWS) throw new DomainError("TOO_MANY_URLS", `At most ${MAX_SCRAPE_ROWS} URLs at a time.`);
     const rows = await deps.repos.crawl.findByIds(ids);
     const byId = new Map(rows.map((r) => [r.id, r]));
-    return ids.flatMap((id) => byId.get(id) ?? []);
+    return ids.flatMap((id) => byId.get(id) ?? []).filter(open);
   }
   const limit = Math.min(Math.max(1, input.limit ?? 20), MAX_SCRAPE_ROWS);
-  return deps.repos.crawl.list({ status: "queued", sourceId: input.sourceId ?? null, limit });
+  return (await deps.repos.crawl.list({ status: "queued", sourceId: input.sourceId ?? null, limit })).filter(open);
 }
 
 async function scrapeGroup(
@@ -94,14 +97,19 @@ async function scrapeGroup(
   source: CrawlSourceRow | null,
   rows: QueueRow[],
   signal: AbortSignal | undefined,
-  onPageDone: () => Promise<void>,
-): Promise<QueueScrapeItem[]> {
+  onRowDone: (item: QueueScrapeItem) => Promise<void>,
+): Promise<void> {
   let config: CrawlConfig;
   try {
     config = readCrawlConfig(source?.scrapingConfig, { userAgent: deps.userAgent });
   } catch (error) {
     const reason = describeError(error);
-    return rows.map((row) => ({ id: row.id, url: row.url, success: false, outcome: "failed", error: reason }));
+    for (const row of rows) {
+      const item: QueueScrapeItem = { id: row.id, url: row.url, success: false, outcome: "failed", error: reason };
+      await settleRow(deps, item);
+      await onRowDone(item);
+    }
+    return;
   }
   const load: PageLoader = async (url) => {
     const robots = await deps.http.robotsOf(url, { userAgent: config.userAgent, crawlDelayMs: config.crawlDelayMs, signal });
@@ -121,11 +129,12 @@ async function scrapeGroup(
   };
 
   const sourceId = source?.id ?? null;
-  const candidates = rows.map((row): Candidate => ({ ...candidateFromUrl(row.url), listedAt: row.lastmod }));
-  await eachLimit(
-    candidates.filter((c) => c.outcome === undefined),
-    PAGES_AT_ONCE,
-    async (candidate) => {
+  // Each page is stored and its row settled as soon as it is read, so a run cut off (kill -9)
+  // loses none of the pages it had fetched, and a run taken up again skips them.
+  await eachLimit(rows, PAGES_AT_ONCE, async (row) => {
+    signal?.throwIfAborted();
+    const candidate: Candidate = { ...candidateFromUrl(row.url), listedAt: row.lastmod };
+    if (candidate.outcome === undefined) {
       await readArticlePage(deps, candidate, { minBody: config.minBodyThreshold, sourceId, load });
       if (candidate.outcome === undefined && candidate.content && source) {
         const keywords = applyKeywords(
@@ -137,14 +146,10 @@ async function scrapeGroup(
           candidate.reason = keywords.reason;
         }
       }
-      await onPageDone();
-    },
-  );
-  await storeCandidates(deps, candidates, { sourceId });
-  return rows.map((row, index) => {
-    const candidate = candidates[index]!;
+    }
+    await storeCandidates(deps, [candidate], { sourceId });
     const success = candidate.outcome !== "failed";
-    return {
+    const item: QueueScrapeItem = {
       id: row.id,
       url: row.url,
       success,
@@ -152,5 +157,7 @@ async function scrapeGroup(
       ...(candidate.outcome !== "inserted" && candidate.reason ? { error: candidate.reason } : {}),
       ...(candidate.storyId ? { storyId: candidate.storyId } : {}),
     };
+    await settleRow(deps, item);
+    await onRowDone(item);
   });
 }

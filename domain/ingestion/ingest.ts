@@ -2,6 +2,7 @@ import type { IngestSourceRow, SourceStateUpdate } from "~/db/repos/ingestion.re
 import { extractCanonicalUrl } from "~/integrations/extract/extract-article";
 import { decodeHtmlBytes } from "~/lib/decode-bytes";
 import { rootCauseMessage } from "~/lib/error-message";
+import { keepLeases, type LeaseKeeper } from "~/lib/lease-keeper";
 import { FEED_ACCEPT, PAGE_ACCEPT } from "./accept";
 import { systemClock, type IngestionDeps } from "./deps";
 import { describeError } from "./describe-error";
@@ -32,6 +33,8 @@ export type IngestionOptions = {
   /** How long a source's lease lasts, and how often a running cycle renews it (tests shorten them). */
   leaseMs?: number;
   leaseRenewMs?: number;
+  /** A cycle taken up again after its process died: sources fetched since then were done by it and are skipped. */
+  notFetchedSince?: Date | null;
 };
 
 /** What one source's run did, as written to feed_processing_log. */
@@ -65,24 +68,23 @@ export async function runIngestionCycle(deps: IngestionDeps, options: IngestionO
     now,
     leaseUntil: new Date(now.getTime() + leaseMs),
     sourceIds: options.sourceIds,
+    notFetchedSince: options.notFetchedSince,
   });
   // Renewed while the cycle runs, for the sources not yet done; a renewal that fails is retried next time.
-  const held = new Set(claimed.map((source) => source.id));
-  const renewal = setInterval(() => {
-    if (held.size === 0) return;
-    deps.repos.ingestion.renewLeases([...held], new Date(clock.now().getTime() + leaseMs)).catch((error: unknown) => {
-      deps.logger.warn({ err: rootCauseMessage(error) }, "could not renew the sources' leases; trying again");
-    });
-  }, options.leaseRenewMs ?? LEASE_RENEW_MS);
-  renewal.unref();
+  const held = keepLeases<number>({
+    renew: (ids) => deps.repos.ingestion.renewLeases(ids, new Date(clock.now().getTime() + leaseMs)),
+    everyMs: options.leaseRenewMs ?? LEASE_RENEW_MS,
+    onError: (error) => deps.logger.warn({ err: rootCauseMessage(error) }, "could not renew the sources' leases; trying again"),
+  });
+  held.hold(claimed.map((source) => source.id));
   try {
     return await runClaimed(deps, options, claimed, held);
   } finally {
-    clearInterval(renewal);
+    held.stop();
   }
 }
 
-async function runClaimed(deps: IngestionDeps, options: IngestionOptions, claimed: IngestSourceRow[], held: Set<number>): Promise<IngestionResult> {
+async function runClaimed(deps: IngestionDeps, options: IngestionOptions, claimed: IngestSourceRow[], held: LeaseKeeper<number>): Promise<IngestionResult> {
   const result: IngestionResult = { sources_processed: 0, total_items_found: 0, total_items_processed: 0 };
   // Progress is a courtesy to whoever watches: failing to report it never stops or fails the cycle.
   const report = async (progress: Parameters<IngestionProgress>[0]) => {
@@ -105,7 +107,7 @@ async function runClaimed(deps: IngestionDeps, options: IngestionOptions, claime
   const skipped: number[] = [];
   await eachLimit(claimed, options.concurrency ?? 8, async (source) => {
     if (options.signal?.aborted) {
-      held.delete(source.id);
+      held.drop(source.id);
       return void skipped.push(source.id);
     }
     try {
@@ -121,7 +123,7 @@ async function runClaimed(deps: IngestionDeps, options: IngestionOptions, claime
       );
       await release([source.id]);
     } finally {
-      held.delete(source.id);
+      held.drop(source.id);
     }
     await report({
       done: result.sources_processed,

@@ -1,0 +1,2 @@
+ALTER TABLE "jobs" ADD COLUMN "lease_until" timestamp with time zone;--> statement-breakpoint
+CREATE UNIQUE INDEX "jobs_resumed_from_idx" ON "jobs" USING btree (("input"->>'resumed_from')) WHERE "jobs"."input" ? 'resumed_from';
