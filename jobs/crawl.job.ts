@@ -1,10 +1,11 @@
 import type { CrawlDeps } from "~/domain/crawl/deps";
 import { runDiscoveryCycle } from "~/domain/crawl/discover";
 import { scrapeQueue } from "~/domain/crawl/scrape-queue";
+import type { SourceLeaseTimes } from "~/domain/sources/lease";
 import type { JobHandlers } from "./runner";
 
 /** The crawl jobs: 'Discover now' (one source or all), the minute poll of due sources, and the queue scrape. */
-export function crawlHandlers(deps: CrawlDeps): Pick<JobHandlers, "crawl-discovery" | "crawl-poll" | "scrape-queue"> {
+export function crawlHandlers(deps: CrawlDeps, leases: SourceLeaseTimes = {}): Pick<JobHandlers, "crawl-discovery" | "crawl-poll" | "scrape-queue"> {
   return {
     "crawl-discovery": async (input, { reportProgress, signal, resumedSince }) => {
       const sourceId = typeof input.source_id === "number" ? input.source_id : undefined;
@@ -14,6 +15,7 @@ export function crawlHandlers(deps: CrawlDeps): Pick<JobHandlers, "crawl-discove
         signal,
         onProgress: reportProgress,
         notFetchedSince: resumedSince,
+        ...leases,
       });
       // A named source that could not be claimed is being discovered by another run right now (a
       // resumed run finds nothing left when its source was discovered before its process died).
@@ -22,7 +24,7 @@ export function crawlHandlers(deps: CrawlDeps): Pick<JobHandlers, "crawl-discove
       }
       return result;
     },
-    "crawl-poll": ({ signal }) => runDiscoveryCycle(deps, { scope: "due", signal }),
+    "crawl-poll": ({ signal }) => runDiscoveryCycle(deps, { scope: "due", signal, ...leases }),
     "scrape-queue": async (input, { reportProgress, signal, resumedSince }) => {
       const result = await scrapeQueue(
         deps,

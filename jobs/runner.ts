@@ -8,6 +8,7 @@ import { createProgressWriter } from "./progress-writer";
 import type { JobKind, JobsApi, JobView, ReportProgress } from "./types";
 import { errorMessage } from "~/lib/error-message";
 import { keepLeases } from "~/lib/lease-keeper";
+import { SOURCE_LEASE_MS } from "~/domain/sources/lease";
 
 /**
  * What a running job is given: its id, a way to report progress, a signal that asks it to stop, and,
@@ -62,6 +63,8 @@ export type JobRunnerOptions = {
   leaseMs?: number;
   leaseRenewMs?: number;
   sweepMs?: number;
+  /** How long after a dead job's lease lapsed its work is taken up: the sources' lease (tests shorten it). */
+  resumeDelayMs?: number;
 };
 
 export type JobRunner = JobsApi & {
@@ -92,12 +95,13 @@ const STOPPED = "The worker stopped before the job finished.";
 const CANCEL_CHECK_MS = 1_000;
 const ORPHAN_GRACE_SECONDS = 60;
 /**
- * A running job's lease: renewed every 10 s, lapsed after 30 s without a renewal, looked for every
- * 10 s; so a job whose process died is taken up again within a minute by a live worker.
+ * A running job's lease: renewed every 5 s, lapsed after 20 s without a renewal, looked for every
+ * 5 s. The job that takes a dead one's work up starts once the sources the dead process held are
+ * free (SOURCE_LEASE_MS after its lease lapsed): within a minute of the death, by a live worker.
  */
-const LEASE_MS = 30_000;
-const LEASE_RENEW_MS = 10_000;
-const SWEEP_MS = 10_000;
+const LEASE_MS = 20_000;
+const LEASE_RENEW_MS = 5_000;
+const SWEEP_MS = 5_000;
 const ABORT_WAIT_MS = 1_000;
 
 // No automatic retries: a manual run reports its failure, and the poll simply runs again.
@@ -122,6 +126,7 @@ export async function createJobRunner(options: JobRunnerOptions): Promise<JobRun
   const working = handlers !== undefined;
   const leaseMs = options.leaseMs ?? LEASE_MS;
   const sweepMs = options.sweepMs ?? SWEEP_MS;
+  const resumeDelayMs = options.resumeDelayMs ?? SOURCE_LEASE_MS;
 
   const executor: SqlExecutor | null = database.kind === "pglite" ? pgliteExecutor(database.pglite) : null;
   const boss = new PgBoss({
@@ -192,7 +197,9 @@ export async function createJobRunner(options: JobRunnerOptions): Promise<JobRun
       });
       for (const job of interrupted) {
         try {
-          const { jobId } = await send(job.kind as JobKind, { ...(job.input ?? {}), resumed_from: job.id }, job.requestedBy);
+          // A job whose process died may have left sources leased: its successor starts once they are free.
+          const startAfter = job.leaseUntil ? new Date(job.leaseUntil.getTime() + resumeDelayMs) : null;
+          const { jobId } = await send(job.kind as JobKind, { ...(job.input ?? {}), resumed_from: job.id }, job.requestedBy, startAfter && startAfter > new Date() ? startAfter : null);
           logger.info({ jobId, resumedFrom: job.id, kind: job.kind }, "interrupted job resumed");
         } catch (error) {
           // Another worker resumed it at the same moment (one resume per job: a unique index).

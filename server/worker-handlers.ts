@@ -5,6 +5,7 @@ import type { PageRenderer } from "~/integrations/browser/render-page";
 import { userAgentFor } from "~/integrations/http/guarded-client";
 import { crawlHandlers } from "~/jobs/crawl.job";
 import type { SchedulePost } from "~/domain/social/post-story";
+import type { SourceLeaseTimes } from "~/domain/sources/lease";
 import type { GraphClient } from "~/integrations/facebook/graph-client";
 import { imageHandlers } from "~/jobs/images.job";
 import { ingestionHandlers } from "~/jobs/ingestion.job";
@@ -27,11 +28,13 @@ export function workerHandlers(input: {
   facebook: GraphClient | null;
   /** Queues a Facebook post's next attempt (the job runner, bound once it exists). */
   schedulePost: SchedulePost;
+  /** The sources' lease times; the defaults but in tests. */
+  sourceLeases?: SourceLeaseTimes;
 }): JobHandlers {
-  const { repos, http, logger } = input;
+  const { repos, http, logger, sourceLeases } = input;
   return {
-    ...ingestionHandlers({ repos, http, logger, parseFeed: input.parseFeed }),
-    ...crawlHandlers({ repos, http, logger, userAgent: userAgentFor(input.config.siteUrl), renderer: input.renderer }),
+    ...ingestionHandlers({ repos, http, logger, parseFeed: input.parseFeed }, sourceLeases),
+    ...crawlHandlers({ repos, http, logger, userAgent: userAgentFor(input.config.siteUrl), renderer: input.renderer }, sourceLeases),
     ...imageHandlers({ repos, http, logger }),
     ...socialHandlers({ repos, graph: input.facebook, schedule: input.schedulePost, logger }),
   };

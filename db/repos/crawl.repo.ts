@@ -1,6 +1,7 @@
-import { and, eq, ilike, inArray, isNull, lt, lte, ne, or, sql, type SQL } from "drizzle-orm";
+import { and, eq, ilike, inArray, isNull, lte, ne, or, sql, type SQL } from "drizzle-orm";
 import type { Db } from "../client";
 import { crawlHosts, rejectedStories, sources, stories, urlQueue, type DiscoveryStats } from "../schema";
+import { leasesOf } from "./leases";
 import { claimOfSources, sourceLeases, type ClaimSourcesInput } from "./source-leases";
 
 export type CrawlSourceRow = typeof sources.$inferSelect;
@@ -58,6 +59,8 @@ const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}
 
 /** Data access of the crawler: per-origin politeness and robots.txt, the URL queue, discovery runs. */
 export function crawlRepo(db: Db) {
+  // One request at a time per origin, across every process: the origin is leased for it.
+  const hostLeases = leasesOf<typeof crawlHosts, string>(db, crawlHosts, crawlHosts.origin);
   return {
     /**
      * Takes an origin for one request when nobody holds it, its next slot has come and it is not
@@ -65,18 +68,16 @@ export function crawlRepo(db: Db) {
      */
     async claimHost(origin: string, leaseMs: number): Promise<HostClaim> {
       await db.insert(crawlHosts).values({ origin }).onConflictDoNothing();
-      const claimed = await db
-        .update(crawlHosts)
-        .set({ leaseUntil: sql`now() + ${`${leaseMs} milliseconds`}::interval`, updatedAt: sql`now()` })
-        .where(
-          and(
-            eq(crawlHosts.origin, origin),
-            or(isNull(crawlHosts.leaseUntil), lt(crawlHosts.leaseUntil, sql`now()`)),
-            or(isNull(crawlHosts.nextFetchAt), lte(crawlHosts.nextFetchAt, sql`now()`)),
-            or(isNull(crawlHosts.pausedUntil), lte(crawlHosts.pausedUntil, sql`now()`)),
-          ),
-        )
-        .returning({ origin: crawlHosts.origin });
+      const claimed = await hostLeases.claim({
+        where: [
+          eq(crawlHosts.origin, origin),
+          or(isNull(crawlHosts.nextFetchAt), lte(crawlHosts.nextFetchAt, sql`now()`))!,
+          or(isNull(crawlHosts.pausedUntil), lte(crawlHosts.pausedUntil, sql`now()`))!,
+        ],
+        now: sql`now()`,
+        until: sql`now() + ${`${leaseMs} milliseconds`}::interval`,
+        set: { updatedAt: sql`now()` },
+      });
       if (claimed.length > 0) return { held: true };
       const [row] = await db
         .select({
@@ -91,10 +92,7 @@ export function crawlRepo(db: Db) {
 
     /** Gives an origin back: the next request may start `delayMs` after now. */
     async releaseHost(origin: string, delayMs: number): Promise<void> {
-      await db
-        .update(crawlHosts)
-        .set({ leaseUntil: null, nextFetchAt: sql`now() + ${`${delayMs} milliseconds`}::interval`, updatedAt: sql`now()` })
-        .where(eq(crawlHosts.origin, origin));
+      await hostLeases.release([origin], { nextFetchAt: sql`now() + ${`${delayMs} milliseconds`}::interval`, updatedAt: sql`now()` });
     },
 
     /** Pauses an origin (a 429 or 503 with Retry-After) for every process. */

@@ -55,7 +55,7 @@ export function jobsRepo(db: Db) {
           status: sql`CASE WHEN ${jobs.cancelRequestedAt} IS NULL THEN 'failed'::job_status ELSE 'cancelled'::job_status END`,
           error: sql`CASE WHEN ${jobs.cancelRequestedAt} IS NULL THEN ${error} ELSE NULL END`,
           finishedAt: now,
-          leaseUntil: null,
+          // The lapsed lease stays on the row: it tells when the process's other leases are free.
         })
         .where(and(eq(jobs.status, "running"), lapsedLease(now)))
         .returning({ id: jobs.id, kind: jobs.kind, status: jobs.status });

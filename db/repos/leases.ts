@@ -6,9 +6,11 @@ import type { Db } from "../client";
  * A table whose rows are leased: taken by one process at a time for a while (`lease_until`), renewed by
  * that process while it works, and given back when it is done. A lease that is not renewed lapses by
  * itself, so the work of a process that died (kill -9, a lost machine) is free again soon after.
- * Sources (feed ingestion, URL discovery) and jobs are leased through this one helper; the times are
- * the caller's clock, so tests can move it.
+ * Sources (feed ingestion, URL discovery), sites' origins (the politeness gate) and jobs are leased
+ * through this one helper. Times are the caller's clock (tests move it) or the database's (`sql\`now()\``),
+ * when processes on several machines must agree.
  */
+type When = Date | SQL;
 type LeasedTable = PgTable & { leaseUntil: PgColumn };
 
 export type Leases<TTable extends LeasedTable, TKey extends string | number, TRow> = {
@@ -17,13 +19,13 @@ export type Leases<TTable extends LeasedTable, TKey extends string | number, TRo
    * `until`, setting `set` on them too. Rows another process is taking at the same moment are skipped
    * (SKIP LOCKED), so two processes never hold one row.
    */
-  claim(input: { where: SQL[]; now: Date; until: Date; orderBy?: SQL[]; set?: PgUpdateSetSource<TTable> }): Promise<TRow[]>;
+  claim(input: { where: SQL[]; now: When; until: When; orderBy?: SQL[]; set?: PgUpdateSetSource<TTable> }): Promise<TRow[]>;
   /** Extends the leases still held (not given back, and matching `where`) to `until`; returns the keys renewed. */
-  renew(keys: TKey[], until: Date, where?: SQL[]): Promise<TKey[]>;
+  renew(keys: TKey[], until: When, where?: SQL[]): Promise<TKey[]>;
   /** Gives rows back at once, setting `set` on them too. */
   release(keys: TKey[], set?: PgUpdateSetSource<TTable>): Promise<void>;
   /** The condition "its lease lapsed before `now`" (never taken counts as lapsed). */
-  lapsed(now: Date): SQL;
+  lapsed(now: When): SQL;
 };
 
 export function leasesOf<TTable extends LeasedTable, TKey extends string | number>(
@@ -32,8 +34,8 @@ export function leasesOf<TTable extends LeasedTable, TKey extends string | numbe
   key: PgColumn,
 ): Leases<TTable, TKey, TTable["$inferSelect"]> {
   const leaseUntil = table.leaseUntil;
-  const lapsed = (now: Date) => or(isNull(leaseUntil), lt(leaseUntil, now))!;
-  const setLease = (until: Date | null, set?: PgUpdateSetSource<TTable>) => ({ ...set, leaseUntil: until }) as PgUpdateSetSource<TTable>;
+  const lapsed = (now: When) => or(isNull(leaseUntil), lt(leaseUntil, now))!;
+  const setLease = (until: When | null, set?: PgUpdateSetSource<TTable>) => ({ ...set, leaseUntil: until }) as PgUpdateSetSource<TTable>;
   return {
     lapsed,
     claim: (input) =>

@@ -1,6 +1,7 @@
 import type { CrawlSourceRow, QueueCandidate } from "~/db/repos/crawl.repo";
 import type { DiscoveryStats } from "~/db/schema";
 import { describeError } from "~/domain/ingestion/describe-error";
+import { SOURCE_LEASE_MS, SOURCE_LEASE_RENEW_MS } from "~/domain/sources/lease";
 import { eachLimit } from "~/domain/ingestion/each-limit";
 import { nextCheckAfterFailure, nextCheckAfterSuccess, statusAfterRun } from "~/domain/ingestion/schedule";
 import { systemClock } from "~/domain/ingestion/deps";
@@ -24,10 +25,6 @@ export const MAX_DISCOVERED_URLS = 50_000;
 const MAX_ERRORS_KEPT = 20;
 const SITEMAP_ACCEPT = "application/xml, text/xml;q=0.9, application/x-gzip;q=0.8, text/plain;q=0.7, */*;q=0.5";
 /** A discovery holds its source this long at most; a runner that dies lets it go by itself. */
-// A source's lease is short and renewed while discovery runs, as ingestion's is: a run whose process
-// died frees its sources within a minute.
-export const LEASE_MS = 60_000;
-export const LEASE_RENEW_MS = 20_000;
 const SOURCES_AT_ONCE = 3;
 
 /** One source's discovery, as the CLI and the job report it. */
@@ -280,7 +277,7 @@ export async function runDiscoveryCycle(
 ): Promise<DiscoveryCycleResult> {
   const clock = deps.clock ?? systemClock;
   const now = clock.now();
-  const leaseMs = input.leaseMs ?? LEASE_MS;
+  const leaseMs = input.leaseMs ?? SOURCE_LEASE_MS;
   const claimed = await deps.repos.crawl.claimSources({
     scope: input.scope,
     now,
@@ -290,7 +287,7 @@ export async function runDiscoveryCycle(
   });
   const held = keepLeases<number>({
     renew: (ids) => deps.repos.crawl.renewSources(ids, new Date(clock.now().getTime() + leaseMs)),
-    everyMs: input.leaseRenewMs ?? LEASE_RENEW_MS,
+    everyMs: input.leaseRenewMs ?? SOURCE_LEASE_RENEW_MS,
     onError: (error) => deps.logger.warn({ err: describeError(error) }, "could not renew the sources' leases; trying again"),
   });
   held.hold(claimed.map((source) => source.id));

@@ -10,7 +10,8 @@ import type { HttpClient } from "~/integrations/http/types";
 import { normalizeUrl } from "~/lib/normalize-url";
 import { rssFeed, startTestServer, type TestServer } from "~/test/http-test-server";
 import type { Clock } from "./deps";
-import { ingestSource, LEASE_MS, runIngestionCycle } from "./ingest";
+import { SOURCE_LEASE_MS as LEASE_MS } from "~/domain/sources/lease";
+import { ingestSource, runIngestionCycle } from "./ingest";
 
 const t = useTestDatabase();
 const logger = pino({ level: "silent" });

@@ -6,6 +6,7 @@ import { keepLeases, type LeaseKeeper } from "~/lib/lease-keeper";
 import { FEED_ACCEPT, PAGE_ACCEPT } from "./accept";
 import { systemClock, type IngestionDeps } from "./deps";
 import { describeError } from "./describe-error";
+import { SOURCE_LEASE_MS, SOURCE_LEASE_RENEW_MS } from "~/domain/sources/lease";
 import { eachLimit } from "./each-limit";
 import { parseFeed, type FeedItem } from "./feed/parse-feed";
 import { applyKeywords } from "./keywords";
@@ -52,17 +53,13 @@ export type SourceRunSummary = {
   error: string | null;
 };
 
-// A source's lease is short and renewed while the cycle runs, so the sources of a runner that died
-// (kill -9, a lost machine) are free again within a minute, while a live runner keeps what it holds.
-export const LEASE_MS = 60_000;
-export const LEASE_RENEW_MS = 20_000;
 const CANONICAL_CONCURRENCY = 4;
 
 /** Runs one ingestion cycle: claims the sources, ingests each (one failing never stops the rest), and totals the result. */
 export async function runIngestionCycle(deps: IngestionDeps, options: IngestionOptions): Promise<IngestionResult> {
   const clock = deps.clock ?? systemClock;
   const now = clock.now();
-  const leaseMs = options.leaseMs ?? LEASE_MS;
+  const leaseMs = options.leaseMs ?? SOURCE_LEASE_MS;
   const claimed = await deps.repos.ingestion.claimSources({
     scope: options.scope,
     now,
@@ -73,7 +70,7 @@ export async function runIngestionCycle(deps: IngestionDeps, options: IngestionO
   // Renewed while the cycle runs, for the sources not yet done; a renewal that fails is retried next time.
   const held = keepLeases<number>({
     renew: (ids) => deps.repos.ingestion.renewLeases(ids, new Date(clock.now().getTime() + leaseMs)),
-    everyMs: options.leaseRenewMs ?? LEASE_RENEW_MS,
+    everyMs: options.leaseRenewMs ?? SOURCE_LEASE_RENEW_MS,
     onError: (error) => deps.logger.warn({ err: rootCauseMessage(error) }, "could not renew the sources' leases; trying again"),
   });
   held.hold(claimed.map((source) => source.id));
@@ -94,7 +91,7 @@ async function runClaimed(deps: IngestionDeps, options: IngestionOptions, claime
       deps.logger.error({ err: rootCauseMessage(error) }, "ingestion progress could not be reported");
     }
   };
-  // A lease left behind only lapses after LEASE_MS; give sources back at once whenever we can.
+  // A lease left behind only lapses after SOURCE_LEASE_MS; give sources back at once whenever we can.
   const release = async (sourceIds: number[]) => {
     try {
       await deps.repos.ingestion.releaseLeases(sourceIds);
