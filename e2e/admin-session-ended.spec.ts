@@ -1,4 +1,4 @@
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test, type APIRequest, type Page } from "@playwright/test";
 import { EDITOR } from "./fixtures";
 import { signInAsAdmin } from "./helpers";
 
@@ -7,8 +7,8 @@ import { signInAsAdmin } from "./helpers";
 // browser shows the sign-in screen, as the admin gate always did.
 
 /** Ends the page's session in the database, as signing out in another tab does; the page keeps its cookie. */
-async function endSessionElsewhere(page: Page, baseURL: string, playwright: typeof import("@playwright/test")) {
-  const elsewhere = await playwright.request.newContext({ baseURL, storageState: await page.context().storageState() });
+async function endSessionElsewhere(page: Page, baseURL: string, request: APIRequest) {
+  const elsewhere = await request.newContext({ baseURL, storageState: await page.context().storageState() });
   expect((await elsewhere.post("/api/auth/sign-out", { data: {}, headers: { origin: baseURL } })).status()).toBe(200);
   await elsewhere.dispose();
   const cookies = (await page.context().cookies()).filter((cookie) => cookie.name.includes("session_token"));
@@ -17,7 +17,7 @@ async function endSessionElsewhere(page: Page, baseURL: string, playwright: type
 
 test("a fetcher's change from an ended session lands on the sign-in screen, its body refused unread", async ({ page, baseURL, playwright }) => {
   await signInAsAdmin(page, "/admin/categories");
-  await endSessionElsewhere(page, baseURL!, playwright);
+  await endSessionElsewhere(page, baseURL!, playwright.request);
 
   await page.getByRole("button", { name: "Add Category" }).first().click();
   await page.getByLabel("Category Name").first().fill("Ghost Category");
@@ -37,7 +37,7 @@ test("a fetcher's change from an ended session lands on the sign-in screen, its 
 
 test("a form's change from an ended session lands on the sign-in screen, and changes nothing", async ({ page, baseURL, playwright }) => {
   await signInAsAdmin(page, "/admin/users");
-  await endSessionElsewhere(page, baseURL!, playwright);
+  await endSessionElsewhere(page, baseURL!, playwright.request);
 
   const answered = page.waitForResponse((response) => response.request().method() === "POST" && new URL(response.url()).pathname === "/admin/users.data");
   await page.getByRole("button", { name: `Make admin for ${EDITOR.email}` }).click();

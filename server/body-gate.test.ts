@@ -124,7 +124,10 @@ async function signIn(app: Running, who: { email: string; password: string }): P
     body: JSON.stringify(who),
   });
   expect(response.status).toBe(200);
-  return response.headers.getSetCookie().map((cookie) => cookie.split(";")[0]).join("; ");
+  return response.headers
+    .getSetCookie()
+    .map((cookie) => cookie.split(";")[0])
+    .join("; ");
 }
 
 /** The body of an answer sent in chunks, put back together. */
@@ -154,7 +157,11 @@ function slowPost(
 ): { answer: Promise<Answer>; resume: () => void; sent: () => number } {
   const socket = net.connect(app.port, "127.0.0.1");
   const headers = { host: `127.0.0.1:${app.port}`, "content-type": "application/octet-stream", "content-length": String(options.declared), ...options.headers };
-  socket.write(`POST ${options.path} HTTP/1.1\r\n${Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`).join("")}\r\n`);
+  socket.write(
+    `POST ${options.path} HTTP/1.1\r\n${Object.entries(headers)
+      .map(([name, value]) => `${name}: ${value}\r\n`)
+      .join("")}\r\n`,
+  );
   let sent = 0;
   let received = "";
   let answeredAt: number | null = null;
@@ -256,7 +263,8 @@ describe("bodies sent to the back office and the API", () => {
     expect(anonymous.sentBeforeAnswer).toBeLessThan(60 * 1024);
     await createUser({ users: t.repos.users }, EDITOR);
     const cookie = await signIn(app, EDITOR);
-    const foreign = await slowPost(app, { path: "/api/auth/change-password", declared: 60 * 1024, chunk: 1024, everyMs: 100, headers: { origin: "https://evil.example", cookie } }).answer;
+    const foreign = await slowPost(app, { path: "/api/auth/change-password", declared: 60 * 1024, chunk: 1024, everyMs: 100, headers: { origin: "https://evil.example", cookie } })
+      .answer;
     expect(foreign.status).toBe(403);
     expect(JSON.parse(foreign.body)).toMatchObject({ code: "FOREIGN_ORIGIN" });
     expect(JSON.parse(foreign.body).message).toContain(`changes are accepted only from the site's own address`);
@@ -275,15 +283,29 @@ describe("bodies sent to the back office and the API", () => {
     await createUser({ users: t.repos.users }, EDITOR);
     const admin = await signIn(app, ADMIN);
     const body = new Uint8Array(BODY_LIMITS.admin).fill(7);
-    const accepted = await fetch(`${app.origin}/admin/sources`, { method: "POST", headers: { origin: app.origin, cookie: admin, "content-type": "application/octet-stream" }, body });
+    const accepted = await fetch(`${app.origin}/admin/sources`, {
+      method: "POST",
+      headers: { origin: app.origin, cookie: admin, "content-type": "application/octet-stream" },
+      body,
+    });
     expect(accepted.status).toBe(200);
     expect(await accepted.json()).toEqual({ bytes: BODY_LIMITS.admin, admin: ADMIN.email });
     const editor = await signIn(app, EDITOR);
-    const refused = await fetch(`${app.origin}/admin/sources`, { method: "POST", headers: { origin: app.origin, cookie: editor, "content-type": "application/octet-stream" }, body: new Uint8Array(1024) });
+    const refused = await fetch(`${app.origin}/admin/sources`, {
+      method: "POST",
+      headers: { origin: app.origin, cookie: editor, "content-type": "application/octet-stream" },
+      body: new Uint8Array(1024),
+    });
     expect(refused.status).toBe(403);
     expect(await refused.json()).toMatchObject({ gate: "not-admin" });
     // An admin's session, from another origin: the admin gate's wrong-address answer, the body never read.
-    const forged = await slowPost(app, { path: "/admin/sources", declared: BODY_LIMITS.admin, chunk: 1024, everyMs: 100, headers: { origin: "https://evil.example", cookie: admin } }).answer;
+    const forged = await slowPost(app, {
+      path: "/admin/sources",
+      declared: BODY_LIMITS.admin,
+      chunk: 1024,
+      everyMs: 100,
+      headers: { origin: "https://evil.example", cookie: admin },
+    }).answer;
     expect(forged.status).toBe(403);
     expect(JSON.parse(forged.body)).toMatchObject({ gate: "foreign-origin" });
     expect(forged.sentBeforeAnswer).toBeLessThan(BODY_LIMITS.admin / 10);
@@ -309,7 +331,11 @@ describe("bodies sent to the back office and the API", () => {
     expect(JSON.parse(firstAnswer.body)).toEqual({ bytes: PART_AND_REST, admin: ADMIN.email });
     // Answered: A's bytes are given back, and B, tried again, is read whole.
     await expect.poll(() => app.budget.held).toBe(0);
-    const retried = await fetch(`${app.origin}/admin/sources`, { method: "POST", headers: { ...headers, "content-type": "application/octet-stream" }, body: new Uint8Array(1.5 * MiB) });
+    const retried = await fetch(`${app.origin}/admin/sources`, {
+      method: "POST",
+      headers: { ...headers, "content-type": "application/octet-stream" },
+      body: new Uint8Array(1.5 * MiB),
+    });
     expect(await retried.json()).toEqual({ bytes: 1.5 * MiB, admin: ADMIN.email });
     expect(app.budget.peak).toBeLessThanOrEqual(3 * MiB);
   }, 60_000);
@@ -323,7 +349,11 @@ describe("bodies sent to the back office and the API", () => {
     const slow = Array.from({ length: 20 }, () => slowPost(app, { path: "/admin/sources", declared: BODY_LIMITS.admin, chunk: 1024, everyMs: 100, headers }));
     await expect.poll(() => app.budget.held, { timeout: 20_000 }).toBeGreaterThan(0);
     // ...leave room for a 2 MiB body sent at once.
-    const quick = await fetch(`${app.origin}/admin/sources`, { method: "POST", headers: { ...headers, "content-type": "application/octet-stream" }, body: new Uint8Array(2 * MiB) });
+    const quick = await fetch(`${app.origin}/admin/sources`, {
+      method: "POST",
+      headers: { ...headers, "content-type": "application/octet-stream" },
+      body: new Uint8Array(2 * MiB),
+    });
     expect(await quick.json()).toEqual({ bytes: 2 * MiB, admin: ADMIN.email });
     for (const answer of await Promise.all(slow.map((post) => post.answer))) {
       expect(answer.status).toBe(408);

@@ -41,10 +41,7 @@ export type BodyRefusal = { status: 403; reason: "foreign-origin" } | { status: 
  * carry a valid session (`hasSession`, the session lookup: one database read, which the request's
  * own handlers reuse). Null when the body may be read.
  */
-export async function refuseBodyBeforeReading(
-  req: IncomingMessage,
-  deps: { trustedOrigins: readonly string[]; hasSession: () => Promise<boolean> },
-): Promise<BodyRefusal | null> {
+export async function refuseBodyBeforeReading(req: IncomingMessage, deps: { trustedOrigins: readonly string[]; hasSession: () => Promise<boolean> }): Promise<BodyRefusal | null> {
   if (!isTrustedOrigin(req.headers.origin, deps.trustedOrigins)) return { status: 403, reason: "foreign-origin" };
   if (!(await deps.hasSession())) return { status: 401, reason: "signed-out" };
   return null;

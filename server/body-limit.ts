@@ -89,6 +89,7 @@ export function createBodyBudget(max: number = BODY_BUDGET_BYTES): BodyBudget {
 const discard = () => {};
 const bodies = new WeakMap<IncomingMessage, Buffer>();
 const unread = new WeakSet<IncomingMessage>();
+const holders = new WeakMap<IncomingMessage, () => void>();
 
 /** The body read by `readRequestBody`, or undefined when the request had none. */
 export function bufferedBody(req: IncomingMessage): Buffer | undefined {
@@ -121,6 +122,12 @@ function closeAfterAnswer(req: IncomingMessage, res: ServerResponse): void {
   };
 }
 
+/** Gives back to the budget what a request's body held: its server calls it once the request is answered. */
+export function releaseBody(req: IncomingMessage): void {
+  holders.get(req)?.();
+  holders.delete(req);
+}
+
 /** Whether `leaveBodyUnread` marked this request. */
 export function bodyLeftUnread(req: IncomingMessage): boolean {
   return unread.has(req);
@@ -140,7 +147,7 @@ export type BodyReading = { limits?: BodyLimits; budget?: BodyBudget; timeoutMs?
  * Reads a request's body before anything else does, and at most its path's limit of it: a declared
  * length over the limit is refused before a byte is read, and a body that grows past it is refused
  * the moment it does (413). Each chunk is counted against the process's budget as it arrives and
- * stays counted until the request is answered: a chunk that does not fit is refused with 503 and
+ * stays counted until the request is answered (`releaseBody`): a chunk that does not fit is refused with 503 and
  * Retry-After; a body that has not arrived whole within `timeoutMs` is refused with 408. Refusals
  * answer JSON with `message` and `error` (the keys the auth and back-office clients read) and
  * `code`; the rest is never held in memory, and a sender that does not stop is cut off. Resolves
@@ -171,9 +178,12 @@ export function readRequestBody(req: IncomingMessage, res: ServerResponse, readi
       budget?.release(held);
       held = 0;
     };
-    // What was taken of the budget is held until the request is answered (or its client goes away).
-    res.once("close", release);
-    const timer = setTimeout(() => stop(() => refuse(408, "The request body took too long to arrive. Please try again.", "BODY_TIMEOUT")), reading.timeoutMs ?? BODY_READ_TIMEOUT_MS);
+    // What was taken of the budget is held until the request is answered (`releaseBody`).
+    holders.set(req, release);
+    const timer = setTimeout(
+      () => stop(() => refuse(408, "The request body took too long to arrive. Please try again.", "BODY_TIMEOUT")),
+      reading.timeoutMs ?? BODY_READ_TIMEOUT_MS,
+    );
     timer.unref();
     const stop = (answer: () => void) => {
       settled = true;

@@ -24,7 +24,18 @@ import { createRateLimiter } from "~/lib/rate-limit";
 import { publicConfig, type AppContext, type SessionUser } from "./app-context";
 import { CLIENT_IP_HEADER, createAuth } from "./auth";
 import { databaseIsDown, MAINTENANCE_RETRY_SECONDS, maintenanceHtml } from "./maintenance";
-import { BODY_LIMITS, bodyLeftUnread, bufferedBody, createBodyBudget, declaresBody, leaveBodyUnread, readRequestBody, type BodyBudget, type BodyLimits } from "./body-limit";
+import {
+  BODY_LIMITS,
+  bodyLeftUnread,
+  bufferedBody,
+  createBodyBudget,
+  declaresBody,
+  leaveBodyUnread,
+  readRequestBody,
+  releaseBody,
+  type BodyBudget,
+  type BodyLimits,
+} from "./body-limit";
 import { bodyGateFor, bodyRefusalAnswer, refuseBodyBeforeReading } from "./body-gate";
 import { clientAddress, compileTrust } from "./client-address";
 import { pathOf, sendBody, sendJson, type NodeMiddleware } from "./node-handler";
@@ -342,7 +353,10 @@ export function createWebApp(options: {
     applySecurityHeaders(req, res, { https });
     if (assets?.serve(req, res) || publicFiles?.serve(req, res)) return;
     logRequest(logger, req, res);
-    route(req, res).catch((error: unknown) => failed(req, res, error));
+    // Once answered (or failed), what its body held of the budget is given back.
+    route(req, res)
+      .catch((error: unknown) => failed(req, res, error))
+      .finally(() => releaseBody(req));
   };
   return { nodeHandler: handle, metrics, renderMetrics, origin, invalidatePublicPages, clearPublicPages };
 }
