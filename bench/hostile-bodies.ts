@@ -1,7 +1,7 @@
 // Slow anonymous bodies against a production web process: `node --import tsx bench/hostile-bodies.ts`
 // (see docs/benchmarks.md). One web process (`bin/oddwire.mjs serve`, ROLE=web, WEB_CONCURRENCY=1)
-// on PostgreSQL takes, in two waves, 150 and then 100 anonymous `POST /admin/sources` that each
-// declare 2.3 MB and send 1 KB every 100 ms (issue 31, item 6). It reports, per wave, how many were
+// on PostgreSQL takes, in waves, 150 and then 100 anonymous `POST /admin/sources` that each declare
+// 2.3 MB and send 1 KB every 100 ms (issue 31, item 6), then 150 that send it as fast as they can. It reports, per wave, how many were
 // answered within 12 s and with what, how long the answers took, how many bytes the clients had sent
 // by then, /healthz's latency meanwhile, and the memory of the server's processes (RSS, from /proc)
 // before, at the peak and after.
@@ -26,8 +26,10 @@ const PG_URL = process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:
 const DB_NAME = "oddwire_bench_bodies";
 const DEADLINE_MS = 12_000;
 const WAVES = [
-  { clients: 150, declared: BODY_LIMITS.admin },
-  { clients: 100, declared: BODY_LIMITS.admin },
+  { clients: 150, declared: BODY_LIMITS.admin, chunk: 1024, everyMs: 100 },
+  { clients: 100, declared: BODY_LIMITS.admin, chunk: 1024, everyMs: 100 },
+  // The same bodies sent as fast as the sockets take them.
+  { clients: 150, declared: BODY_LIMITS.admin, chunk: 64 * 1024, everyMs: 1 },
 ];
 
 const out = (line: string) => process.stdout.write(`${line}\n`);
@@ -48,24 +50,27 @@ function treeRssKb(pid: number): number {
 
 type Slow = { status: number | null; answeredMs: number | null; sentAtAnswer: number };
 
-/** One slow anonymous POST on a raw socket: 1 KB every 100 ms until it is answered, or the deadline. */
-function slowPost(port: number, declared: number, origin: string): Promise<Slow> {
+/** One anonymous POST on a raw socket: `chunk` bytes every `everyMs` until it is answered, or the deadline. */
+function slowPost(port: number, wave: (typeof WAVES)[number], origin: string): Promise<Slow> {
+  const { declared, chunk, everyMs } = wave;
   return new Promise((resolve) => {
     const began = performance.now();
     const socket = net.connect(port, "127.0.0.1");
     socket.write(
       `POST /admin/sources HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nOrigin: ${origin}\r\nContent-Type: multipart/form-data; boundary=x\r\nContent-Length: ${declared}\r\n\r\n`,
     );
-    const piece = Buffer.alloc(1024, "o");
+    const piece = Buffer.alloc(chunk, "o");
     let sent = 0;
     let received = "";
     const result: Slow = { status: null, answeredMs: null, sentAtAnswer: 0 };
     const tick = setInterval(() => {
-      if (result.status !== null || socket.destroyed || sent >= declared) return;
-      sent += piece.length;
-      socket.write(piece);
-    }, 100);
+      if (result.status !== null || socket.destroyed || sent >= declared || socket.writableNeedDrain) return;
+      const part = piece.subarray(0, Math.min(chunk, declared - sent));
+      sent += part.length;
+      socket.write(part);
+    }, everyMs);
     const finish = () => {
+      if (result.status === null) result.sentAtAnswer = sent;
       clearInterval(tick);
       clearTimeout(deadline);
       socket.destroy();
@@ -148,7 +153,7 @@ async function main() {
           await sleep(200);
         }
       })();
-      const answers = await Promise.all(Array.from({ length: wave.clients }, () => slowPost(port, wave.declared, base)));
+      const answers = await Promise.all(Array.from({ length: wave.clients }, () => slowPost(port, wave, base)));
       waving = false;
       await probing;
       await sleep(2_000);
@@ -159,7 +164,9 @@ async function main() {
       for (const a of answers) statuses.set(String(a.status ?? "none"), (statuses.get(String(a.status ?? "none")) ?? 0) + 1);
       const latencies = answered.map((a) => a.answeredMs!).sort((a, b) => a - b);
       const sent = answers.map((a) => a.sentAtAnswer).sort((a, b) => a - b);
-      out(`wave ${index + 1}: ${wave.clients} slow anonymous POST /admin/sources declaring ${(wave.declared / 1024 / 1024).toFixed(2)} MiB, 1 KB per 100 ms`);
+      out(
+        `wave ${index + 1}: ${wave.clients} anonymous POST /admin/sources declaring ${(wave.declared / 1024 / 1024).toFixed(2)} MiB, ${wave.chunk / 1024} KB every ${wave.everyMs} ms`,
+      );
       out(`  answered within ${DEADLINE_MS / 1000} s: ${answered.length}/${wave.clients}; statuses ${[...statuses].map(([s, n]) => `${s}: ${n}`).join(", ")}`);
       if (latencies.length > 0) out(`  answer after: p50 ${percentile(latencies, 50).toFixed(0)} ms, max ${latencies.at(-1)!.toFixed(0)} ms`);
       out(`  bytes each client had sent when answered (or at the deadline): p50 ${percentile(sent, 50)}, max ${sent.at(-1)}`);
