@@ -10,7 +10,7 @@ let server: Server;
 let base: string;
 beforeAll(async () => {
   server = createServer((req, res) => {
-    void readRequestBody(req, res, { auth: 1024, admin: 8 * 1024, other: 512 }).then((read) => {
+    void readRequestBody(req, res, { limits: { auth: 1024, admin: 8 * 1024, other: 512 } }).then((read) => {
       if (!read) return;
       const body = bufferedBody(req) ?? Buffer.alloc(0);
       res.setHeader("Content-Type", "application/json");

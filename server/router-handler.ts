@@ -4,7 +4,7 @@ import { pipeline } from "node:stream/promises";
 import { constants as zlib, createBrotliCompress, createGzip } from "node:zlib";
 import { createReadableStreamFromReadable } from "@react-router/node";
 import { createRequestHandler, type AppLoadContext, type ServerBuild } from "react-router";
-import { bufferedBody } from "./body-limit";
+import { bodyLeftUnread, bufferedBody } from "./body-limit";
 import { requestHost, requestProtocol, type ProxyTrust } from "./client-address";
 import { chooseEncoding } from "./public-cache";
 
@@ -33,7 +33,7 @@ export function requestUrl(req: IncomingMessage, siteUrl: string, trust: ProxyTr
 /**
  * React Router's request handler on a node request: the request URL judged against SITE_URL
  * (`requestUrl`), the body as `readRequestBody` read it, and a client that goes away cancelling the
- * work done for it. It resolves with the framework's answer; `sendResponse` sends it.
+ * work done for it (a body refused before it was read is left out). It resolves with the framework's answer; `sendResponse` sends it.
  */
 export function createPageRenderer(options: { build: ServerBuild | (() => Promise<ServerBuild>); siteUrl: string; trust: ProxyTrust; mode?: string }) {
   const handle = createRequestHandler(options.build, options.mode ?? process.env.NODE_ENV);
@@ -53,7 +53,8 @@ function toFetchRequest(req: IncomingMessage, res: ServerResponse, siteUrl: stri
   res.on("finish", () => (controller = null));
   res.on("close", () => controller?.abort());
   const init: RequestInit & { duplex?: "half" } = { method: req.method, headers, signal };
-  if (req.method !== "GET" && req.method !== "HEAD") {
+  // A body refused before it was read (server/body-gate.ts) never reaches the handlers.
+  if (req.method !== "GET" && req.method !== "HEAD" && !bodyLeftUnread(req)) {
     const body = bufferedBody(req);
     if (body) init.body = new Uint8Array(body);
     else if (!req.readableEnded) {

@@ -87,16 +87,16 @@ function lazyBody(bytes: number): ReadableStream<Uint8Array> {
 }
 
 /** POSTs `bytes` of body, chunked or with its length declared, and resolves with the status and the answer's text. */
-function postLarge(url: string, bytes: number, how: "chunked" | "declared"): Promise<{ status: number; body: string }> {
+function postLarge(url: string, bytes: number, how: "chunked" | "declared", headers: Record<string, string> = {}): Promise<{ status: number; body: string }> {
   if (how === "chunked") {
     return fetch(url, {
       method: "POST",
-      headers: { "content-type": "application/json" },
+      headers: { "content-type": "application/json", ...headers },
       body: lazyBody(bytes),
       duplex: "half",
     } as RequestInit).then(async (response) => ({ status: response.status, body: await response.text() }));
   }
-  return postDeclaredBytes(url, bytes);
+  return postDeclaredBytes(url, bytes, { "content-type": "application/json", ...headers });
 }
 
 describe("request bodies are capped before they are read", () => {
@@ -118,10 +118,18 @@ describe("request bodies are capped before they are read", () => {
 
   test("the back office accepts a body the size of the largest OPML import and refuses one past its limit", async () => {
     const app = await startApp();
-    const over = await postLarge(`${app.base}/admin/sources.data`, BODY_LIMITS.admin + CHUNK.length, "chunked");
+    // Only a signed-in user's body is read at all (server/body-gate.test.ts).
+    await createUser({ users: t.repos.users }, { email: "admin@oddwire.test", password: "admin-password-1", admin: true });
+    const signIn = await fetch(`${app.base}/api/auth/sign-in/email`, {
+      method: "POST",
+      headers: { "content-type": "application/json", origin: app.base, ...fromNewAddress() },
+      body: JSON.stringify({ email: "admin@oddwire.test", password: "admin-password-1" }),
+    });
+    const session = { origin: app.base, cookie: signIn.headers.getSetCookie().map((cookie) => cookie.split(";")[0]).join("; ") };
+    const over = await postLarge(`${app.base}/admin/sources.data`, BODY_LIMITS.admin + CHUNK.length, "chunked", session);
     expect(over.status).toBe(413);
     expect(JSON.parse(over.body).message).toBe("The request is too large: this address accepts at most 2.3 MB.");
-    const declared = await postLarge(`${app.base}/admin/api/scrape`, BODY_LIMITS.admin + 1, "declared");
+    const declared = await postLarge(`${app.base}/admin/api/scrape`, BODY_LIMITS.admin + 1, "declared", session);
     expect(declared.status).toBe(413);
     // A public address takes the small limit.
     expect((await postLarge(`${app.base}/search`, 128 * 1024, "declared")).status).toBe(413);

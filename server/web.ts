@@ -21,10 +21,22 @@ import { getStoryCard } from "~/domain/public/public-site";
 import { recordMeasuredImageSize } from "~/domain/images/image-size";
 import { errorMessage } from "~/lib/error-message";
 import { createRateLimiter } from "~/lib/rate-limit";
-import { publicConfig, type AppContext } from "./app-context";
+import { publicConfig, type AppContext, type SessionUser } from "./app-context";
 import { CLIENT_IP_HEADER, createAuth } from "./auth";
 import { databaseIsDown, MAINTENANCE_RETRY_SECONDS, maintenanceHtml } from "./maintenance";
-import { BODY_LIMITS, bufferedBody, readRequestBody, type BodyLimits } from "./body-limit";
+import {
+  BODY_LIMITS,
+  bodyLeftUnread,
+  bufferedBody,
+  createBodyBudget,
+  declaresBody,
+  leaveBodyUnread,
+  readRequestBody,
+  releaseBody,
+  type BodyBudget,
+  type BodyLimits,
+} from "./body-limit";
+import { bodyGateFor, bodyRefusalAnswer, refuseBodyBeforeReading } from "./body-gate";
 import { clientAddress, compileTrust } from "./client-address";
 import { pathOf, sendBody, sendJson, type NodeMiddleware } from "./node-handler";
 import { createImageRoute, siteImageReader, sitePictureChecker } from "./image-route";
@@ -107,6 +119,10 @@ export function createWebApp(options: {
   demo?: boolean;
   /** The most bytes a request body may have, by where it goes (tests pass smaller ones). */
   bodyLimits?: BodyLimits;
+  /** The bytes of request bodies this process holds at once, across all requests (BODY_BUDGET_BYTES by default; tests pass a smaller one). */
+  bodyBudget?: BodyBudget;
+  /** How long a request body may take to arrive, whole (BODY_READ_TIMEOUT_MS by default). */
+  bodyReadTimeoutMs?: number;
   /** The build's client directory: its hashed assets under `assets/`, the site's own files beside them (tests pass their own). */
   clientDir?: string;
   /** The search limits, when shared by several web processes (the cluster primary keeps them); this process's own by default. */
@@ -169,13 +185,14 @@ export function createWebApp(options: {
       );
     }
   };
+  const getSessionUser = async (headers: Headers): Promise<SessionUser | null> => {
+    const session = await auth.api.getSession({ headers });
+    return session ? { id: session.user.id, email: session.user.email, name: session.user.name, emailVerified: session.user.emailVerified } : null;
+  };
   const sharedContext: Omit<AppContext, "clientAddress"> = {
     repos,
     publicRepos: { ...repos, categories: { ...repos.categories, listAll: categoriesForPages.listAll, findBySlug: categoriesForPages.findBySlug } },
-    getSessionUser: async (headers) => {
-      const session = await auth.api.getSession({ headers });
-      return session ? { id: session.user.id, email: session.user.email, name: session.user.name, emailVerified: session.user.emailVerified } : null;
-    },
+    getSessionUser,
     config: publicConfig(config),
     trustedOrigins: config.trustedOrigins,
     rateLimits,
@@ -189,7 +206,7 @@ export function createWebApp(options: {
   };
 
   const trust = compileTrust(config.trustProxy);
-  const bodyLimits = options.bodyLimits ?? BODY_LIMITS;
+  const bodyReading = { limits: options.bodyLimits ?? BODY_LIMITS, budget: options.bodyBudget ?? createBodyBudget(), timeoutMs: options.bodyReadTimeoutMs };
   const authHandler = toNodeHandler(auth);
   // Pictures are compressed already; they skip compression and the page cache.
   const imageRoute = createImageRoute({
@@ -246,12 +263,51 @@ export function createWebApp(options: {
   };
 
   /**
-   * Everything the page cache and the static files did not answer: the body read within its limit,
-   * then the auth service, story pictures, the development server's middleware, the health and
-   * metrics routes, and the pages (through the page cache, compressed unless it keeps them).
+   * The session of a request, looked up once: the gate before its body and its handlers (the admin
+   * gate's `getSessionUser`) share the one lookup while they ask with the request's own cookies.
+   */
+  const sessionOf = (req: IncomingMessage) => {
+    const cookie = req.headers.cookie ?? null;
+    let lookup: Promise<SessionUser | null> | null = null;
+    const user = () => (lookup ??= getSessionUser(new Headers(cookie === null ? {} : { cookie })));
+    const forHandlers: AppContext["getSessionUser"] = (headers) => (headers.get("cookie") === cookie ? user() : getSessionUser(headers));
+    return { user, getSessionUser: forHandlers };
+  };
+
+  /**
+   * Whether a request's body may be read: a body sent to the back office or the API (but the auth
+   * service's open endpoints) is read only from one of the site's origins with a valid session. A
+   * refused one is never read and its connection closes after the answer: the API's answer is JSON
+   * here; the back office answers as its pages always have (the sign-in screen, 'Access Denied', the
+   * wrong-address screen, or their JSON on a resource route), from the request without its body.
+   * True when the request is answered already.
+   */
+  const refusedBeforeBody = async (req: IncomingMessage, res: ServerResponse, session: ReturnType<typeof sessionOf>): Promise<boolean> => {
+    const gate = declaresBody(req) ? bodyGateFor(pathOf(req)) : null;
+    if (!gate) return false;
+    const hasSession = async () => (await session.user()) !== null;
+    const refusal = await refuseBodyBeforeReading(req, { trustedOrigins: config.trustedOrigins, hasSession }).catch((error: unknown) => {
+      // Without an answer from the session store, the body is not read either.
+      leaveBodyUnread(req, res);
+      throw error;
+    });
+    if (!refusal) return false;
+    leaveBodyUnread(req, res);
+    if (gate === "admin") return false;
+    sendJson(req, res, refusal.status, bodyRefusalAnswer(refusal, req, config.siteUrl), { "Cache-Control": "no-store" });
+    return true;
+  };
+
+  /**
+   * Everything the page cache and the static files did not answer: the gate before bodies, the body
+   * read within its limit and the process's budget, then the auth service, story pictures, the
+   * development server's middleware, the health and metrics routes, and the pages (through the page
+   * cache, compressed unless it keeps them).
    */
   const route = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
-    if (!(await readRequestBody(req, res, bodyLimits))) return;
+    const session = sessionOf(req);
+    if (await refusedBeforeBody(req, res, session)) return;
+    if (!bodyLeftUnread(req) && !(await readRequestBody(req, res, bodyReading))) return;
     const pathname = pathOf(req);
     if (pathname.startsWith("/api/auth/")) {
       req.headers[CLIENT_IP_HEADER] = clientAddress(req, trust);
@@ -263,7 +319,7 @@ export function createWebApp(options: {
     if (await imageRoute(req, res)) return;
     for (const middleware of options.before ?? []) if (!(await passedOn(middleware, req, res))) return;
     if (await answeredOperations(req, res, pathname)) return;
-    const context = { ...sharedContext, clientAddress: clientAddress(req, trust) };
+    const context = { ...sharedContext, getSessionUser: session.getSessionUser, clientAddress: clientAddress(req, trust) };
     await publicCache.respond(req, res, {
       render: () => renderPage(req, res, { ...context, wholePage: rendersForPageCache(req) }),
       pass: (response) => sendResponse(req, res, response, { compress: true }),
@@ -276,6 +332,7 @@ export function createWebApp(options: {
     if (res.headersSent) return void res.destroy();
     for (const name of res.getHeaderNames()) res.removeHeader(name);
     applySecurityHeaders(req, res, { https });
+    if (bodyLeftUnread(req)) res.setHeader("Connection", "close");
     sendBody(req, res, 500, "Internal Server Error", { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" });
   };
 
@@ -296,7 +353,10 @@ export function createWebApp(options: {
     applySecurityHeaders(req, res, { https });
     if (assets?.serve(req, res) || publicFiles?.serve(req, res)) return;
     logRequest(logger, req, res);
-    route(req, res).catch((error: unknown) => failed(req, res, error));
+    // Once answered (or failed), what its body held of the budget is given back.
+    route(req, res)
+      .catch((error: unknown) => failed(req, res, error))
+      .finally(() => releaseBody(req));
   };
   return { nodeHandler: handle, metrics, renderMetrics, origin, invalidatePublicPages, clearPublicPages };
 }

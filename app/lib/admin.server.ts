@@ -1,5 +1,6 @@
 import { data, type AppLoadContext } from "react-router";
 import { isAdmin } from "~/domain/users/is-admin";
+import { isTrustedOrigin } from "~/lib/trusted-origin";
 
 export type AdminUser = { id: string; email: string; name: string };
 
@@ -34,7 +35,7 @@ export async function requireAdmin(args: { request: Request; context: AppLoadCon
     const origin = request.headers.get("origin");
     const siteOrigin = new URL(context.config.siteUrl).origin;
     const trusted = context.trustedOrigins ?? [siteOrigin];
-    if (origin === null || !trusted.includes(origin)) {
+    if (!isTrustedOrigin(origin, trusted)) {
       context.logger.warn({ origin, path: new URL(request.url).pathname }, "admin change refused: foreign origin");
       throw data<GateRefusal>({ gate: "foreign-origin", origin, siteOrigin, error: foreignOriginMessage(origin, siteOrigin) }, { status: 403 });
     }
