@@ -39,7 +39,7 @@ export const REFUSED_BODY_LINGER_MS = 1_000;
 /**
  * The most bytes of request bodies one web process holds at once, across all its requests: what
  * has arrived of the bodies being read, and the bodies read whose requests are not answered yet.
- * A body that would take it past this is refused with 503 and Retry-After (decision 022).
+ * A body that would take it past this is refused with 503 and Retry-After (decision 023).
  */
 export const BODY_BUDGET_BYTES = 32 * 1024 * 1024;
 /** How long a client that was refused for the budget is asked to wait before it tries again. */
