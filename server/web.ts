@@ -45,6 +45,8 @@ const BUILD_DIR = path.join(PROJECT_ROOT, "build");
 /** The product logo: the placeholder for a story picture that cannot be had (spec section 3), and on share cards. */
 const PUBLIC_DIR = path.join(PROJECT_ROOT, "public");
 const LOGO_FILE = path.join(PUBLIC_DIR, "logo.svg");
+/** Where, under DATA_DIR, the last good copies of public pages are kept for every web process. */
+export const PAGE_COPIES_DIR = path.join("cache", "pages");
 
 /** Loads the production build of the React Router app; says how to make one when it is missing. */
 export async function loadServerBuild(): Promise<ServerBuild> {
@@ -121,7 +123,16 @@ export function createWebApp(options: {
   // A public page that fails while the database is down, with no good copy kept, is the maintenance page.
   const maintenance = { isDatabaseDown: () => databaseIsDown(database), html: maintenanceHtml(), retryAfterSeconds: MAINTENANCE_RETRY_SECONDS };
   const https = config.siteUrl.startsWith("https://");
-  const publicCache = createPublicCache({ maintenance, ttlMs: options.pageCacheTtlMs, baseHeaders: commonSecurityHeaders({ https }) });
+  // The last good copies are files every web process on the machine reads (decision 004), per build.
+  const buildVersion = typeof options.build === "function" ? "development" : options.build.assets.version;
+  const publicCache = createPublicCache({
+    maintenance,
+    ttlMs: options.pageCacheTtlMs,
+    baseHeaders: commonSecurityHeaders({ https }),
+    copies: { dir: path.join(config.dataDir, PAGE_COPIES_DIR), version: buildVersion },
+    onCopyError: (error, action) =>
+      logger.warn({ err: errorMessage(error), action }, "a shared copy of a public page failed; the page is answered without it"),
+  });
   // Names this app's own change notices, which its listener skips (it has cleared its cache already).
   const origin = randomUUID();
   const auth = createAuth({
