@@ -352,7 +352,8 @@ export async function startWebServer(options: Parameters<typeof createWebApp>[0]
         s.listen(options.config.metrics.port, options.config.host, () => resolve(s));
       })
     : null;
-  // On PostgreSQL, pages another web process changed are dropped here too (decision 004).
+  // On PostgreSQL, pages another web process changed are dropped here too (decision 004), and all of
+  // them after the listener reconnects; that drops the memory cache only, not the shared last good copies.
   const { database, logger } = options;
   const changes =
     database.kind === "postgres"
