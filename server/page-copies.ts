@@ -1,6 +1,5 @@
 import { createHash, randomBytes } from "node:crypto";
-import { mkdirSync } from "node:fs";
-import { open, readdir, readFile, rename, stat, unlink } from "node:fs/promises";
+import { mkdir, open, readdir, readFile, rename, stat, unlink } from "node:fs/promises";
 import path from "node:path";
 import type { Encoding, Entry } from "./page-entry";
 
@@ -48,7 +47,13 @@ export function createPageCopies(options: { dir: string; maxAgeMs: number; maxBy
   const maxBytes = options.maxBytes ?? DEFAULT_PAGE_COPIES_MAX_BYTES;
   const version = options.version ?? "";
   const now = options.now ?? Date.now;
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  // Made on the first write; tried again on the next if it could not be (the error goes to that write).
+  let made: Promise<unknown> | null = null;
+  const madeDir = () =>
+    (made ??= mkdir(dir, { recursive: true, mode: 0o700 }).catch((error: unknown) => {
+      made = null;
+      throw error;
+    }));
   let writtenSinceSweep = 0;
   let sweeping: Promise<void> | null = null;
 
@@ -56,7 +61,10 @@ export function createPageCopies(options: { dir: string; maxAgeMs: number; maxBy
 
   /** Drops abandoned temporary files, copies too old to be served, then the oldest until the rest fit in maxBytes. */
   async function sweepNow(): Promise<void> {
-    const names = await readdir(dir);
+    const names = await readdir(dir).catch((error: NodeJS.ErrnoException) => {
+      if (error.code === "ENOENT") return [];
+      throw error;
+    });
     const copies: { file: string; size: number; mtimeMs: number }[] = [];
     const doomed: string[] = [];
     for (let i = 0; i < names.length; i += SWEEP_BATCH) {
@@ -103,6 +111,7 @@ export function createPageCopies(options: { dir: string; maxAgeMs: number; maxBy
       const data = serialize(key, version, entry);
       const file = fileOf(key);
       const temp = `${file}.${process.pid}.${randomBytes(6).toString("hex")}${TEMP_SUFFIX}`;
+      await madeDir();
       try {
         const handle = await open(temp, "wx", 0o600);
         try {

@@ -1,3 +1,5 @@
+import { writeFileSync } from "node:fs";
+import path from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
 import { closeSites, startCachedSite as start, tempDir } from "~/test/public-cache-site";
 
@@ -66,6 +68,24 @@ describe("the public page cache while pages fail to render", () => {
     site.setDatabase(true);
     expect(await (await fetch(`${site.base}/outage`)).text()).toBe("<p>outage 3</p>");
     await expect.poll(async () => (await site.cache.copies!.read("/outage"))?.variants.identity.body.toString()).toBe("<p>outage 3</p>");
+  });
+
+  test("a copy that cannot be written (a full or read-only disk) leaves pages answered, and says why", async () => {
+    // The copies' directory cannot be made: a file stands where it would be.
+    const blocked = path.join(tempDir(), "cache");
+    writeFileSync(blocked, "not a directory");
+    const failures: string[] = [];
+    const site = await start({ maintenance: true, copiesDir: path.join(blocked, "pages"), onCopyError: (error, action) => failures.push(`${action}: ${String(error)}`) });
+    const good = await fetch(`${site.base}/outage`);
+    expect(good.status).toBe(200);
+    expect(await good.text()).toBe("<p>outage 1</p>");
+    await expect.poll(() => failures).toEqual([expect.stringMatching(/^keep: Error: (ENOTDIR|EEXIST)/)]);
+    // The process's own last good version still serves while pages fail.
+    site.setDatabase(false);
+    site.advanceClock(60_000);
+    const during = await fetch(`${site.base}/outage`);
+    expect(during.status).toBe(200);
+    expect(during.headers.get("x-cache")).toBe("STALE-IF-ERROR");
   });
 
   test("a page that fails while the database is down, with no good copy kept, is the maintenance page; other failures are not", async () => {

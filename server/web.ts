@@ -123,6 +123,8 @@ export function createWebApp(options: {
   // A public page that fails while the database is down, with no good copy kept, is the maintenance page.
   const maintenance = { isDatabaseDown: () => databaseIsDown(database), html: maintenanceHtml(), retryAfterSeconds: MAINTENANCE_RETRY_SECONDS };
   const https = config.siteUrl.startsWith("https://");
+  // A disk that is full or read-only fails every write: said once a minute, not once a render.
+  const copyWarnings = onceEvery(60_000);
   // The last good copies are files every web process on the machine reads (decision 004), per build.
   const buildVersion = typeof options.build === "function" ? "development" : options.build.assets.version;
   const publicCache = createPublicCache({
@@ -130,8 +132,7 @@ export function createWebApp(options: {
     ttlMs: options.pageCacheTtlMs,
     baseHeaders: commonSecurityHeaders({ https }),
     copies: { dir: path.join(config.dataDir, PAGE_COPIES_DIR), version: buildVersion },
-    onCopyError: (error, action) =>
-      logger.warn({ err: errorMessage(error), action }, "a shared copy of a public page failed; the page is answered without it"),
+    onCopyError: (error, action) => copyWarnings.take(() => logger.warn({ err: errorMessage(error), action }, "a shared copy of a public page could not be kept or read (said at most once a minute); pages are answered without it")),
   });
   // Names this app's own change notices, which its listener skips (it has cleared its cache already).
   const origin = randomUUID();
@@ -318,6 +319,19 @@ function passedOn(middleware: NodeMiddleware, req: IncomingMessage, res: ServerR
     res.once("close", () => resolve(false));
     middleware(req, res, (error?: unknown) => (error ? reject(error instanceof Error ? error : new Error(String(error))) : resolve(true)));
   });
+}
+
+/** Runs what it is given at most once per `intervalMs` (the calls between are dropped). */
+function onceEvery(intervalMs: number): { take(run: () => void): void } {
+  let last = -Infinity;
+  return {
+    take(run) {
+      const now = Date.now();
+      if (now - last < intervalMs) return;
+      last = now;
+      run();
+    },
+  };
 }
 
 /** Compares a bearer token in constant time. */

@@ -23,7 +23,7 @@ export async function closeSites(): Promise<void> {
  * a clock the test moves by hand, and /slow renders only once the test lets it.
  */
 export async function startCachedSite(
-  options: { ttlMs?: number; staleMs?: number; staleIfErrorMs?: number; maintenance?: boolean; baseHeaders?: [string, string][]; maxBytes?: number; copiesDir?: string } = {},
+  options: { ttlMs?: number; staleMs?: number; staleIfErrorMs?: number; maintenance?: boolean; baseHeaders?: [string, string][]; maxBytes?: number; copiesDir?: string; onCopyError?: (error: unknown, action: "keep" | "read") => void } = {},
 ) {
   let time = 0;
   // Renders until the test takes its "database" away, then fails as a page does without one.
