@@ -14,8 +14,8 @@ export const DEFAULT_PAGE_COPIES_MAX_BYTES = 128 * 1024 * 1024;
 const SWEEP_EVERY = 16;
 /** A temporary file older than this was left by a process that died while writing it. */
 const ABANDONED_TEMP_MS = 60_000;
-/** How many files a sweep looks at (stat, unlink) at once. */
-const SWEEP_BATCH = 64;
+/** How many files a sweep looks at (stat, unlink) at once: a few, to leave libuv's pool to compression. */
+const SWEEP_BATCH = 16;
 const MAGIC = Buffer.from("OWPC1\n");
 const COPY_SUFFIX = ".page";
 const TEMP_SUFFIX = ".tmp";
