@@ -20,6 +20,7 @@ import { parseFeed } from "~/domain/ingestion/feed/parse-feed";
 import { getStoryCard } from "~/domain/public/public-site";
 import { recordMeasuredImageSize } from "~/domain/images/image-size";
 import { errorMessage } from "~/lib/error-message";
+import { onceEvery } from "~/lib/once-every";
 import { createRateLimiter } from "~/lib/rate-limit";
 import { publicConfig, type AppContext } from "./app-context";
 import { CLIENT_IP_HEADER, createAuth } from "./auth";
@@ -319,19 +320,6 @@ function passedOn(middleware: NodeMiddleware, req: IncomingMessage, res: ServerR
     res.once("close", () => resolve(false));
     middleware(req, res, (error?: unknown) => (error ? reject(error instanceof Error ? error : new Error(String(error))) : resolve(true)));
   });
-}
-
-/** Runs what it is given at most once per `intervalMs` (the calls between are dropped). */
-function onceEvery(intervalMs: number): { take(run: () => void): void } {
-  let last = -Infinity;
-  return {
-    take(run) {
-      const now = Date.now();
-      if (now - last < intervalMs) return;
-      last = now;
-      run();
-    },
-  };
 }
 
 /** Compares a bearer token in constant time. */
