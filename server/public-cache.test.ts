@@ -1,111 +1,10 @@
-import { createServer, get, type IncomingMessage, type Server } from "node:http";
+import { get, type IncomingMessage } from "node:http";
 import { brotliCompressSync, brotliDecompressSync, constants as zlibConstants, gunzipSync } from "node:zlib";
-import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, test } from "vitest";
-import { createPublicCache, PUBLIC_CACHE_CONTROL, type PublicCache } from "./public-cache";
-import { sendResponse } from "./router-handler";
+import { closeSites, hugePage, startCachedSite as start } from "~/test/public-cache-site";
+import { PUBLIC_CACHE_CONTROL } from "./public-cache";
 
-// A story sitemap of 2,000 URLs, as large as the biggest answers the cache keeps.
-const hugePage = `<urlset>${Array.from({ length: 2_000 }, (_, i) => `<url><loc>https://oddwire.test/story/goat-elected-mayor-${i}</loc><lastmod>2026-11-${String((i % 28) + 1).padStart(2, "0")}T10:00:00Z</lastmod></url>`).join("\n")}</urlset>`;
-
-let server: Server | undefined;
-afterEach(() => new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve())));
-
-/**
- * A real HTTP server behind the cache whose pages say how often they were rendered. The cache reads
- * a clock the test moves by hand, and /slow renders only once the test lets it.
- */
-async function start(options: { ttlMs?: number; staleMs?: number; staleIfErrorMs?: number; maintenance?: boolean; baseHeaders?: [string, string][]; maxBytes?: number } = {}) {
-  let time = 0;
-  // Renders until the test takes its "database" away, then fails as a page does without one.
-  let databaseUp = true;
-  const maintenance = options.maintenance
-    ? { isDatabaseDown: async () => !databaseUp, html: Buffer.from("<p>Back in a moment</p>"), retryAfterSeconds: 30 }
-    : undefined;
-  const cache: PublicCache = createPublicCache({ ...options, maintenance, now: () => time });
-  let renders = 0;
-  let slowGate: Promise<void> = Promise.resolve();
-  let slowEntered: () => void = () => {};
-  let arrivals = 0;
-  let arrivalWaiters: { count: number; resolve: () => void }[] = [];
-  const html = { "Content-Type": "text/html; charset=utf-8" };
-  const text = { "Content-Type": "text/plain; charset=utf-8" };
-  // The site's pages, as React Router would answer them.
-  const pages: Record<string, () => Response | Promise<Response>> = {
-    "GET /page": () => {
-      renders++;
-      // Written in pieces, as a streamed render would be.
-      const pieces = ["<p>render ", String(renders), "</p>"].map((piece) => new TextEncoder().encode(piece));
-      return new Response(new ReadableStream({ pull: (controller) => void (pieces.length ? controller.enqueue(pieces.shift()) : controller.close()) }), { headers: html });
-    },
-    "GET /slow": async () => {
-      const n = ++renders;
-      slowEntered();
-      await slowGate;
-      return new Response(`<p>slow ${n}</p>`, { headers: html });
-    },
-    "GET /feed": () => new Response("<rss/>", { headers: { "Cache-Control": "public, max-age=60", "Content-Type": "application/xml" } }),
-    "GET /missing": () => new Response("not here", { status: 404, headers: text }),
-    "GET /broken": () => new Response("oops", { status: 500, headers: text }),
-    "GET /big": () => {
-      renders++;
-      return new Response(`<main>${"<p>A goat was elected mayor of a small town.</p>".repeat(100)}<p>render ${renders}</p></main>`, { headers: html });
-    },
-    "GET /huge": () => new Response(hugePage, { headers: { "Content-Type": "application/xml" } }),
-    "GET /outage": () => {
-      renders++;
-      if (databaseUp) return new Response(`<p>outage ${renders}</p>`, { headers: html });
-      return new Response("<p>Something went wrong</p>", { status: 500, headers: html });
-    },
-    // A page as entry.server.tsx renders it: a new script nonce each time, in its policy and its scripts.
-    "GET /nonced": () => {
-      renders++;
-      const nonce = `n${renders}x${Math.random().toString(36).slice(2)}`;
-      return new Response(`<main>${"<p>A goat was elected mayor.</p>".repeat(60)}<script nonce="${nonce}">hydrate()</script></main>`, {
-        headers: { ...html, "Content-Security-Policy": `default-src 'self'; script-src 'self' 'nonce-${nonce}'` },
-      });
-    },
-    "GET /cookie": () => new Response(`cookie ${++renders}`, { headers: { ...text, "Set-Cookie": "a=b; Path=/" } }),
-    "GET /admin/stories": () => new Response(`admin ${++renders}`, { headers: text }),
-    "POST /page": () => new Response(`posted ${++renders}`, { headers: text }),
-  };
-  // As server/web.ts does: a fresh page is answered by the node handler, before any routing.
-  let routed = 0;
-  server = createServer((req, res) => {
-    if (cache.serveHit(req, res)) return;
-    // As applySecurityHeaders does for every answer that is not a hit.
-    for (const [name, value] of options.baseHeaders ?? []) res.setHeader(name, value);
-    routed++;
-    const page = pages[`${req.method} ${(req.url ?? "/").split("?", 1)[0]}`] ?? (() => new Response("no such page", { status: 404, headers: text }));
-    void cache
-      .respond(req, res, { render: async () => page(), pass: (response) => sendResponse(req, res, response) })
-      .catch(() => (res.headersSent ? res.destroy() : res.writeHead(500).end()));
-    // Counts requests once the cache has decided what to do with them (it does so synchronously).
-    arrivals++;
-    arrivalWaiters = arrivalWaiters.filter((w) => (w.count <= arrivals ? (w.resolve(), false) : true));
-  });
-  server.listen(0, "127.0.0.1");
-  await new Promise((resolve) => server!.once("listening", resolve));
-  const base = `http://127.0.0.1:${(server!.address() as AddressInfo).port}`;
-  return {
-    cache,
-    base,
-    renders: () => renders,
-    advanceClock: (ms: number) => void (time += ms),
-    setDatabase: (up: boolean) => void (databaseUp = up),
-    routed: () => routed,
-    /** Settles once the cache has taken `count` requests in all. */
-    arrived: (count: number) =>
-      new Promise<void>((resolve) => (count <= arrivals ? resolve() : arrivalWaiters.push({ count, resolve }))),
-    /** Holds the next /slow renders until released; `entered` settles when one has begun. */
-    holdSlow() {
-      let release!: () => void;
-      slowGate = new Promise((resolve) => (release = resolve));
-      const entered = new Promise<void>((resolve) => (slowEntered = resolve));
-      return { entered, release: () => release() };
-    },
-  };
-}
+afterEach(closeSites);
 
 /** A response's headers but those that differ by request anyway. */
 function headersOf(response: Response): Record<string, string> {
@@ -284,51 +183,6 @@ describe("the public page cache", () => {
     expect(waited.headers.get("x-cache")).toBe("HIT");
     expect(await waited.text()).toBe("<p>slow 2</p>");
     expect(renders()).toBe(2);
-  });
-
-  test("while pages fail to render, the last good version is served for up to ten minutes, then the failure shows", async () => {
-    const site = await start({ ttlMs: 2_000, staleMs: 30_000, staleIfErrorMs: 600_000 });
-    const good = await fetch(`${site.base}/outage`);
-    expect(await good.text()).toBe("<p>outage 1</p>");
-    site.setDatabase(false);
-    site.advanceClock(5 * 60_000);
-    const during = await fetch(`${site.base}/outage`);
-    expect(during.status).toBe(200);
-    expect(during.headers.get("x-cache")).toBe("STALE-IF-ERROR");
-    expect(during.headers.get("cache-control")).toContain("stale-if-error=600");
-    expect(await during.text()).toBe("<p>outage 1</p>");
-    // Every request still tries to render: the site recovers by itself as soon as the database is back.
-    expect(site.renders()).toBe(2);
-    site.advanceClock(6 * 60_000);
-    const tooOld = await fetch(`${site.base}/outage`);
-    expect(tooOld.status).toBe(500);
-    site.setDatabase(true);
-    expect(await (await fetch(`${site.base}/outage`)).text()).toBe("<p>outage 4</p>");
-  });
-
-  test("a page that fails while the database is down, with no good copy kept, is the maintenance page; other failures are not", async () => {
-    const site = await start({ maintenance: true });
-    site.setDatabase(false);
-    const down = await fetch(`${site.base}/outage`);
-    expect(down.status).toBe(503);
-    expect(down.headers.get("retry-after")).toBe("30");
-    expect(down.headers.get("cache-control")).toBe("no-store");
-    expect(down.headers.get("content-security-policy")).toContain("default-src 'none'");
-    expect(down.headers.get("x-cache")).toBe("MAINTENANCE");
-    expect(await down.text()).toBe("<p>Back in a moment</p>");
-    // Nothing of it is kept: the database back, the page renders.
-    site.setDatabase(true);
-    expect(await (await fetch(`${site.base}/outage`)).text()).toBe("<p>outage 2</p>");
-    // A page that fails with the database up is its own failure, as it was rendered.
-    const broken = await fetch(`${site.base}/broken`);
-    expect(broken.status).toBe(500);
-    expect(await broken.text()).toBe("oops");
-    // A good copy kept wins over the maintenance page.
-    site.setDatabase(false);
-    site.advanceClock(60_000);
-    const stale = await fetch(`${site.base}/outage`);
-    expect(stale.status).toBe(200);
-    expect(stale.headers.get("x-cache")).toBe("STALE-IF-ERROR");
   });
 
   test("a page is compressed once and kept as br, gzip and identity, each with its own ETag, and answered by the encoding asked", async () => {

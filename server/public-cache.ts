@@ -1,30 +1,7 @@
-import { createHash } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { promisify } from "node:util";
-import { brotliCompress, constants as zlib, gzip } from "node:zlib";
 import { LRUCache } from "lru-cache";
-
-const brotli = promisify(brotliCompress);
-const gzipAsync = promisify(gzip);
-
-/** The encodings a page is kept in: compressed once when it is rendered, never per request. */
-type Encoding = "br" | "gzip" | "identity";
-type Variant = {
-  body: Buffer;
-  etag: string;
-  /** Every header line of a fresh hit on this variant, flat (name, value, ...), made on the first such hit. */
-  hit?: string[];
-  /** The same for a 304 answered with this variant's ETag. */
-  notModified?: string[];
-};
-
-type Entry = {
-  status: number;
-  /** Header lines as written, the variant's own (ETag, Content-Encoding, Content-Length) added when sent. */
-  headers: [string, string | string[]][];
-  variants: Partial<Record<Encoding, Variant>> & { identity: Variant };
-  storedAt: number;
-};
+import { createPageCopies } from "./page-copies";
+import { chooseEncoding, makeEntry, type Encoding, type Entry, type Variant } from "./page-entry";
 
 /**
  * Cache-Control of public pages: a CDN may keep them a few seconds, browsers revalidate by ETag, and
@@ -38,19 +15,6 @@ const MAINTENANCE_CSP = "default-src 'none'; img-src 'self'; style-src 'unsafe-i
 const PRIVATE_PREFIXES = ["/admin", "/api/auth", "/healthz", "/readyz", "/metrics", "/assets/"];
 const CACHEABLE_STATUS = new Set([200, 404]);
 /**
- * How hard a page is compressed when it is rendered: the first reader waits for it. Measured on the
- * 40 KB home page (2 cores, Node 20): brotli quality 5 takes 0.5 ms for 6,260 bytes, quality 9 11 ms
- * for 6,220; gzip level 6 and 9 both about 0.35 ms.
- */
-const BROTLI_QUALITY = 5;
-/**
- * Bodies of this size or more (a story sitemap of 2,000 URLs is 290 KB) are compressed with brotli
- * quality 4: measured on that sitemap (2 cores, Intel Xeon, Node 20), quality 5 takes 3.4 ms for
- * 30,503 bytes, quality 4 2.1 ms for 33,210, beside gzip's 2.2 ms run at the same time.
- */
-const LARGE_BODY_BYTES = 128 * 1024;
-const LARGE_BODY_BROTLI_QUALITY = 4;
-/**
  * What the page cache holds at most, in bytes of page variants: about 250 pages of 50 KB with their
  * compressed forms, far more than the pages read often (home, categories, the newest stories). With
  * 24 MB a web process at 1,000,000 stories held 294 MiB after `npm run bench:public`, over its 300 MB.
@@ -58,11 +22,6 @@ const LARGE_BODY_BROTLI_QUALITY = 4;
 const DEFAULT_MAX_BYTES = 16 * 1024 * 1024;
 /** What an entry costs besides its bodies (headers, ETags, header lists), as counted against maxBytes. */
 const ENTRY_OVERHEAD_BYTES = 4_096;
-const GZIP_LEVEL = 6;
-/** Bodies smaller than this are kept and sent as they are: compressing them saves nothing worth a CPU cycle. */
-const COMPRESS_MIN_BYTES = 1_024;
-// The policy goes with the page: its nonce is the one its scripts carry.
-const KEPT_HEADERS = ["content-type", "cache-control", "link", "vary", "x-robots-tag", "content-security-policy"];
 const SESSION_COOKIE = /(?:^|;\s*)[\w.-]*session_token=/;
 
 /**
@@ -90,36 +49,6 @@ export function cacheResultOf(res: ServerResponse): string | undefined {
   return typeof value === "string" ? value : undefined;
 }
 
-/** Accept-Encoding values seen, read once each: browsers send a handful of distinct ones. */
-const acceptedByHeader = new Map<string, { br: boolean; gzip: boolean }>();
-
-/** The best encoding the request accepts among those kept: br, then gzip, else identity (q=0 refuses). */
-export function chooseEncoding(acceptEncoding: string | string[] | undefined, available: Partial<Record<Encoding, unknown>>): Encoding {
-  const header = Array.isArray(acceptEncoding) ? acceptEncoding.join(",") : (acceptEncoding ?? "");
-  if (header === "") return "identity";
-  let accepts = acceptedByHeader.get(header);
-  if (!accepts) {
-    accepts = readAcceptEncoding(header);
-    if (acceptedByHeader.size >= 256) acceptedByHeader.clear();
-    acceptedByHeader.set(header, accepts);
-  }
-  if (available.br && accepts.br) return "br";
-  if (available.gzip && accepts.gzip) return "gzip";
-  return "identity";
-}
-
-function readAcceptEncoding(header: string): { br: boolean; gzip: boolean } {
-  const accepted = new Map<string, number>();
-  for (const part of header.toLowerCase().split(",")) {
-    const [name, ...params] = part.split(";").map((p) => p.trim());
-    if (!name) continue;
-    const q = params.find((p) => p.startsWith("q="));
-    accepted.set(name, q === undefined ? 1 : Number(q.slice(2)) || 0);
-  }
-  const ok = (name: string) => (accepted.get(name) ?? accepted.get("*") ?? 0) > 0;
-  return { br: ok("br"), gzip: ok("gzip") };
-}
-
 /** The cache key and whether the request may be served from the cache at all. */
 function cacheable(method: string | undefined, url: string, cookie: string | undefined): boolean {
   if (method !== "GET" && method !== "HEAD") return false;
@@ -143,9 +72,12 @@ function etagMatches(ifNoneMatch: string | undefined, entry: Entry): Variant | u
  * call and no per-request compression. An entry is fresh for `ttlMs`, so every process shows a
  * change within seconds. Only one request renders a given URL at a time: while it does, others wait
  * for its result (nothing cached yet) or get the previous version (at most `staleMs` old). While
- * pages fail to render (a database outage), the last good version is served for `staleIfErrorMs`.
- * `clear()` drops everything at once, for the process that made an editorial change. `now` is the
- * clock ages are measured by (tests pass their own).
+ * pages fail to render (a database outage), the last good version is served for `staleIfErrorMs`:
+ * the newer of this process's and the shared copy on disk (`copies`), which every web process writes
+ * after a good render and reads when a render fails. `clear()` drops everything in memory at once,
+ * for the process that made an editorial change (or missed notices of one); the shared copies stay,
+ * as they are served only when a page cannot be rendered. `now` is the clock ages are measured by
+ * (tests pass their own).
  */
 export function createPublicCache(
   options: {
@@ -163,6 +95,14 @@ export function createPublicCache(
     maintenance?: { isDatabaseDown: () => Promise<boolean>; html: Buffer; retryAfterSeconds: number };
     /** Headers every answer from `serveHit` carries besides the page's own (the security headers). */
     baseHeaders?: [string, string][];
+    /**
+     * Where the last good copies every web process shares are kept (server/page-copies.ts): a
+     * directory, the most bytes it may hold, and the build's version (another build's copies are not
+     * served). None: this process's memory alone.
+     */
+    copies?: { dir: string; maxBytes?: number; version?: string };
+    /** Told when a shared copy could not be written or read (the page is answered as without it). */
+    onCopyError?: (error: unknown, action: "keep" | "read") => void;
   } = {},
 ) {
   const baseHeaders = options.baseHeaders ?? [];
@@ -171,6 +111,8 @@ export function createPublicCache(
   // While pages fail to render (the database is unreachable), the last good version is served this long.
   const staleIfErrorMs = Math.max(options.staleIfErrorMs ?? 10 * 60_000, staleMs);
   const now = options.now ?? Date.now;
+  const copies = options.copies ? createPageCopies({ ...options.copies, maxAgeMs: staleIfErrorMs, now }) : null;
+  const copyFailed = options.onCopyError ?? (() => {});
   // Ages are checked here against `now`, not by the LRU's own timer, so one clock decides.
   // Bounded by bytes as well as by count: a thousand 50 KB pages with their compressed forms would be
   // over 60 MB, a fifth of what a web process may hold.
@@ -249,25 +191,6 @@ export function createPublicCache(
     res.end(req.method === "HEAD" ? undefined : variant.body);
   }
 
-  async function store(status: number, headers: Entry["headers"], body: Buffer): Promise<Entry> {
-    const hash = createHash("sha1").update(withoutNonce(body, headers)).digest("base64url");
-    const variants: Entry["variants"] = { identity: { body, etag: `W/"${hash}"` } };
-    if (body.length >= COMPRESS_MIN_BYTES) {
-      const [br, gz] = await Promise.all([
-        brotli(body, {
-          params: {
-            [zlib.BROTLI_PARAM_QUALITY]: body.length >= LARGE_BODY_BYTES ? LARGE_BODY_BROTLI_QUALITY : BROTLI_QUALITY,
-            [zlib.BROTLI_PARAM_SIZE_HINT]: body.length,
-          },
-        }),
-        gzipAsync(body, { level: GZIP_LEVEL }),
-      ]);
-      if (br.length < body.length) variants.br = { body: br, etag: `W/"${hash}-br"` };
-      if (gz.length < body.length) variants.gzip = { body: gz, etag: `W/"${hash}-gz"` };
-    }
-    return { status, headers, variants, storedAt: now() };
-  }
-
   /** Answers with the maintenance page when the database is down; false when it is up (or that cannot be told). */
   async function answeredWithMaintenance(req: IncomingMessage, res: ServerResponse): Promise<boolean> {
     const { maintenance } = options;
@@ -293,7 +216,7 @@ export function createPublicCache(
     const begun = generation;
     renderingForCache.add(req);
     const failed = async (): Promise<boolean> => {
-      const lastGood = lookup(key, staleIfErrorMs);
+      const lastGood = await lastGoodVersion(key);
       settle(lastGood ?? null);
       if (lastGood) send(req, res, lastGood, "STALE-IF-ERROR");
       return lastGood !== undefined || (await answeredWithMaintenance(req, res));
@@ -312,14 +235,24 @@ export function createPublicCache(
       return;
     }
     const canStore = CACHEABLE_STATUS.has(response.status) && !response.headers.has("set-cookie") && req.method === "GET" && !response.headers.has("content-encoding");
-    const entry = canStore ? await store(response.status, keptHeaders(response.headers), body).catch(() => null) : null;
+    const entry = canStore ? await makeEntry(response.status, response.headers, body, now()).catch(() => null) : null;
     if (!entry) {
       settle(null);
       return page.pass(withBody(response, body));
     }
-    if (begun === generation) cache.set(key, entry);
+    const current = begun === generation;
+    if (current) cache.set(key, entry);
     settle(entry);
     send(req, res, entry, "MISS");
+    // Written once the answer is on its way (nothing waits for it), for every web process to fall back on.
+    if (current && copies) void copies.keep(key, entry).catch((error: unknown) => copyFailed(error, "keep"));
+  }
+
+  /** The newest good version of a page at most `staleIfErrorMs` old: this process's, or the shared copy. */
+  async function lastGoodVersion(key: string): Promise<Entry | undefined> {
+    const own = lookup(key, staleIfErrorMs);
+    const shared = copies ? await copies.read(key).catch((error: unknown) => void copyFailed(error, "read")) : undefined;
+    return shared && (!own || shared.storedAt > own.storedAt) ? shared : own;
   }
 
   /**
@@ -379,6 +312,8 @@ export function createPublicCache(
     respond,
     /** How long a page stays fresh. */
     ttlMs,
+    /** The shared copies, if kept (tests look at them). */
+    copies,
     clear: () => {
       generation += 1;
       cache.clear();
@@ -395,28 +330,6 @@ export type PageSource = {
   /** Sends an answer as it is (compressed as it streams, if it may be). */
   pass: (response: Response) => Promise<void>;
 };
-
-/**
- * The body as its ETag is computed: without the script nonce of its Content-Security-Policy, which
- * changes on every render. A page rendered again with the same content (every few seconds, or by
- * another web process) keeps its ETag, so a reader revalidating gets 304; a 304 carries no policy,
- * so the reader keeps the one that goes with the nonce its copy holds.
- */
-function withoutNonce(body: Buffer, headers: Entry["headers"]): Buffer {
-  const policy = headers.find(([name]) => name === "content-security-policy")?.[1];
-  const nonce = typeof policy === "string" ? /'nonce-([^']+)'/.exec(policy)?.[1] : undefined;
-  return nonce ? Buffer.from(body.toString("utf8").replaceAll(nonce, "")) : body;
-}
-
-/** The header lines a page is kept with. */
-function keptHeaders(headers: Headers): Entry["headers"] {
-  const kept: Entry["headers"] = [];
-  for (const name of KEPT_HEADERS) {
-    const value = headers.get(name);
-    if (value !== null) kept.push([name, value]);
-  }
-  return kept;
-}
 
 /** A rendered answer again, its body read already (a status that has none gets none). */
 function withBody(response: Response, body: Buffer): Response {

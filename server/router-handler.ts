@@ -6,7 +6,7 @@ import { createReadableStreamFromReadable } from "@react-router/node";
 import { createRequestHandler, type AppLoadContext, type ServerBuild } from "react-router";
 import { bodyLeftUnread, bufferedBody } from "./body-limit";
 import { requestHost, requestProtocol, type ProxyTrust } from "./client-address";
-import { chooseEncoding } from "./public-cache";
+import { chooseEncoding } from "./page-entry";
 
 const DEFAULT_PORTS: Record<string, string> = { "http:": "80", "https:": "443" };
 

@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import path from "node:path";
-import { chooseEncoding } from "./public-cache";
+import { chooseEncoding } from "./page-entry";
 
 // The client build's files, served from memory by the node HTTP handler before any routing: each file
 // and its build-time .br and .gz (scripts/precompress.mjs) are read once at start, so a request makes

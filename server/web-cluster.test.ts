@@ -1,12 +1,15 @@
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { readFileSync, mkdtempSync, rmSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { existsSync, readFileSync, mkdtempSync, rmSync } from "node:fs";
 import http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, inject, test } from "vitest";
 import { openDatabase } from "~/db/client";
+import { makeCategory, makeStory } from "~/db/testing/factories";
 import { adminUrl, createDatabaseSql, dropDatabaseSql } from "~/db/testing/postgres-admin";
+import { PAGE_COPIES_DIR } from "./web";
 
 // `serve` on PostgreSQL with WEB_CONCURRENCY=2, as production runs it: a primary and two web
 // processes sharing the port (node:cluster). One server for the whole file; the tests run in order.
@@ -146,6 +149,46 @@ describe.runIf(onPostgres)("the site served by several web processes", () => {
     await until(() => (output.includes("the replacement web process is serving") ? true : undefined), "the replacement to serve");
     // Both answer: six requests in a row, each handed to the next process.
     for (let i = 0; i < 6; i++) expect((await get(`${base}/healthz`)).status).toBe(200);
+  });
+
+  test("while the database is away, a category and a story page one web process rendered are served, the same, by both", async () => {
+    if (spec.kind !== "postgres") return;
+    const site = await openDatabase({ databaseUrl: adminUrl(spec.url, name), poolSize: 1 });
+    const category = await makeCategory(site.db, { name: "Cluster outage", slug: "cluster-outage", displayOrder: 98 });
+    const story = await makeStory(site.db, { categoryId: category.id, title: "A heron guarded the server room" });
+    await site.close();
+    const pages = ["/category/cluster-outage", `/story/${story.slug}`];
+    // Each rendered once, by whichever web process takes the request, and its copy written.
+    const rendered = new Map<string, string>();
+    for (const page of pages) {
+      const answer = await get(`${base}${page}`);
+      expect(answer.status).toBe(200);
+      rendered.set(page, answer.body);
+      const copy = path.join(dataDir, PAGE_COPIES_DIR, `${createHash("sha256").update(page).digest("hex")}.page`);
+      await until(() => (existsSync(copy) ? true : undefined), "the page's copy to be written");
+    }
+    // The database refuses connections and ends every open one.
+    const admin = await openDatabase({ databaseUrl: spec.url, poolSize: 1 });
+    await admin.exec(`ALTER DATABASE ${name} WITH ALLOW_CONNECTIONS false`);
+    try {
+      await admin.exec(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '${name}'`);
+      // Requests on connections of their own go to each web process in turn: six per page reach both.
+      for (const page of pages) {
+        for (let i = 0; i < 6; i++) {
+          const answer = await get(`${base}${page}`);
+          expect({ page, status: answer.status }).toEqual({ page, status: 200 });
+          expect(answer.body).toBe(rendered.get(page));
+        }
+      }
+    } finally {
+      await admin.exec(`ALTER DATABASE ${name} WITH ALLOW_CONNECTIONS true`);
+      await admin.close();
+    }
+    // Back: both web processes answer from the database again.
+    await until(async () => {
+      const answers = await Promise.all(Array.from({ length: 4 }, () => get(`${base}/healthz`)));
+      return answers.every((answer) => answer.status === 200) ? true : undefined;
+    }, "both web processes to be healthy again");
   });
 
   test("SIGTERM stops the web processes and then the primary, cleanly", async () => {

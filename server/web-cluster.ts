@@ -12,7 +12,8 @@ import type { Logger } from "./logger";
 // database and, with ROLE=all, runs the background jobs; it forks WEB_CONCURRENCY web processes that
 // share the listening port. What must be one for all of them lives in the primary and is asked for
 // over the cluster's channel: each client's search allowance and the /metrics exposition. Cached
-// public pages are each process's own and are dropped across processes by LISTEN/NOTIFY.
+// public pages are each process's own and are dropped across processes by LISTEN/NOTIFY; their last
+// good copies, served while pages fail to render, are files in DATA_DIR that every process reads.
 
 const ENTRY = path.join(PROJECT_ROOT, "server", "web-process.mjs");
 /**

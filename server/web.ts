@@ -20,6 +20,7 @@ import { parseFeed } from "~/domain/ingestion/feed/parse-feed";
 import { getStoryCard } from "~/domain/public/public-site";
 import { recordMeasuredImageSize } from "~/domain/images/image-size";
 import { errorMessage } from "~/lib/error-message";
+import { onceEvery } from "~/lib/once-every";
 import { createRateLimiter } from "~/lib/rate-limit";
 import { publicConfig, type AppContext, type SessionUser } from "./app-context";
 import { CLIENT_IP_HEADER, createAuth } from "./auth";
@@ -57,6 +58,8 @@ const BUILD_DIR = path.join(PROJECT_ROOT, "build");
 /** The product logo: the placeholder for a story picture that cannot be had (spec section 3), and on share cards. */
 const PUBLIC_DIR = path.join(PROJECT_ROOT, "public");
 const LOGO_FILE = path.join(PUBLIC_DIR, "logo.svg");
+/** Where, under DATA_DIR, the last good copies of public pages are kept for every web process. */
+export const PAGE_COPIES_DIR = path.join("cache", "pages");
 
 /** Loads the production build of the React Router app; says how to make one when it is missing. */
 export async function loadServerBuild(): Promise<ServerBuild> {
@@ -137,7 +140,17 @@ export function createWebApp(options: {
   // A public page that fails while the database is down, with no good copy kept, is the maintenance page.
   const maintenance = { isDatabaseDown: () => databaseIsDown(database), html: maintenanceHtml(), retryAfterSeconds: MAINTENANCE_RETRY_SECONDS };
   const https = config.siteUrl.startsWith("https://");
-  const publicCache = createPublicCache({ maintenance, ttlMs: options.pageCacheTtlMs, baseHeaders: commonSecurityHeaders({ https }) });
+  // A disk that is full or read-only fails every write: said once a minute, not once a render.
+  const copyWarnings = onceEvery(60_000);
+  // The last good copies are files every web process on the machine reads (decision 004), per build.
+  const buildVersion = typeof options.build === "function" ? "development" : options.build.assets.version;
+  const publicCache = createPublicCache({
+    maintenance,
+    ttlMs: options.pageCacheTtlMs,
+    baseHeaders: commonSecurityHeaders({ https }),
+    copies: { dir: path.join(config.dataDir, PAGE_COPIES_DIR), version: buildVersion },
+    onCopyError: (error, action) => copyWarnings.take(() => logger.warn({ err: errorMessage(error), action }, "a shared copy of a public page could not be kept or read (said at most once a minute); pages are answered without it")),
+  });
   // Names this app's own change notices, which its listener skips (it has cleared its cache already).
   const origin = randomUUID();
   const auth = createAuth({
@@ -401,7 +414,8 @@ export async function startWebServer(options: Parameters<typeof createWebApp>[0]
         s.listen(options.config.metrics.port, options.config.host, () => resolve(s));
       })
     : null;
-  // On PostgreSQL, pages another web process changed are dropped here too (decision 004).
+  // On PostgreSQL, pages another web process changed are dropped here too (decision 004), and all of
+  // them after the listener reconnects; that drops the memory cache only, not the shared last good copies.
   const { database, logger } = options;
   const changes =
     database.kind === "postgres"

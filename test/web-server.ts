@@ -28,21 +28,23 @@ export function testServerBuild(parts: { entry: unknown; routes: unknown; assets
 
 /**
  * The web server with `build`, in production mode on a free port of 127.0.0.1 and a data directory of
- * its own (removed on close), its page cache kept a minute unless a test drops it.
+ * its own (removed on close) unless it is given one to share, its page cache kept a minute unless a
+ * test drops it or says otherwise.
  */
-export async function startTestWebServer(database: Database, build: ServerBuild): Promise<WebServer> {
+export async function startTestWebServer(database: Database, build: ServerBuild, options: { dataDir?: string; pageCacheTtlMs?: number } = {}): Promise<WebServer> {
   const port = await freePort();
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), "oddwire-web-server-"));
+  const ownDir = options.dataDir === undefined;
+  const dataDir = options.dataDir ?? mkdtempSync(path.join(os.tmpdir(), "oddwire-web-server-"));
   const config = loadConfig({ NODE_ENV: "production", PORT: String(port), HOST: "127.0.0.1", DATA_DIR: dataDir, AUTH_SECRET: "a-test-secret-that-is-long-enough-0123456789" });
-  const server = await startWebServer({ config, database, logger: pino({ level: "silent" }) as Logger, build, pageCacheTtlMs: 60_000 }).catch((error: unknown) => {
-    rmSync(dataDir, { recursive: true, force: true });
+  const server = await startWebServer({ config, database, logger: pino({ level: "silent" }) as Logger, build, pageCacheTtlMs: options.pageCacheTtlMs ?? 60_000 }).catch((error: unknown) => {
+    if (ownDir) rmSync(dataDir, { recursive: true, force: true });
     throw error;
   });
   return {
     ...server,
     close: async () => {
       await server.close();
-      rmSync(dataDir, { recursive: true, force: true });
+      if (ownDir) rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }

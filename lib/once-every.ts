@@ -1,0 +1,15 @@
+/**
+ * Runs what it is given at most once per `intervalMs`; the calls in between are dropped (a warning
+ * that would otherwise be logged on every request, say). `now` is the clock (tests pass their own).
+ */
+export function onceEvery(intervalMs: number, now: () => number = Date.now): { take(run: () => void): void } {
+  let last = -Infinity;
+  return {
+    take(run) {
+      const time = now();
+      if (time - last < intervalMs) return;
+      last = time;
+      run();
+    },
+  };
+}
