@@ -11,7 +11,7 @@ import handleRequest, { streamTimeout } from "~/app/entry.server";
 import { useTestDatabase } from "~/db/testing/test-database";
 import { createUser } from "~/domain/users/users";
 import { freePort } from "~/test/http-test-server";
-import { testServerBuild } from "~/test/web-server";
+import { routeEntry, testServerBuild } from "~/test/web-server";
 import { bodyGateFor } from "./body-gate";
 import { BODY_BUDGET_RETRY_SECONDS, BODY_LIMITS, createBodyBudget, type BodyBudget } from "./body-limit";
 import { loadConfig } from "./config";
@@ -27,17 +27,6 @@ const EDITOR = { email: "editor@oddwire.test", password: "editor-password-1" };
 const MiB = 1024 * 1024;
 const PART_AND_REST = 2 * MiB + 200 * 1024;
 
-const routeEntry = (id: string, extra: Record<string, unknown>) => ({
-  id,
-  module: "",
-  hasAction: false,
-  hasLoader: false,
-  hasClientAction: false,
-  hasClientLoader: false,
-  hasClientMiddleware: false,
-  hasErrorBoundary: false,
-  ...extra,
-});
 const build = testServerBuild({
   entry: { module: { default: handleRequest, streamTimeout } },
   routes: {

@@ -10,6 +10,7 @@ import { makeCategory, makeStory } from "~/db/testing/factories";
 import { adminUrl, createDatabaseSql, dropDatabaseSql } from "~/db/testing/postgres-admin";
 import { freePort } from "~/test/http-test-server";
 import { PAGE_COPIES_DIR } from "./web";
+import { until } from "~/test/until";
 
 // Two `serve` processes on one PostgreSQL database and one DATA_DIR, as two web processes of one
 // machine, each on a port of its own so that the test says which answers. The database is taken away
@@ -36,15 +37,6 @@ function get(url: string): Promise<Answer> {
   });
 }
 
-async function until<T>(look: () => T | undefined | Promise<T | undefined>, what: string, timeoutMs = 60_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const found = await look();
-    if (found !== undefined) return found;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
 
 describe.runIf(onPostgres)("two web processes sharing a DATA_DIR, while the database is away", () => {
   const name = `oddwire_outage_${process.pid}`;

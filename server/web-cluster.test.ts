@@ -10,6 +10,7 @@ import { openDatabase } from "~/db/client";
 import { makeCategory, makeStory } from "~/db/testing/factories";
 import { adminUrl, createDatabaseSql, dropDatabaseSql } from "~/db/testing/postgres-admin";
 import { PAGE_COPIES_DIR } from "./web";
+import { until } from "~/test/until";
 
 // `serve` on PostgreSQL with WEB_CONCURRENCY=2, as production runs it: a primary and two web
 // processes sharing the port (node:cluster). One server for the whole file; the tests run in order.
@@ -42,15 +43,6 @@ function childrenOf(pid: number): number[] {
 const commandOf = (pid: number) => readFileSync(`/proc/${pid}/cmdline`, "utf8").replaceAll("\0", " ");
 const webProcesses = (primary: number) => childrenOf(primary).filter((pid) => commandOf(pid).includes("web-process.mjs"));
 
-async function until<T>(look: () => T | undefined | Promise<T | undefined>, what: string, timeoutMs = 60_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const found = await look();
-    if (found !== undefined) return found;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
 
 describe.runIf(onPostgres)("the site served by several web processes", () => {
   const name = `oddwire_cluster_${process.pid}`;

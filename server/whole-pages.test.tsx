@@ -3,7 +3,7 @@ import { Await, Outlet, useLoaderData } from "react-router";
 import { describe, expect, test } from "vitest";
 import handleRequest, { streamTimeout } from "~/app/entry.server";
 import { useTestDatabase } from "~/db/testing/test-database";
-import { startTestWebServer, testServerBuild } from "~/test/web-server";
+import { routeEntry, startTestWebServer, testServerBuild } from "~/test/web-server";
 
 // A page the page cache keeps is rendered whole (app/entry.server.tsx): React Router would otherwise
 // send its shell first and stream the rest in parts, and the bytes kept would depend on how busy the
@@ -37,16 +37,6 @@ function LatePage() {
   );
 }
 
-const routeEntry = (id: string, extra: Record<string, unknown>) => ({
-  id,
-  module: "",
-  hasAction: false,
-  hasClientAction: false,
-  hasClientLoader: false,
-  hasClientMiddleware: false,
-  hasErrorBoundary: false,
-  ...extra,
-});
 
 const build = testServerBuild({
   entry: { module: { default: handleRequest, streamTimeout } },

@@ -26,6 +26,19 @@ export function testServerBuild(parts: { entry: unknown; routes: unknown; assets
   } as unknown as ServerBuild;
 }
 
+/** A route's entry in a test build's assets manifest: no client code, the given keys on top. */
+export const routeEntry = (id: string, extra: Record<string, unknown>) => ({
+  id,
+  module: "",
+  hasAction: false,
+  hasLoader: false,
+  hasClientAction: false,
+  hasClientLoader: false,
+  hasClientMiddleware: false,
+  hasErrorBoundary: false,
+  ...extra,
+});
+
 /**
  * The web server with `build`, in production mode on a free port of 127.0.0.1 and a data directory of
  * its own (removed on close) unless it is given one to share, its page cache kept a minute unless a
