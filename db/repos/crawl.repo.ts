@@ -90,6 +90,9 @@ export function crawlRepo(db: Db) {
       return { held: false, waitMs: Number(row?.waitMs ?? 0) };
     },
 
+    /** Extends the holds on origins still held to `leaseMs` from now; returns those renewed. */
+    renewHosts: (origins: string[], leaseMs: number) => hostLeases.renew(origins, sql`now() + ${`${leaseMs} milliseconds`}::interval`),
+
     /** Gives an origin back: the next request may start `delayMs` after now. */
     async releaseHost(origin: string, delayMs: number): Promise<void> {
       await hostLeases.release([origin], { nextFetchAt: sql`now() + ${`${delayMs} milliseconds`}::interval`, updatedAt: sql`now()` });

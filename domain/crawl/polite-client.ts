@@ -6,6 +6,7 @@ import { createHostLimiter } from "~/integrations/http/host-limiter";
 import type { FetchRequest, FetchResponse, HopAnswer, HttpClient } from "~/integrations/http/types";
 import { decodeTextBytes } from "~/lib/decode-bytes";
 import { retryAfterMs } from "~/domain/ingestion/schedule";
+import { keepLeases } from "~/lib/lease-keeper";
 import { DEFAULT_CRAWL_DELAY_MS, MAX_CRAWL_DELAY_MS } from "./config";
 import { ROBOTS_CACHE_MS, robotsFor, type OriginRobots } from "./robots-cache";
 
@@ -48,7 +49,10 @@ export type PoliteClientDeps = {
   /** The User-Agent of requests that name none (robots.txt groups are matched by its product token). */
   userAgent: string;
   now?: () => Date;
-  /** Longest time one request may hold its origin (the client's own time limit plus a margin). */
+  /**
+   * How long a request's hold on its origin lasts without renewal; renewed while the request runs, so
+   * a process that dies mid-request frees the origin that long after (20 s by default).
+   */
   leaseMs?: number;
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
 };
@@ -80,7 +84,7 @@ const defaultSleep = (ms: number, signal?: AbortSignal) =>
 export function createPoliteClient(deps: PoliteClientDeps): PoliteClient {
   const sleep = deps.sleep ?? defaultSleep;
   const now = deps.now ?? (() => new Date());
-  const leaseMs = deps.leaseMs ?? 60_000;
+  const leaseMs = deps.leaseMs ?? 20_000;
   // Callers in this process queue per origin first, so only one of them asks the database at a time.
   const inProcess = createHostLimiter(1);
   const remembered = new Map<string, { robots: Promise<OriginRobots>; until: number }>();
@@ -91,7 +95,18 @@ export function createPoliteClient(deps: PoliteClientDeps): PoliteClient {
       for (;;) {
         signal?.throwIfAborted();
         const claim = await deps.crawl.claimHost(origin, leaseMs);
-        if (claim.held) return leave;
+        if (claim.held) {
+          const held = keepLeases<string>({
+            renew: (origins) => deps.crawl.renewHosts(origins, leaseMs),
+            everyMs: leaseMs / 4,
+            onError: (error) => deps.logger.warn({ err: error, origin }, "could not renew a site's origin; trying again"),
+          });
+          held.hold([origin]);
+          return () => {
+            held.stop();
+            leave();
+          };
+        }
         await sleep(Math.max(5, Math.min(claim.waitMs, MAX_WAIT_STEP_MS)), signal);
       }
     } catch (error) {
