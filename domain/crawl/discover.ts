@@ -95,13 +95,15 @@ export async function discoverSource(deps: CrawlDeps, source: CrawlSourceRow, op
 
   const robotsOf = (url: string) => deps.http.robotsOf(url, { userAgent: config.userAgent, crawlDelayMs: config.crawlDelayMs, signal: options.signal });
 
-  /** Fetches a page of the crawl when robots.txt allows it; null when it does not. */
-  const fetchAllowed = async (url: string, accept: string, maxBodyBytes?: number) => {
+  /** Fetches a page of the crawl when robots.txt allows it; null when it does not. `firstBytes`: read no more of the body than that. */
+  const fetchAllowed = async (url: string, accept: string, firstBytes?: number) => {
     const robots = await robotsOf(url);
     if (robots.state === "unreachable") throw new NothingFetched(robots.reason ?? "robots.txt unreachable");
     if (!robots.rules.isAllowed(url, config.userAgent)) return null;
-    return deps.http.fetch(url, { userAgent: config.userAgent, crawlDelayMs: config.crawlDelayMs, headers: { accept }, maxBodyBytes, signal: options.signal });
+    const limit = firstBytes === undefined ? {} : { firstBytes, maxBodyBytes: firstBytes };
+    return deps.http.fetch(url, { userAgent: config.userAgent, crawlDelayMs: config.crawlDelayMs, headers: { accept }, ...limit, signal: options.signal });
   };
+  const readSitemap = deps.parseSitemap ?? parseSitemap;
 
   const siteRobots = await robotsOf(siteUrl);
   if (siteRobots.state === "unreachable") {
@@ -129,7 +131,8 @@ export async function discoverSource(deps: CrawlDeps, source: CrawlSourceRow, op
     attempted += 1;
     let parsed: ParsedSitemap;
     try {
-      const response = await fetchAllowed(url, SITEMAP_ACCEPT, SITEMAP_MAX_BYTES);
+      // One byte past the limit tells a sitemap cut there from one that ends there.
+      const response = await fetchAllowed(url, SITEMAP_ACCEPT, SITEMAP_MAX_BYTES + 1);
       if (!response) {
         report.skipped_robots += 1;
         continue;
@@ -139,7 +142,7 @@ export async function discoverSource(deps: CrawlDeps, source: CrawlSourceRow, op
         if (!(implicit && response.status === 404 && config.startUrls.length > 0)) noteError(`Sitemap ${url}: HTTP ${response.status}`);
         continue;
       }
-      parsed = parseSitemap(response.body, { url: response.url, contentType: response.contentType });
+      parsed = await readSitemap(response.body, { url: response.url, contentType: response.contentType, truncated: response.truncated === true });
       answered += 1;
     } catch (error) {
       if (error instanceof NothingFetched) {
