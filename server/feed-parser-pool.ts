@@ -12,7 +12,10 @@ import { parseSitemap, SitemapError, type ParsedSitemap, type ParseSitemapOption
  */
 export type FeedParserPool = {
   parse(input: ParseFeedInput): Promise<ParsedFeed>;
-  /** A fetched sitemap, read as a stream on the worker (a copy of the body goes there). */
+  /**
+   * A fetched sitemap, read as a stream on the worker. A body that is the only view of its memory (a
+   * fetched body is) is moved there, not copied: the caller must not read it afterwards.
+   */
   parseSitemap(body: Uint8Array, options: ParseSitemapOptions): Promise<ParsedSitemap>;
   close(): Promise<void>;
 };
@@ -124,9 +127,10 @@ export function createFeedParserPool(options: {
     // The clock starts once the worker has loaded: its start-up is not the document's fault.
     current = { job, timer: ready ? startTimer(job) : null };
     if (work.task === "sitemap") {
-      // A copy of the body is moved to the worker, so the caller's stays as it was.
-      const bytes = new Uint8Array(work.body);
-      worker.postMessage({ id: job.id, task: "sitemap", input: { bytes, options: work.options } }, [bytes.buffer]);
+      // Tens of MB: copying them would hold this thread and double the memory for a while.
+      const { body } = work;
+      const memory = body.buffer instanceof ArrayBuffer && body.byteOffset === 0 && body.byteLength === body.buffer.byteLength ? body.buffer : new Uint8Array(body).buffer;
+      worker.postMessage({ id: job.id, task: "sitemap", input: { bytes: new Uint8Array(memory), options: work.options } }, [memory]);
       return;
     }
     const bytes = typeof work.input.bytes === "string" ? work.input.bytes : new Uint8Array(work.input.bytes);

@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from "node:timers/promises";
 import type { CrawlSourceRow, QueueCandidate } from "~/db/repos/crawl.repo";
 import type { DiscoveryStats } from "~/db/schema";
 import { describeError } from "~/domain/ingestion/describe-error";
@@ -25,6 +26,8 @@ const SITEMAP_ACCEPT = "application/xml, text/xml;q=0.9, application/x-gzip;q=0.
 /** A discovery holds its source this long at most; a runner that dies lets it go by itself. */
 const LEASE_MS = 30 * 60_000;
 const SOURCES_AT_ONCE = 3;
+/** URLs handled between two turns of the event loop: tens of thousands at once would hold every answer of the server. */
+const URLS_PER_TURN = 500;
 
 /** One source's discovery, as the CLI and the job report it. */
 export type DiscoveryReport = {
@@ -154,7 +157,10 @@ export async function discoverSource(deps: CrawlDeps, source: CrawlSourceRow, op
       continue;
     }
     for (const warning of parsed.warnings) noteError(`Sitemap ${url}: ${warning}`);
-    for (const entry of parsed.urls) add(entry.loc, entry.lastmod ?? entry.news?.publicationDate ?? null);
+    for (const [index, entry] of parsed.urls.entries()) {
+      if (index % (10 * URLS_PER_TURN) === 0) await nextTurn();
+      add(entry.loc, entry.lastmod ?? entry.news?.publicationDate ?? null);
+    }
     for (const child of parsed.sitemaps) {
       if (seenSitemaps.has(child.loc)) continue;
       seenSitemaps.add(child.loc);
@@ -232,7 +238,9 @@ async function queueFound(
   report: DiscoveryReport,
 ) {
   const candidates = new Map<string, QueueCandidate>();
+  let handled = 0;
   for (const [url, lastmod] of found) {
+    if (++handled % URLS_PER_TURN === 0) await nextTurn();
     if (!sameSite(url, siteUrl) || !passesFilter(config.filter, url)) {
       report.skipped_filtered += 1;
       continue;

@@ -8,6 +8,7 @@
  * grows past MAX_VALUE_CHARS.
  */
 import { Readable } from "node:stream";
+import { setImmediate as nextTurn } from "node:timers/promises";
 import { createGunzip } from "node:zlib";
 import { Parser } from "htmlparser2";
 import { createStreamDecoder, encodingCandidates, EncodingMismatch, type EncodingCandidate } from "~/lib/decode-bytes";
@@ -121,7 +122,7 @@ async function readOnce(
     sinceYield += chunk.length;
     if (sinceYield >= YIELD_EVERY_BYTES) {
       sinceYield = 0;
-      await new Promise((resolve) => setImmediate(resolve));
+      await nextTurn();
     }
   }
   if (decoder === null && !text.full) start();
