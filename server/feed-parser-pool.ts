@@ -21,7 +21,14 @@ export type FeedParserPool = {
 };
 
 type Task = { task: "feed"; input: ParseFeedInput } | { task: "sitemap"; body: Uint8Array; options: ParseSitemapOptions };
-type Reply = { ready?: true; id?: number; result?: ParsedFeed | ParsedSitemap; error?: { code: string; message: string; kind: "feed" | "sitemap" | null } };
+type Reply = {
+  ready?: true;
+  id?: number;
+  /** Part of a sitemap's URLs, sent ahead of the result: each message is read back on this thread in one go. */
+  urls?: ParsedSitemap["urls"];
+  result?: ParsedFeed | ParsedSitemap;
+  error?: { code: string; message: string; kind: "feed" | "sitemap" | null };
+};
 type Job = { id: number; work: Task; url: string | null | undefined; resolve: (result: ParsedFeed | ParsedSitemap) => void; reject: (error: Error) => void };
 
 const WORKER_URL = pathToFileURL(path.join(PROJECT_ROOT, "server", "feed-parse-worker.mjs"));
@@ -42,7 +49,7 @@ export function createFeedParserPool(options: {
   const timeoutMs = options.timeoutMs ?? PARSE_TIMEOUT_MS;
   const queue: Job[] = [];
   let worker: Worker | null = null;
-  let current: { job: Job; timer: NodeJS.Timeout | null } | null = null;
+  let current: { job: Job; timer: NodeJS.Timeout | null; urls: ParsedSitemap["urls"][] } | null = null;
   let ready = false;
   let closed = false;
   let unavailable = false;
@@ -77,8 +84,13 @@ export function createFeedParserPool(options: {
           if (current && !current.timer) current.timer = startTimer(current.job);
           return;
         }
-        if (current?.job.id !== reply.id) return;
-        if (reply.result) settle({ result: reply.result });
+        const running = current;
+        if (!running || running.job.id !== reply.id) return;
+        if (reply.urls) return void running.urls.push(reply.urls);
+        if (reply.result && running.urls.length > 0) {
+          const sitemap = reply.result as ParsedSitemap;
+          settle({ result: { ...sitemap, urls: running.urls.flat().concat(sitemap.urls) } });
+        } else if (reply.result) settle({ result: reply.result });
         else if (reply.error?.kind === "feed") settle({ error: new FeedParseError(reply.error.code as "NOT_A_FEED", reply.error.message) });
         else if (reply.error?.kind === "sitemap") settle({ error: new SitemapError(reply.error.code as SitemapErrorCode, reply.error.message) });
         else settle({ error: new Error(reply.error?.message ?? "feed parser failed") });
@@ -125,7 +137,7 @@ export function createFeedParserPool(options: {
       return pump();
     }
     // The clock starts once the worker has loaded: its start-up is not the document's fault.
-    current = { job, timer: ready ? startTimer(job) : null };
+    current = { job, timer: ready ? startTimer(job) : null, urls: [] };
     if (work.task === "sitemap") {
       // Tens of MB: copying them would hold this thread and double the memory for a while.
       const { body } = work;
