@@ -33,7 +33,7 @@ const PROFILES: Record<DocumentKind, Profile> = {
 
 /** Decodes a feed's or a page's bytes, choosing the encoding by BOM, HTTP charset, in-document declaration, UTF-8, windows-1252. */
 export function decodeBytes(bytes: Uint8Array, options: { contentType?: string | null; kind: DocumentKind }): DecodedText {
-  const decoded = decodeRaw(bytes, options.contentType ?? null, PROFILES[options.kind]);
+  const decoded = decodeRaw(bytes, options.contentType ?? null, options.kind);
   return { text: repairC1(decoded.text), encoding: decoded.encoding };
 }
 
@@ -81,30 +81,94 @@ export function repairC1(text: string): string {
   return /[\u0080-\u009f]/.test(text) ? text.replace(/[\u0080-\u009f]/g, (c) => HIGH[c.charCodeAt(0) - 0x80] as string) : text;
 }
 
-function decodeRaw(bytes: Uint8Array, contentType: string | null, profile: Profile): DecodedText {
-  const sniffed = sniffBom(bytes);
+/** One encoding to try, in order: `fatal` ones are skipped when the bytes break them; `skip` bytes (a BOM) are dropped first. */
+export type EncodingCandidate = { encoding: string; fatal: boolean; skip: number };
+
+/**
+ * The encodings to try on a document, in the precedence above, from its first bytes (`head`: at least
+ * its first 4,096 when it is longer): the first that decodes the whole document is its encoding. The
+ * last one never fails. Streaming readers (sitemaps) go down this list; decodeBytes does the same at once.
+ */
+export function encodingCandidates(head: Uint8Array, options: { contentType?: string | null; kind: DocumentKind }): EncodingCandidate[] {
+  const profile = PROFILES[options.kind];
+  const candidates: EncodingCandidate[] = [];
+  const sniffed = sniffBom(head);
   if (sniffed) {
-    const body = bytes.subarray(sniffed.skip);
-    const text = tryDecode(body, sniffed.encoding, true);
-    if (text !== null) return { text, encoding: sniffed.encoding };
+    candidates.push({ encoding: sniffed.encoding, fatal: true, skip: sniffed.skip });
     // Invalid bytes under the BOM's encoding: replace them rather than guess another encoding.
-    if (!sniffed.encoding.startsWith("utf-32")) return { text: tryDecode(body, sniffed.encoding, false) as string, encoding: sniffed.encoding };
+    if (!sniffed.encoding.startsWith("utf-32")) return [...candidates, { encoding: sniffed.encoding, fatal: false, skip: sniffed.skip }];
   }
-
-  const declared: string[] = [];
-  const fromHttp = canonicalEncoding(charsetFromContentType(contentType));
-  if (fromHttp) declared.push(fromHttp);
-  const fromDocument = canonicalEncoding(profile.declared(bytes));
+  const fatal = profile.invalidDeclared === "skip";
+  const fromHttp = canonicalEncoding(charsetFromContentType(options.contentType));
+  if (fromHttp) candidates.push({ encoding: fromHttp, fatal, skip: 0 });
+  const fromDocument = canonicalEncoding(profile.declared(head));
   // A UTF-16/32 declaration without the byte layout to match is wrong: the bytes are 8-bit.
-  if (fromDocument && !/^utf-(16|32)/.test(fromDocument)) declared.push(fromDocument);
+  if (fromDocument && !/^utf-(16|32)/.test(fromDocument)) candidates.push({ encoding: fromDocument, fatal, skip: 0 });
+  candidates.push({ encoding: "utf-8", fatal: true, skip: 0 }, { encoding: "windows-1252", fatal: false, skip: 0 });
+  return candidates;
+}
 
-  for (const encoding of declared) {
-    const text = tryDecode(bytes, encoding, profile.invalidDeclared === "skip");
-    if (text !== null) return { text, encoding };
+/** The bytes break the encoding a stream decoder was made for. */
+export class EncodingMismatch extends Error {}
+
+/**
+ * Decodes a document chunk by chunk in one candidate encoding, C1 characters repaired; `write` and
+ * `end` throw EncodingMismatch when the bytes break a fatal candidate (the caller tries the next).
+ */
+export function createStreamDecoder(candidate: EncodingCandidate): { write(chunk: Uint8Array): string; end(): string } {
+  let skip = candidate.skip;
+  const decode = candidate.encoding.startsWith("utf-32")
+    ? utf32StreamDecoder(candidate.encoding === "utf-32le")
+    : textStreamDecoder(candidate);
+  return {
+    write(chunk) {
+      if (skip > 0) {
+        const dropped = Math.min(skip, chunk.length);
+        skip -= dropped;
+        chunk = chunk.subarray(dropped);
+      }
+      return repairC1(decode(chunk, false));
+    },
+    end: () => repairC1(decode(new Uint8Array(0), true)),
+  };
+}
+
+function textStreamDecoder(candidate: EncodingCandidate): (chunk: Uint8Array, last: boolean) => string {
+  const decoder = new TextDecoder(candidate.encoding, { fatal: candidate.fatal, ignoreBOM: true });
+  return (chunk, last) => {
+    try {
+      return decoder.decode(chunk, { stream: !last });
+    } catch (error) {
+      throw new EncodingMismatch(`not ${candidate.encoding}`, { cause: error });
+    }
+  };
+}
+
+// A UTF-32 document whose length is not a multiple of 4 is not UTF-32; a code point out of range becomes U+FFFD.
+function utf32StreamDecoder(littleEndian: boolean): (chunk: Uint8Array, last: boolean) => string {
+  let carried = new Uint8Array(0);
+  return (chunk, last) => {
+    const bytes = carried.length > 0 ? concatBytes(carried, chunk) : chunk;
+    const whole = bytes.length - (bytes.length % 4);
+    carried = bytes.slice(whole);
+    if (last && carried.length > 0) throw new EncodingMismatch("not UTF-32: a partial code unit at the end");
+    return decodeUtf32(bytes.subarray(0, whole), littleEndian);
+  };
+}
+
+function concatBytes(a: Uint8Array, b: Uint8Array): Uint8Array {
+  const joined = new Uint8Array(a.length + b.length);
+  joined.set(a, 0);
+  joined.set(b, a.length);
+  return joined;
+}
+
+function decodeRaw(bytes: Uint8Array, contentType: string | null, kind: DocumentKind): DecodedText {
+  for (const candidate of encodingCandidates(bytes, { contentType, kind })) {
+    const text = tryDecode(bytes.subarray(candidate.skip), candidate.encoding, candidate.fatal);
+    if (text !== null) return { text, encoding: candidate.encoding };
   }
-  const utf8 = tryDecode(bytes, "utf-8", true);
-  if (utf8 !== null) return { text: utf8, encoding: "utf-8" };
-  return { text: new TextDecoder("windows-1252").decode(bytes), encoding: "windows-1252" };
+  throw new Error("unreachable: windows-1252 decodes any byte");
 }
 
 type Sniffed = { encoding: string; skip: number } | null;

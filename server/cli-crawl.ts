@@ -1,3 +1,4 @@
+import { createReadStream } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
@@ -9,7 +10,7 @@ import { scrapeQueue } from "~/domain/crawl/scrape-queue";
 import { listUrlQueue, URL_QUEUE_STATUSES, type UrlQueueFilterStatus } from "~/domain/crawl/url-queue";
 import { createPageRenderer } from "~/integrations/browser/render-page";
 import { ALLOW_ALL, DISALLOW_ALL, parseRobots, robotsUrlFor, type RobotsRules } from "~/integrations/crawl/robots";
-import { parseSitemap } from "~/integrations/crawl/sitemap";
+import { parseSitemap, readSitemap } from "~/integrations/crawl/sitemap";
 import { userAgentFor } from "~/integrations/http/guarded-client";
 import { createPoliteness } from "./politeness";
 import { configSecrets, type Config } from "./config";
@@ -74,9 +75,12 @@ export async function runCrawlCommand(command: (typeof CRAWL_COMMANDS)[number], 
       const { positionals } = parseArgs({ args, allowPositionals: true, options: {} });
       if (positionals.length !== 1) throw tools.usage("parse-sitemap needs one FILE or URL");
       const target = positionals[0] as string;
-      const input = await tools.readTarget(target, { accept: "application/xml, text/xml;q=0.9, text/plain;q=0.8, */*;q=0.5" });
-      const url = input.url ?? pathToFileURL(path.resolve(target)).href;
-      const parsed = parseSitemap(Buffer.from(input.bytes), { url, contentType: input.contentType });
+      // A file is read as a stream, never whole; a URL's body is fetched first.
+      const parsed = /^https?:\/\//i.test(target)
+        ? await tools.readTarget(target, { accept: "application/xml, text/xml;q=0.9, text/plain;q=0.8, */*;q=0.5" }).then((input) =>
+            parseSitemap(input.bytes, { url: input.url ?? target, contentType: input.contentType }),
+          )
+        : await readSitemap(() => createReadStream(target), { url: pathToFileURL(path.resolve(target)).href });
       for (const warning of parsed.warnings) tools.err(JSON.stringify({ warning }));
       tools.out(JSON.stringify({ kind: parsed.kind, urls: parsed.urls, sitemaps: parsed.sitemaps }));
       return 0;

@@ -10,6 +10,7 @@ import { runIngestionCycle } from "~/domain/ingestion/ingest";
 import { validateFeed } from "~/domain/ingestion/validate-feed";
 import { testHttpClient } from "~/integrations/http/testing";
 import type { HttpClient } from "~/integrations/http/types";
+import { parseSitemap, SitemapError } from "~/integrations/crawl/sitemap";
 import { corpusPath } from "~/test/corpora";
 import { rssFeed, startTestServer, type TestServer } from "~/test/http-test-server";
 import { createFeedParserPool, type FeedParserPool } from "./feed-parser-pool";
@@ -61,6 +62,27 @@ describe("parsing feeds on a worker thread", () => {
     expect(isFeedParseTimeout((hung as PromiseRejectedResult).reason)).toBe(true);
     expect(after).toMatchObject({ status: "fulfilled", value: { title: "https://odd.example/next" } });
   }, 60_000);
+});
+
+describe("parsing sitemaps on the worker thread", () => {
+  test("gives the same result as parsing on this thread, for sitemaps and feeds in flight together", async () => {
+    const files = ["crawler-commons/sitemaps/xmlSitemap.gz", "crawler-commons/sitemaps/extension/sitemap-news.xml", "crawler-commons/sitemaps/sitemap.index.xml", "crawler-commons/sitemaps/sitemap.txt"];
+    const parser = pool();
+    const url = "https://odd.example/sitemap.xml";
+    const feed = { bytes: readFileSync(corpusPath("miniflux/cases/rss/parser_test/TestParseRss2Sample.xml")), contentType: "application/xml", url: "https://odd.example/feed" };
+    const [parsedFeed, ...sitemaps] = await Promise.all([parser.parse(feed), ...files.map((file) => parser.parseSitemap(readFileSync(corpusPath(file)), { url }))]);
+    expect(parsedFeed).toEqual(parseFeed(feed));
+    expect(sitemaps).toEqual(await Promise.all(files.map((file) => parseSitemap(readFileSync(corpusPath(file)), { url }))));
+    expect(sitemaps.map((s) => s.kind)).toEqual(["urlset", "urlset", "index", "text"]);
+  }, 30_000);
+
+  test("a body that is not a sitemap is refused with the reader's code", async () => {
+    const error = await pool()
+      .parseSitemap(Buffer.from("<html><body>hello</body></html>"), { url: "https://odd.example/sitemap.xml" })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(SitemapError);
+    expect(error).toMatchObject({ code: "NOT_A_SITEMAP" });
+  }, 30_000);
 });
 
 describe("a parse timeout as editors see it", () => {

@@ -12,6 +12,7 @@ import { stories, urlQueue } from "~/db/schema";
 import { makeSource, makeStory, makeUrlQueueItem } from "~/db/testing/factories";
 import { useTestDatabase } from "~/db/testing/test-database";
 import { parseFeed } from "~/domain/ingestion/feed/parse-feed";
+import { parseSitemap } from "~/integrations/crawl/sitemap";
 import { fetchPageTitle } from "~/domain/ingestion/page-title";
 import { scrapeUrls } from "~/domain/ingestion/scrape-urls";
 import { validateFeed } from "~/domain/ingestion/validate-feed";
@@ -92,6 +93,7 @@ test("discovery, URL Que, Manual Scrape, image enhancement, rendering, watchlist
     http: workerGate,
     logger,
     parseFeed: async (input) => parseFeed(input),
+    parseSitemap,
     renderer,
     facebook: null,
     schedulePost: async () => ({ jobId: "unused" }),

@@ -125,7 +125,7 @@ export async function serve(options: {
       return runner;
     });
     const handlers = working
-      ? workerHandlers({ config, repos: createRepos(database.db), http: polite, logger, parseFeed: feedParser.parse, renderer, facebook, schedulePost })
+      ? workerHandlers({ config, repos: createRepos(database.db), http: polite, logger, parseFeed: feedParser.parse, parseSitemap: feedParser.parseSitemap, renderer, facebook, schedulePost })
       : undefined;
     jobs = runner = await createJobRunner({ database, logger, handlers });
     await jobs.start();

@@ -2,6 +2,7 @@ import type { Repos } from "~/db/repos";
 import type { PoliteClient } from "~/domain/crawl/polite-client";
 import type { ParsedFeed, ParseFeedInput } from "~/domain/ingestion/feed/parse-feed";
 import type { PageRenderer } from "~/integrations/browser/render-page";
+import type { ParsedSitemap, ParseSitemapOptions } from "~/integrations/crawl/sitemap";
 import { userAgentFor } from "~/integrations/http/guarded-client";
 import { crawlHandlers } from "~/jobs/crawl.job";
 import type { SchedulePost } from "~/domain/social/post-story";
@@ -22,6 +23,8 @@ export function workerHandlers(input: {
   http: PoliteClient;
   logger: Logger;
   parseFeed: (input: ParseFeedInput) => Promise<ParsedFeed>;
+  /** Sitemaps are parsed off the main thread too (the same worker as feeds), so discovery never stalls the site. */
+  parseSitemap: (body: Uint8Array, options: ParseSitemapOptions) => Promise<ParsedSitemap>;
   /** Headless Chromium whose own client is the same gate. */
   renderer: PageRenderer | null;
   /** The Page's Graph API client, null when not configured (a post then fails with how to connect). */
@@ -34,7 +37,7 @@ export function workerHandlers(input: {
   const { repos, http, logger, sourceLeases } = input;
   return {
     ...ingestionHandlers({ repos, http, logger, parseFeed: input.parseFeed }, sourceLeases),
-    ...crawlHandlers({ repos, http, logger, userAgent: userAgentFor(input.config.siteUrl), renderer: input.renderer }, sourceLeases),
+    ...crawlHandlers({ repos, http, logger, userAgent: userAgentFor(input.config.siteUrl), renderer: input.renderer, parseSitemap: input.parseSitemap }, sourceLeases),
     ...imageHandlers({ repos, http, logger }),
     ...socialHandlers({ repos, graph: input.facebook, schedule: input.schedulePost, logger }),
   };

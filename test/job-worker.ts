@@ -38,6 +38,7 @@ export async function startTestWorker(
     http: createPoliteness({ http, repos, logger, siteUrl }),
     logger,
     parseFeed: feedParser.parse,
+    parseSitemap: feedParser.parseSitemap,
     renderer: null,
     facebook: null,
     schedulePost: schedulePostWith(() => self.runner!),

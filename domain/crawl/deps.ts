@@ -1,4 +1,5 @@
 import type { PageRenderer } from "~/integrations/browser/render-page";
+import type { ParsedSitemap, ParseSitemapOptions } from "~/integrations/crawl/sitemap";
 import type { IngestionDeps } from "~/domain/ingestion/deps";
 import type { PoliteClient } from "./polite-client";
 
@@ -10,4 +11,6 @@ export type CrawlDeps = Omit<IngestionDeps, "http"> & {
   userAgent: string;
   /** Headless Chromium for jsRendering sources (its every request through `http`); null where none is available. */
   renderer: PageRenderer | null;
+  /** Sitemap parsing, when it runs elsewhere (a worker thread, which may take the body over); on this thread, in chunks that yield, otherwise. */
+  parseSitemap?: (body: Uint8Array, options: ParseSitemapOptions) => Promise<ParsedSitemap>;
 };

@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from "node:timers/promises";
 import type { CrawlSourceRow, QueueCandidate } from "~/db/repos/crawl.repo";
 import type { DiscoveryStats } from "~/db/schema";
 import { describeError } from "~/domain/ingestion/describe-error";
@@ -26,6 +27,8 @@ const MAX_ERRORS_KEPT = 20;
 const SITEMAP_ACCEPT = "application/xml, text/xml;q=0.9, application/x-gzip;q=0.8, text/plain;q=0.7, */*;q=0.5";
 /** A discovery holds its source this long at most; a runner that dies lets it go by itself. */
 const SOURCES_AT_ONCE = 3;
+/** URLs handled between two turns of the event loop: tens of thousands at once would hold every answer of the server. */
+const URLS_PER_TURN = 500;
 
 /** One source's discovery, as the CLI and the job report it. */
 export type DiscoveryReport = {
@@ -96,13 +99,15 @@ export async function discoverSource(deps: CrawlDeps, source: CrawlSourceRow, op
 
   const robotsOf = (url: string) => deps.http.robotsOf(url, { userAgent: config.userAgent, crawlDelayMs: config.crawlDelayMs, signal: options.signal });
 
-  /** Fetches a page of the crawl when robots.txt allows it; null when it does not. */
-  const fetchAllowed = async (url: string, accept: string, maxBodyBytes?: number) => {
+  /** Fetches a page of the crawl when robots.txt allows it; null when it does not. `firstBytes`: read no more of the body than that. */
+  const fetchAllowed = async (url: string, accept: string, firstBytes?: number) => {
     const robots = await robotsOf(url);
     if (robots.state === "unreachable") throw new NothingFetched(robots.reason ?? "robots.txt unreachable");
     if (!robots.rules.isAllowed(url, config.userAgent)) return null;
-    return deps.http.fetch(url, { userAgent: config.userAgent, crawlDelayMs: config.crawlDelayMs, headers: { accept }, maxBodyBytes, signal: options.signal });
+    const limit = firstBytes === undefined ? {} : { firstBytes, maxBodyBytes: firstBytes };
+    return deps.http.fetch(url, { userAgent: config.userAgent, crawlDelayMs: config.crawlDelayMs, headers: { accept }, ...limit, signal: options.signal });
   };
+  const readSitemap = deps.parseSitemap ?? parseSitemap;
 
   const siteRobots = await robotsOf(siteUrl);
   if (siteRobots.state === "unreachable") {
@@ -130,7 +135,8 @@ export async function discoverSource(deps: CrawlDeps, source: CrawlSourceRow, op
     attempted += 1;
     let parsed: ParsedSitemap;
     try {
-      const response = await fetchAllowed(url, SITEMAP_ACCEPT, SITEMAP_MAX_BYTES);
+      // One byte past the limit tells a sitemap cut there from one that ends there.
+      const response = await fetchAllowed(url, SITEMAP_ACCEPT, SITEMAP_MAX_BYTES + 1);
       if (!response) {
         report.skipped_robots += 1;
         continue;
@@ -140,7 +146,7 @@ export async function discoverSource(deps: CrawlDeps, source: CrawlSourceRow, op
         if (!(implicit && response.status === 404 && config.startUrls.length > 0)) noteError(`Sitemap ${url}: HTTP ${response.status}`);
         continue;
       }
-      parsed = parseSitemap(response.body, { url: response.url, contentType: response.contentType });
+      parsed = await readSitemap(response.body, { url: response.url, contentType: response.contentType, truncated: response.truncated === true });
       answered += 1;
     } catch (error) {
       if (error instanceof NothingFetched) {
@@ -152,7 +158,10 @@ export async function discoverSource(deps: CrawlDeps, source: CrawlSourceRow, op
       continue;
     }
     for (const warning of parsed.warnings) noteError(`Sitemap ${url}: ${warning}`);
-    for (const entry of parsed.urls) add(entry.loc, entry.lastmod ?? entry.news?.publicationDate ?? null);
+    for (const [index, entry] of parsed.urls.entries()) {
+      if (index % (10 * URLS_PER_TURN) === 0) await nextTurn();
+      add(entry.loc, entry.lastmod ?? entry.news?.publicationDate ?? null);
+    }
     for (const child of parsed.sitemaps) {
       if (seenSitemaps.has(child.loc)) continue;
       seenSitemaps.add(child.loc);
@@ -230,7 +239,9 @@ async function queueFound(
   report: DiscoveryReport,
 ) {
   const candidates = new Map<string, QueueCandidate>();
+  let handled = 0;
   for (const [url, lastmod] of found) {
+    if (++handled % URLS_PER_TURN === 0) await nextTurn();
     if (!sameSite(url, siteUrl) || !passesFilter(config.filter, url)) {
       report.skipped_filtered += 1;
       continue;
