@@ -25,7 +25,7 @@ export const MAX_SITEMAP_DEPTH = 3;
 export const MAX_DISCOVERED_URLS = 50_000;
 const MAX_ERRORS_KEPT = 20;
 const SITEMAP_ACCEPT = "application/xml, text/xml;q=0.9, application/x-gzip;q=0.8, text/plain;q=0.7, */*;q=0.5";
-/** A discovery holds its source this long at most; a runner that dies lets it go by itself. */
+/** Sources discovered at once by one run. */
 const SOURCES_AT_ONCE = 3;
 /** URLs handled between two turns of the event loop: tens of thousands at once would hold every answer of the server. */
 const URLS_PER_TURN = 500;
