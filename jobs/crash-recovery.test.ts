@@ -101,7 +101,7 @@ const PNG = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR
 
 /** Prepares the database with `seed`, queues `kind` and starts a worker process on it; returns the job's id. */
 async function startWorkerWithJob(
-  kind: JobKind,
+  kind: JobKind | "minute poll",
   seed: (database: Database) => Promise<Record<string, unknown>>,
 ): Promise<{ jobId: string; worker: ChildProcess; stored: () => number }> {
   shared = await sharedDatabase();
@@ -110,7 +110,7 @@ async function startWorkerWithJob(
   const input = await seed(database);
   const sender = await createJobRunner({ database, logger: silent, pollSchedule: null });
   await sender.start();
-  const { jobId } = await sender.enqueue(kind, input);
+  const jobId = kind === "minute poll" ? (await sender.pollNow(), "poll") : (await sender.enqueue(kind, input)).jobId;
   await sender.stop();
   // The embedded database is held by one process at a time: the worker's now.
   await database.close();
@@ -326,5 +326,22 @@ describe.sequential("a worker killed mid-job", () => {
     cleanups.push(() => worker2.stop());
     await new Promise((resolve) => setTimeout(resolve, LEASE_MS * 2));
     expect((await database.db.select().from(jobs)).filter((row) => row.input?.resumed_from === jobId)).toHaveLength(0);
+  }, 120_000);
+
+  test("a minute poll killed mid-run no longer holds up the next one: its queue entry expires with its lease", async () => {
+    const feed = `<?xml version="1.0"?><rss version="2.0"><channel><title>Feed</title><link>${site.url}/</link><description>Odd</description><item><title>Odd item</title><link>${site.url}/polled-item</link><description>Something odd.</description></item></channel></rss>`;
+    serve("/feed.xml", 0, (_n, res) => res.writeHead(200, { "content-type": "application/rss+xml" }).end(feed));
+    const { worker } = await startWorkerWithJob("minute poll", async (database) => {
+      await makeSource(database.db, { sourceType: "rss", websiteUrl: site.url, rssFeedUrl: `${site.url}/feed.xml?n=0` });
+      return {};
+    });
+    await killWhen(worker, () => held.length > 0);
+    const askedBeforeKill = asked.length;
+
+    // The next poll (queues hold one running poll at a time) runs once the dead one's entry expired.
+    const { database, runner } = await liveWorker();
+    await runner.pollNow();
+    await expect.poll(() => asked.slice(askedBeforeKill).includes("/feed.xml?n=0"), { timeout: 60_000, interval: 200 }).toBe(true);
+    await expect.poll(async () => (await database.db.select().from(stories)).length, { timeout: 30_000 }).toBe(1);
   }, 120_000);
 });

@@ -65,6 +65,8 @@ export type JobRunnerOptions = {
   sweepMs?: number;
   /** How long after a dead job's lease lapsed its work is taken up: the sources' lease (tests shorten it). */
   resumeDelayMs?: number;
+  /** How often pg-boss maintains the queue, expiring the entries of polls whose process died (30 s). */
+  maintenanceIntervalSeconds?: number;
 };
 
 export type JobRunner = JobsApi & {
@@ -139,6 +141,7 @@ export async function createJobRunner(options: JobRunnerOptions): Promise<JobRun
     supervise: working,
     schedule: working && pollSchedule !== null,
     pollingIntervalSeconds,
+    maintenanceIntervalSeconds: options.maintenanceIntervalSeconds ?? 30,
   });
 
   let state: "idle" | "starting" | "started" | "stopping" | "stopped" = "idle";
@@ -157,6 +160,14 @@ export async function createJobRunner(options: JobRunnerOptions): Promise<JobRun
         running.get(id)?.abort(new Error(LOST));
       }
     },
+  });
+  // A minute poll has no row of ours: its queue entry is its lease. One killed with its process
+  // expires soon after, and the next poll (one at a time: a stately queue) is not held up for an hour.
+  const pollLeases = keepLeases<string>({
+    renew: (ids) => repo.renewQueueEntries({ queueSchema: QUEUE_SCHEMA, ids, leaseMs }),
+    everyMs: options.leaseRenewMs ?? LEASE_RENEW_MS,
+    onError: (error) => logger.warn({ err: error }, "could not renew the running polls' leases; trying again"),
+    onLost: (ids) => logger.warn({ jobIds: ids }, "a running poll's queue entry expired; the next poll may start beside it"),
   });
 
   boss.on("error", (error: unknown) => {
@@ -315,6 +326,8 @@ export async function createJobRunner(options: JobRunnerOptions): Promise<JobRun
     const log = logger.child({ jobId, kind: queue });
     const controller = new AbortController();
     running.set(jobId, controller);
+    pollLeases.hold([jobId]);
+    await pollLeases.renewNow();
     const started = Date.now();
     try {
       const result = resultForLog(await handlers[queue]({ jobId, signal: controller.signal, reportProgress: () => {}, resumedSince: null }));
@@ -325,6 +338,7 @@ export async function createJobRunner(options: JobRunnerOptions): Promise<JobRun
       log.error({ outcome: "failed", err: error, durationMs: Date.now() - started }, "poll failed; the next one runs as scheduled");
       throw error;
     } finally {
+      pollLeases.drop(jobId);
       running.delete(jobId);
     }
   }
@@ -447,6 +461,7 @@ export async function createJobRunner(options: JobRunnerOptions): Promise<JobRun
           for (const jobId of unfinished) logger.warn({ jobId }, "job interrupted by shutdown");
         }
         leases.stop();
+        pollLeases.stop();
         await executor?.close();
         workerIds.clear();
         state = "stopped";

@@ -69,6 +69,7 @@ export async function startTestWorker(
     leaseRenewMs: leaseMs / 4,
     sweepMs: leaseMs / 4,
     resumeDelayMs: leaseMs,
+    maintenanceIntervalSeconds: Math.max(1, leaseMs / 2_000),
   });
   self.runner = runner;
   await runner.start();

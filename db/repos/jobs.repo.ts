@@ -171,6 +171,23 @@ export function jobsRepo(db: Db) {
     },
 
     /**
+     * Keeps active queue entries (in pg-boss's schema) from expiring while their process works on
+     * them: pg-boss fails an active entry once `started_on + expire_in` has passed, so setting
+     * `expire_in` to `leaseMs` past now is a lease. The minute polls, which have no row of ours, are
+     * leased this way. Returns the ids renewed.
+     */
+    async renewQueueEntries(options: { queueSchema: string; ids: string[]; leaseMs: number }): Promise<string[]> {
+      if (options.ids.length === 0) return [];
+      const queueJobs = sql`${sql.identifier(options.queueSchema)}.${sql.identifier("job")}`;
+      const ids = sql.join(options.ids.map((id) => sql`${id}::uuid`), sql`, `);
+      const result = await db.execute<{ id: string }>(
+        sql`UPDATE ${queueJobs} SET expire_in = (now() - started_on) + make_interval(secs => ${options.leaseMs / 1000})
+            WHERE id IN (${ids}) AND state = 'active' RETURNING id::text AS id`,
+      );
+      return (result as unknown as { rows: { id: string }[] }).rows.map((row) => row.id);
+    },
+
+    /**
      * Fails queued or running jobs whose queue entry (in pg-boss's schema) is no longer waiting or
      * active: the worker died, or the queue expired the job. Jobs younger than `graceSeconds` are
      * left alone, since a job is recorded here just before it is queued.
