@@ -178,7 +178,7 @@ describe.sequential("a worker killed mid-job", () => {
     await killWhen(worker, () => stored() >= 4 && held.length > 0);
     const askedBeforeKill = asked.length;
 
-    const { database } = await liveWorker();
+    const { database, runner } = await liveWorker();
     const checked = (await database.db.select().from(stories)).filter((s) => s.imageCheckedAt !== null).map((s) => s.originalUrl);
     // Each story's outcome was stored as it went: the dead process's work is kept.
     expect(checked.length).toBeGreaterThanOrEqual(4);
@@ -187,6 +187,8 @@ describe.sequential("a worker killed mid-job", () => {
     expect(dead).toMatchObject({ status: "failed", error: expect.stringMatching(/^The job was interrupted/) });
     expect(successor.status).toBe("succeeded");
     expect(successor.result).toMatchObject({ processed: 8 - checked.length });
+    // A page that follows the job it started is shown the job doing the rest.
+    expect((await runner.get(jobId))?.id).toBe(successor.id);
     // Nothing the dead process had stored was fetched again.
     const askedAfter = asked.slice(askedBeforeKill);
     for (const url of checked) expect(askedAfter).not.toContain(new URL(url!).pathname + new URL(url!).search);

@@ -380,7 +380,14 @@ export async function createJobRunner(options: JobRunnerOptions): Promise<JobRun
     },
 
     async get(jobId) {
-      const row = await repo.findById(jobId);
+      let row = await repo.findById(jobId);
+      // A job interrupted and taken up again is followed to the job doing the rest of its work, so a
+      // page watching it sees the work go on rather than an interruption.
+      for (let i = 0; row && row.status === "failed" && interruptedError(row.error) && i < MAX_RESUMES_FOLLOWED; i++) {
+        const next = await repo.resumedBy(row.id);
+        if (!next) break;
+        row = next;
+      }
       return row ? toView(row) : null;
     },
 
@@ -471,6 +478,10 @@ export async function createJobRunner(options: JobRunnerOptions): Promise<JobRun
     },
   };
 }
+
+/** How many resumed jobs get() follows at most. */
+const MAX_RESUMES_FOLLOWED = 50;
+const interruptedError = (error: string | null) => error !== null && (error.startsWith(INTERRUPTED) || error.startsWith(STOPPED));
 
 const MAX_LOGGED_TEXT = 300;
 

@@ -61,6 +61,12 @@ export function jobsRepo(db: Db) {
         .returning({ id: jobs.id, kind: jobs.kind, status: jobs.status });
     },
 
+    /** The job that took up `id`'s work after it was interrupted, if one did. */
+    async resumedBy(id: string): Promise<JobRow | null> {
+      const [row] = await db.select().from(jobs).where(sql`${jobs.input}->>'resumed_from' = ${id}`).limit(1);
+      return row ?? null;
+    },
+
     /** When the first job of a chain of resumed jobs started (the chain that ends at `id`). */
     async chainStart(id: string): Promise<Date | null> {
       let since: Date | null = null;
