@@ -1,6 +1,7 @@
 import { capturedLog } from "~/test/captured-log";
-import { sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { afterEach, describe, expect, inject, test } from "vitest";
+import { jobs } from "~/db/schema";
 import { makeJob, makeUser } from "~/db/testing/factories";
 import { useTestDatabase } from "~/db/testing/test-database";
 import { createJobRunner, QUEUE_SCHEMA, type JobHandlers, type JobRunner, type JobRunnerOptions } from "./runner";
@@ -237,14 +238,19 @@ describe("the job runner", () => {
     expect(await waitFor(async () => polls, (n) => n > 0, "the first poll")).toBeGreaterThan(0);
   });
 
-  test("a job left queued or running by a worker that died is marked failed when a worker starts", async () => {
+  test("a job left queued or running by a worker that died is marked failed when a worker starts, and its work taken up again", async () => {
     const longAgo = new Date(Date.now() - 10 * 60_000);
     const orphan = await makeJob(t.db, { kind: "rss-ingestion", status: "running", createdAt: longAgo, startedAt: longAgo });
     const fresh = await makeJob(t.db, { kind: "rss-ingestion", status: "queued" });
 
     const runner = await startRunner({ handlers: idleHandlers });
 
-    expect(await runner.get(orphan.id)).toMatchObject({ status: "failed", error: expect.stringMatching(/interrupted/) });
+    const [row] = await t.db.select().from(jobs).where(eq(jobs.id, orphan.id));
+    expect(row).toMatchObject({ status: "failed", error: expect.stringMatching(/interrupted/) });
+    // A new job goes on with its work, and a page following the orphan is shown that job.
+    const successor = await runner.get(orphan.id);
+    expect(successor?.id).not.toBe(orphan.id);
+    expect((await t.db.select().from(jobs).where(eq(jobs.id, successor!.id)))[0]?.input).toMatchObject({ resumed_from: orphan.id });
     expect(await runner.get(fresh.id)).toMatchObject({ status: "queued" });
   });
 
