@@ -183,8 +183,9 @@ test("a rendered page's clock stops while its requests wait for their turn at th
     const gate = createPoliteness({ http, repos: t.repos, logger, siteUrl: "http://oddwire.test" });
     const patient = createPageRenderer({ http: gate, executablePath: chromiumPath() });
     try {
-      // Robots.txt, the page and three scripts, 600 ms apart: about 2.4 s of waiting for a page given 1.5 s.
-      const rendered = await patient.render(`${page.url}/slowly`, { crawlDelayMs: 600, timeoutMs: 1_500, waitForSelector: "body[data-c]" });
+      // Robots.txt, the page and three scripts, 1.5 s apart: about 6 s of waiting for a page given 3 s
+      // (twice the waits of its clock, and room for a busy machine's own slowness).
+      const rendered = await patient.render(`${page.url}/slowly`, { crawlDelayMs: 1_500, timeoutMs: 3_000, waitForSelector: "body[data-c]" });
       expect(rendered.html).toContain('data-a="1" data-b="1" data-c="1"');
     } finally {
       await patient.close();
