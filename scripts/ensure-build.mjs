@@ -1,7 +1,7 @@
 // Builds the web app when there is no build yet or a source file is newer than it, so that
 // `npm start` works on a fresh clone and never serves a stale build.
 import { spawnSync } from "node:child_process";
-import { existsSync, readdirSync, statSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -15,6 +15,22 @@ function newest(target) {
   if (!stat.isDirectory()) return stat.mtimeMs;
   return readdirSync(target).reduce((max, name) => Math.max(max, newest(path.join(target, name))), stat.mtimeMs);
 }
+
+// One build at a time (tests in parallel processes ask for one together): a second process waits for
+// the first, then finds the build fresh. A lock left by a process that died is taken after 10 minutes.
+const lock = path.join(root, ".build-lock");
+for (;;) {
+  try {
+    mkdirSync(lock);
+    break;
+  } catch (error) {
+    if (error.code !== "EEXIST") throw error;
+    const age = Date.now() - (existsSync(lock) ? statSync(lock).mtimeMs : Date.now());
+    if (age > 10 * 60_000) rmSync(lock, { recursive: true, force: true });
+    else Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 250);
+  }
+}
+process.on("exit", () => rmSync(lock, { recursive: true, force: true }));
 
 const built = existsSync(marker) ? statSync(marker).mtimeMs : 0;
 const changed = Math.max(...inputs.map((p) => newest(path.join(root, p))));
