@@ -3,16 +3,11 @@ import { open, readFile, rename, rm } from "node:fs/promises";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { BackupError, requestServerBackup, restoreDataDir, snapshotDataDir } from "./backup";
+import type { BACKUP_COMMANDS } from "./cli-commands";
 import type { CliTools } from "./cli-tools";
 import { loadConfig, type Config } from "./config";
 
-export const BACKUP_HELP = `  backup FILE [--force]                            a consistent snapshot of the embedded database, written to FILE
-                                                   (gzipped, owner-only): taken by the running server on DATA_DIR,
-                                                   or read from DATA_DIR when none runs; --force replaces FILE
-  restore FILE                                     load a backup into an empty (or new) DATA_DIR; prints what it holds
-                                                   (on PostgreSQL both commands point to pg_dump and pg_restore)`;
 
-export const BACKUP_COMMANDS = ["backup", "restore"] as const;
 
 /** Runs backup or restore; returns its exit code. */
 export async function runBackupCommand(command: (typeof BACKUP_COMMANDS)[number], args: string[], tools: CliTools): Promise<number> {

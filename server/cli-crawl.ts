@@ -14,18 +14,11 @@ import { parseSitemap, readSitemap } from "~/integrations/crawl/sitemap";
 import { userAgentFor } from "~/integrations/http/guarded-client";
 import { createPoliteness } from "./politeness";
 import { configSecrets, type Config } from "./config";
+import type { CRAWL_COMMANDS } from "./cli-commands";
 import type { CliTools } from "./cli-tools";
 import { createLogger } from "./logger";
 
-export const CRAWL_HELP = `  discover [--source ID]                           discover URLs of every active Web Scraping source (or one):
-                                                   per source found, queued, skipped_robots, skipped_known, errors
-  queue [--status S] [--source ID] [--limit N]     the URL queue's rows (status queued|scraped|failed|all)
-  scrape-queue [--source ID] [--limit N] [--ids a,b]
-                                                   scrape queued URLs into pending stories
-  parse-sitemap FILE|URL                           {kind, urls: [{loc, lastmod, news}], sitemaps: [{loc, lastmod}]}
-  robots-check ROBOTS_FILE|URL --agent UA URL...   one line per URL: {url, allowed, crawlDelay}`;
 
-export const CRAWL_COMMANDS = ["discover", "queue", "scrape-queue", "parse-sitemap", "robots-check"] as const;
 
 
 const positiveInt = (value: string | undefined, name: string, usage: (m: string) => Error): number | undefined => {

@@ -5,22 +5,13 @@ import type { SocialPostRow } from "~/db/repos/social.repo";
 import { attemptPost, NOT_CONNECTED, requestPost, type SchedulePost } from "~/domain/social/post-story";
 import { createJobRunner, type JobRunner } from "~/jobs/runner";
 import { schedulePostWith } from "~/jobs/social.job";
+import type { FACEBOOK_COMMANDS } from "./cli-commands";
 import type { CliTools } from "./cli-tools";
 import { configSecrets, loadConfig } from "./config";
 import { createFacebookGraph } from "./facebook";
 import { createLogger, type Logger } from "./logger";
 
-export const FACEBOOK_HELP = `  facebook:check                                   the Page connection: {connected, page, tokenValid, permissions,
-                                                   missingPermissions, expiresAt, neverExpires, error}, or
-                                                   {connected: false, how}; exits 0 only when the Page is readable,
-                                                   the token works and holds the permissions posting needs, else 1
-  facebook:post --story ID [--message TEXT] [--at ISO] [--repost]
-                                                   post a published story to the Page now, or at --at (a job the
-                                                   server's worker runs); the message defaults to the composed one;
-                                                   a story already on the Page needs --repost. Prints the post's row
-                                                   (posted, failed, or pending with its time); exits 1 when it failed`;
 
-export const FACEBOOK_COMMANDS = ["facebook:check", "facebook:post"] as const;
 
 /** Runs one Facebook command; returns its exit code. */
 export async function runFacebookCommand(command: (typeof FACEBOOK_COMMANDS)[number], args: string[], tools: CliTools): Promise<number> {

@@ -2,18 +2,13 @@ import { parseArgs } from "node:util";
 import { createRepos } from "~/db/repos";
 import { enhanceStoryImages } from "~/domain/images/enhance";
 import { probeImage } from "~/integrations/images/probe";
+import type { IMAGE_COMMANDS } from "./cli-commands";
 import type { CliTools } from "./cli-tools";
 import { configSecrets } from "./config";
 import { createLogger } from "./logger";
 import { createPoliteness } from "./politeness";
 
-export const IMAGE_HELP = `  enhance-images [--limit N] [--story ID [--image URL]]
-                                                   find the best image for stories needing work (or one story,
-                                                   optionally with a given image): {processed, enhanced, failed,
-                                                   skipped, details}; progress on stderr
-  probe-image URL                                  an image's {url, width, height, type, bytes}, reading only its header`;
 
-export const IMAGE_COMMANDS = ["enhance-images", "probe-image"] as const;
 
 
 /** Runs one image command; returns its exit code. */

@@ -15,6 +15,9 @@ declare module "vitest" {
 
 /** Builds and migrates one template database per test run; each test file then clones it. */
 export default async function setup(project: TestProject) {
+  // Commands the tests start as processes run the server bundle: made once here, not by each at once.
+  const { ensureServerBundle } = (await import("../server/bundle.mjs" as string)) as { ensureServerBundle(): Promise<number> };
+  await ensureServerBundle();
   const url = process.env.TEST_DATABASE_URL;
   if (url) {
     const template = `oddwire_tpl_${process.pid}`;
