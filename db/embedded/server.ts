@@ -123,7 +123,9 @@ export async function startEmbeddedServer(options: EmbeddedServerOptions): Promi
   });
 
   const { layout, secret } = ctx;
-  const urlFor = (database: string) => `postgresql://${SUPERUSER}:${encodeURIComponent(secret)}@/${encodeURIComponent(database)}?host=${encodeURIComponent(layout.socketDir)}`;
+  // "localhost" only keeps the URL parseable by WHATWG URL (new URL() refuses an empty host); pg connects to `host`, the socket directory.
+  const urlFor = (database: string) =>
+    `postgresql://${SUPERUSER}:${encodeURIComponent(secret)}@localhost/${encodeURIComponent(database)}?host=${encodeURIComponent(layout.socketDir)}`;
 
   let watch: NodeJS.Timeout | undefined;
   let stopping: Promise<void> | undefined;
