@@ -34,7 +34,7 @@ async function load(platform: string): Promise<PostgresBinaries> {
   if (!name) {
     throw new EmbeddedServerError(
       "EMBEDDED_UNSUPPORTED_PLATFORM",
-      `The embedded PostgreSQL server has no build for ${platform} (it has: ${Object.keys(PACKAGES).join(", ")}). Set DATABASE_URL to use a PostgreSQL server of your own`,
+      `The embedded PostgreSQL server has no build for ${platform} (it has: ${Object.keys(PACKAGES).join(", ")}). Set DATABASE_URL to use a PostgreSQL server of your own.`,
     );
   }
   let found: { initdb: string; pg_ctl: string; postgres: string };

@@ -23,7 +23,7 @@ export class EmbeddedServerError extends Error {
     message: string,
     options?: { cause?: unknown },
   ) {
-    super(`${message}${message.includes("DATABASE_URL") ? "" : `; ${ELSEWHERE}`}.`, options);
+    super(message.includes("DATABASE_URL") ? message : `${message}; ${ELSEWHERE}.`, options);
     this.name = "EmbeddedServerError";
   }
 }

@@ -3,7 +3,7 @@ import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync 
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
-import { afterEach, describe, expect, test } from "vitest";
+import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import { until } from "~/test/until";
 import { databaseUser } from "./db-user";
 import { socketPathLimit } from "./layout";
@@ -12,14 +12,14 @@ import { runningPostmaster, serverOptions, startEmbeddedServer } from "./server"
 import { killCluster, postmasterPid, query, Scratch, startChild, TEST_SETTINGS } from "./testing/helpers";
 
 let scratch: Scratch;
+beforeEach(() => {
+  scratch = new Scratch();
+});
 afterEach(async () => {
   await scratch.cleanUp();
 });
 
-function newScratch() {
-  scratch = new Scratch();
-  return scratch;
-}
+const newScratch = () => scratch;
 
 function start(dataDir: string, role: "serve" | "command" = "command", extra: { logger?: Parameters<typeof startEmbeddedServer>[0]["logger"]; watchIntervalMs?: number } = {}) {
   return startEmbeddedServer({ dataDir, role, settings: TEST_SETTINGS, ...extra }).then((server) => scratch.server(server));

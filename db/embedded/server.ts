@@ -184,11 +184,15 @@ type Context = {
 };
 
 function makeDataDir(dataDir: string): string {
+  const absolute = path.resolve(dataDir);
   try {
-    mkdirSync(dataDir, { recursive: true });
-    return realpathSync(dataDir);
+    // One level at a time: a recursive mkdir on a read-only file system reports ENOENT instead of EROFS.
+    const missing: string[] = [];
+    for (let dir = absolute; !existsSync(dir); dir = path.dirname(dir)) missing.unshift(dir);
+    for (const dir of missing) mkdirSync(dir);
+    return realpathSync(absolute);
   } catch (error) {
-    throw fileSystemError(error, path.resolve(dataDir), "create DATA_DIR");
+    throw fileSystemError(error, absolute, "create DATA_DIR");
   }
 }
 
@@ -382,17 +386,17 @@ function somethingListens(socketFile: string): Promise<boolean> {
 }
 
 function programFailure(code: "EMBEDDED_INIT_FAILED" | "EMBEDDED_START_FAILED", doing: string, dir: string, output: string): EmbeddedServerError {
-  const tail = output.trim().split("\n").slice(-12).join("\n");
+  const said = `or set DATABASE_URL to use a PostgreSQL server of your own. PostgreSQL said:\n${output.trim().split("\n").slice(-12).join("\n")}\n`;
   if (/No space left on device|could not extend file/i.test(output)) {
-    return new EmbeddedServerError("DISK_FULL", `Cannot ${doing}: the disk holding ${dir} is full. Free some space or point DATA_DIR at another disk. PostgreSQL said:\n${tail}\n`);
+    return new EmbeddedServerError("DISK_FULL", `Cannot ${doing}: the disk holding ${dir} is full. Free some space, point DATA_DIR at another disk, ${said}`);
   }
   if (/Read-only file system/i.test(output)) {
-    return new EmbeddedServerError("DATA_DIR_READ_ONLY", `Cannot ${doing}: ${dir} is on a read-only file system. Point DATA_DIR at a writable directory. PostgreSQL said:\n${tail}\n`);
+    return new EmbeddedServerError("DATA_DIR_READ_ONLY", `Cannot ${doing}: ${dir} is on a read-only file system. Point DATA_DIR at a writable directory, ${said}`);
   }
   if (/could not bind Unix address|Address already in use/i.test(output)) {
-    return new EmbeddedServerError("EMBEDDED_SOCKET_IN_USE", `Cannot ${doing}: its socket is taken by another program. PostgreSQL said:\n${tail}\n`);
+    return new EmbeddedServerError("EMBEDDED_SOCKET_IN_USE", `Cannot ${doing}: its socket is taken by another program. Stop that program, ${said}`);
   }
-  return new EmbeddedServerError(code, `Cannot ${doing}. PostgreSQL said:\n${tail}\n`);
+  return new EmbeddedServerError(code, `Cannot ${doing}. Look at the output below and at ${dir}, ${said}`);
 }
 
 function writeOwned(file: string, text: string, user: DbUser): void {
