@@ -81,6 +81,8 @@ export const DEFAULT_SETTINGS: Readonly<Record<string, string | number>> = {
   max_parallel_workers_per_gather: 1,
   max_parallel_maintenance_workers: 1,
   autovacuum_max_workers: 2,
+  // No replication: one process less (the logical replication launcher).
+  max_logical_replication_workers: 0,
   jit: "off",
   huge_pages: "off",
   log_checkpoints: "off",
