@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import { readdirSync, readFileSync, readlinkSync } from "node:fs";
 
 /** Whether a process with this pid exists (one of another user counts: kill answers EPERM). */
@@ -56,4 +57,13 @@ export function processesIn(dir: string): number[] {
     .filter((name) => /^\d+$/.test(name))
     .map(Number)
     .filter((pid) => cwdOf(pid) === dir);
+}
+
+/** The command line of a process as ps shows it (for systems without /proc), or "" when it is gone. */
+export function commandOf(pid: number): string {
+  try {
+    return execFileSync("ps", ["-o", "command=", "-p", String(pid)], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }).trim();
+  } catch {
+    return "";
+  }
 }

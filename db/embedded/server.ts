@@ -28,7 +28,7 @@ import { type PostgresBinaries, loadBinaries } from "./binaries";
 import { binariesFor, databaseUser, DEFAULT_OUTSIDE_ROOT } from "./db-user";
 import { EmbeddedServerError, fileSystemError } from "./errors";
 import { type Layout, prepareLayout } from "./layout";
-import { cwdOf, isAlive, processStamp, stampIsLive } from "./processes";
+import { commandOf, cwdOf, isAlive, processStamp, stampIsLive } from "./processes";
 import { type DbUser, run } from "./run";
 import { withFileLock } from "./start-lock";
 
@@ -248,8 +248,9 @@ export function runningPostmaster(pgdata: string): number | undefined {
     return undefined;
   }
   if (!isAlive(pid)) return undefined;
+  // A postmaster works in its data directory; where /proc is missing (macOS), its command line names it.
   if (process.platform === "linux") return cwdOf(pid) === pgdata ? pid : undefined;
-  return pid;
+  return commandOf(pid).includes(pgdata) ? pid : undefined;
 }
 
 async function initialiseIfNeeded(c: Context): Promise<void> {
