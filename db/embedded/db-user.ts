@@ -54,6 +54,7 @@ export function binariesFor(user: DbUser, binaries: PostgresBinaries, outsideRoo
   const copy = path.join(outsideRoot, `postgres-${packageName}-${createHash("sha256").update(realNative).digest("hex").slice(0, 12)}`);
   const at = (dir: string): PostgresBinaries => ({
     nativeDir: dir,
+    major: binaries.major,
     initdb: path.join(dir, "bin", path.basename(binaries.initdb)),
     pg_ctl: path.join(dir, "bin", path.basename(binaries.pg_ctl)),
     postgres: path.join(dir, "bin", path.basename(binaries.postgres)),

@@ -80,6 +80,7 @@ describe.skipIf(!asRoot)("as root", () => {
     cpSync(binaries.nativeDir, native, { recursive: true, verbatimSymlinks: true });
     const at = (dir: string) => ({
       nativeDir: dir,
+      major: binaries.major,
       initdb: path.join(dir, "bin", "initdb"),
       pg_ctl: path.join(dir, "bin", "pg_ctl"),
       postgres: path.join(dir, "bin", "postgres"),

@@ -132,6 +132,13 @@ describe("later uses", () => {
     expect(await query(again.url, "SELECT n FROM t")).toEqual([{ n: 7 }]);
   });
 
+  test("a cluster made by another PostgreSQL major version is refused with a message saying what to do", async () => {
+    const dataDir = newScratch().dir();
+    await (await start(dataDir)).stop();
+    writeFileSync(path.join(pgdataOf(dataDir), "PG_VERSION"), "16\n");
+    await expect(start(dataDir)).rejects.toMatchObject({ code: "EMBEDDED_CLUSTER_VERSION", message: expect.stringMatching(/PostgreSQL 16.*PostgreSQL 17/) });
+  });
+
   test("a command while serve runs uses serve's server and leaves it running", async () => {
     const dataDir = newScratch().dir();
     const serve = await start(dataDir, "serve");

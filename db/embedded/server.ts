@@ -206,7 +206,14 @@ function readOrCreateSecret(file: string): string {
   }
   const secret = randomBytes(24).toString("base64url");
   try {
-    writeFileSync(file, `${secret}\n`, { mode: 0o600, flag: "wx" });
+    // On disk before any cluster is made with it: a cluster whose password is lost is locked for good.
+    const fd = openSync(file, "wx", 0o600);
+    try {
+      writeFileSync(fd, `${secret}\n`);
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
   } catch (error) {
     throw fileSystemError(error, file, "write the database secret");
   }
@@ -255,7 +262,17 @@ export function runningPostmaster(pgdata: string): number | undefined {
 
 async function initialiseIfNeeded(c: Context): Promise<void> {
   const { layout, user, programs, logger } = c;
-  if (existsSync(path.join(layout.pgdata, "PG_VERSION"))) return;
+  const versionFile = path.join(layout.pgdata, "PG_VERSION");
+  if (existsSync(versionFile)) {
+    const made = Number.parseInt(readFileSync(versionFile, "utf8"), 10);
+    if (made !== programs.major) {
+      throw new EmbeddedServerError(
+        "EMBEDDED_CLUSTER_VERSION",
+        `The database cluster in ${layout.pgdata} was made by PostgreSQL ${made}, and this Oddwire runs PostgreSQL ${programs.major}. Start it with the Oddwire version that made it and move the data over (dump and restore), or move that DATA_DIR away to start afresh`,
+      );
+    }
+    return;
+  }
   if (existsSync(layout.pgdata)) {
     throw new EmbeddedServerError("EMBEDDED_INIT_FAILED", `${layout.pgdata} exists but holds no PostgreSQL cluster: move it away so that a new one can be made`);
   }
