@@ -1,11 +1,11 @@
 import { execFileSync } from "node:child_process";
-import { chmodSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { chmodSync, chownSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import { loadBinaries } from "./binaries";
 import { binariesFor, DB_USER_NAME, databaseUser } from "./db-user";
 import { runningPostmaster, startEmbeddedServer } from "./server";
-import { clusterHome, query, Scratch, TEST_SETTINGS } from "./testing/helpers";
+import { clusterHome, query, Scratch, startChild, TEST_SETTINGS } from "./testing/helpers";
 
 // These need root: useradd, mount, and a database user other than the one running the tests.
 const asRoot = process.getuid?.() === 0;
@@ -109,6 +109,28 @@ describe.skipIf(!asRoot)("as root", () => {
     expect(() => databaseUser({ name: "oddwire-nobody-here", useradd: "/nonexistent/useradd" })).toThrow(
       expect.objectContaining({ code: "EMBEDDED_DB_USER_UNAVAILABLE", message: expect.stringMatching(/run Oddwire as a normal user.*DATABASE_URL/is) }),
     );
+  });
+
+  test("run by a normal user, the server runs as that user with the cluster in DATA_DIR, and a DATA_DIR it cannot write is refused", async () => {
+    const nobody = { uid: Number(execFileSync("id", ["-u", "nobody"], { encoding: "utf8" })), gid: Number(execFileSync("id", ["-g", "nobody"], { encoding: "utf8" })) };
+    const base = scratch.dir();
+    const dataDir = path.join(base, "data");
+    mkdirSync(dataDir);
+    chownSync(dataDir, nobody.uid, nobody.gid);
+    const child = startChild(scratch, { dataDir, role: "command", settings: TEST_SETTINGS, insertRows: 5, then: "hold" }, nobody);
+    expect((await child.next("inserted")).event).toBe("inserted");
+    const pgdata = path.join(dataDir, "postgres", "pgdata");
+    const pid = runningPostmaster(pgdata) ?? 0;
+    expect(uidOf(pid)).toBe(nobody.uid);
+    expect(statSync(path.join(dataDir, "postgres.secret")).uid).toBe(nobody.uid);
+    child.child.stdin?.end();
+    expect((await child.next("stopped")).event).toBe("stopped");
+    expect(runningPostmaster(pgdata)).toBeUndefined();
+
+    const readOnly = path.join(base, "not-mine");
+    mkdirSync(readOnly, { mode: 0o555 });
+    const refused = startChild(scratch, { dataDir: path.join(readOnly, "data"), role: "command", then: "stop" }, nobody);
+    expect(await refused.next("started")).toMatchObject({ event: "error", code: "DATA_DIR_NOT_WRITABLE", message: expect.stringContaining("DATABASE_URL") });
   });
 
   test("a DATA_DIR on a read-only file system is refused with DATA_DIR_READ_ONLY", async () => {

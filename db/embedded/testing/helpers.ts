@@ -84,9 +84,14 @@ export async function query<T extends pg.QueryResultRow = Record<string, unknown
 export type ChildEvent = { event: string; [key: string]: unknown };
 
 /** A child Node process running child.ts; `events` fills as it prints, `next(event)` waits for one. */
-export function startChild(scratch: Scratch, args: object, options: { detached?: boolean } = {}) {
+export function startChild(scratch: Scratch, args: object, options: { detached?: boolean; uid?: number; gid?: number } = {}) {
   const child = scratch.child(
-    spawn(process.execPath, ["--import", "tsx", CHILD, JSON.stringify(args)], { cwd: ROOT, stdio: ["pipe", "pipe", "pipe"], detached: options.detached }),
+    spawn(process.execPath, ["--import", "tsx", CHILD, JSON.stringify(args)], {
+      cwd: ROOT,
+      stdio: ["pipe", "pipe", "pipe"],
+      detached: options.detached,
+      ...(options.uid === undefined ? {} : { uid: options.uid, gid: options.gid ?? options.uid }),
+    }),
   );
   const events: ChildEvent[] = [];
   let buffered = "";
