@@ -129,6 +129,14 @@ describe("later uses", () => {
     expect(await query(again.url, "SELECT n FROM t")).toEqual([{ n: 7 }]);
   });
 
+  test("a server that cannot start says why, with PostgreSQL's own words", async () => {
+    const dataDir = newScratch().dir();
+    await expect(startEmbeddedServer({ dataDir, role: "command", settings: { shared_buffers: "lots" } })).rejects.toMatchObject({
+      code: "EMBEDDED_START_FAILED",
+      message: expect.stringMatching(/Cannot start the embedded PostgreSQL server.*DATABASE_URL.*shared_buffers/s),
+    });
+  });
+
   test("a cluster made by another PostgreSQL major version is refused with a message saying what to do", async () => {
     const dataDir = newScratch().dir();
     await (await start(dataDir)).stop();

@@ -132,20 +132,28 @@ export async function startEmbeddedServer(options: EmbeddedServerOptions): Promi
   let watch: NodeJS.Timeout | undefined;
   let stopping: Promise<void> | undefined;
   if (options.role === "serve") {
+    const interval = options.watchIntervalMs ?? 1000;
     let checking = false;
+    // After a failed restart, wait longer each time (up to a minute) rather than log every second.
+    let failures = 0;
+    let nextTry = 0;
     watch = setInterval(() => {
-      if (checking || stopping || runningPostmaster(layout.pgdata) !== undefined) return;
+      if (checking || stopping || Date.now() < nextTry || runningPostmaster(layout.pgdata) !== undefined) return;
       checking = true;
       void withFileLock(lockFile, async () => {
-        if (stopping) return;
-        if (runningPostmaster(layout.pgdata) !== undefined) return;
+        if (stopping || runningPostmaster(layout.pgdata) !== undefined) return;
         logger.warn({ dataDir }, "the embedded PostgreSQL server stopped unexpectedly; starting it again");
         await ensureRunning(ctx);
         logger.info({ dataDir }, "the embedded PostgreSQL server runs again");
       })
-        .catch((error: unknown) => logger.warn({ dataDir, err: error }, "could not start the embedded PostgreSQL server again; will retry"))
+        .then(() => (failures = 0))
+        .catch((error: unknown) => {
+          failures++;
+          nextTry = Date.now() + Math.min(interval * 2 ** failures, 60_000);
+          logger.warn({ dataDir, err: error, failures }, "could not start the embedded PostgreSQL server again; will retry");
+        })
         .finally(() => (checking = false));
-    }, options.watchIntervalMs ?? 1000);
+    }, interval);
     watch.unref();
   }
 
@@ -416,7 +424,7 @@ function programFailure(code: "EMBEDDED_INIT_FAILED" | "EMBEDDED_START_FAILED", 
   if (/could not bind Unix address|Address already in use/i.test(output)) {
     return new EmbeddedServerError("EMBEDDED_SOCKET_IN_USE", `Cannot ${doing}: its socket is taken by another program. Stop that program, ${said}`);
   }
-  return new EmbeddedServerError(code, `Cannot ${doing}. Look at the output below and at ${dir}, ${said}`);
+  return new EmbeddedServerError(code, `Cannot ${doing} (its files and log are in ${dir}). Fix what PostgreSQL says below, ${said}`);
 }
 
 function writeOwned(file: string, text: string, user: DbUser): void {
