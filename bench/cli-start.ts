@@ -12,6 +12,7 @@ import { percentile } from "./measure";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const BIN = path.join(ROOT, "bin", "oddwire.mjs");
+const out = (line: string) => process.stdout.write(`${line}\n`);
 const RUNS = Number(process.env.BENCH_RUNS ?? 20);
 
 const cases: { name: string; args: string[] }[] = [
@@ -34,7 +35,7 @@ const results = cases.map(({ name, args }) => {
   return { name, p50: percentile(times, 50), p90: percentile(times, 90) };
 });
 const reference = results[0]?.p50 ?? 1;
-console.log(`${RUNS} runs each, Node ${process.version}, ${os.cpus().length} cores, load average ${os.loadavg()[0]?.toFixed(2)}`);
-console.log("| command | p50 ms | p90 ms | p50 / node -e 0 |");
-console.log("|---|---:|---:|---:|");
-for (const { name, p50, p90 } of results) console.log(`| ${name} | ${p50.toFixed(0)} | ${p90.toFixed(0)} | ${(p50 / reference).toFixed(1)} |`);
+out(`${RUNS} runs each, Node ${process.version}, ${os.cpus().length} cores, load average ${os.loadavg()[0]?.toFixed(2)}`);
+out("| command | p50 ms | p90 ms | p50 / node -e 0 |");
+out("|---|---:|---:|---:|");
+for (const { name, p50, p90 } of results) out(`| ${name} | ${p50.toFixed(0)} | ${p90.toFixed(0)} | ${(p50 / reference).toFixed(1)} |`);

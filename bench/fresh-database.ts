@@ -1,20 +1,20 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import os from "node:os";
-import path from "node:path";
+import { rmSync } from "node:fs";
 import { openDatabase, type Database } from "~/db/client";
+import { openEmbeddedDatabase } from "~/server/database";
+import { tempDir } from "~/test/temp-dir";
 import { adminUrl, createDatabaseSql, dropDatabaseSql } from "~/db/testing/postgres-admin";
 
 /**
- * An empty database for one benchmark run: PGlite in a temporary data dir, or a PostgreSQL database
+ * An empty database for one benchmark run: the embedded server in a temporary data dir, or a PostgreSQL database
  * `name` created afresh on `pgUrl` (dropped first if a failed run left it). `cleanup` removes it.
  */
 export async function openFreshDatabase(
   kind: string,
   options: { pgUrl: string; name: string; poolSize?: number },
 ): Promise<{ database: Database; cleanup: () => Promise<void> }> {
-  if (kind === "pglite") {
-    const dir = mkdtempSync(path.join(os.tmpdir(), `${options.name}-`));
-    const database = await openDatabase({ dataDir: dir });
+  if (kind === "pglite" || kind === "embedded") {
+    const dir = tempDir(`${options.name}-`);
+    const database = await openEmbeddedDatabase(dir);
     return {
       database,
       cleanup: async () => {

@@ -504,6 +504,7 @@ function targetLines(run: DatabaseRun, targets: { renderP50: number; searchP99: 
 
 async function benchDatabase(kind: "pglite" | "postgres"): Promise<DatabaseRun | string> {
   const { openDatabase } = await import("~/db/client");
+  const { openEmbeddedDatabase } = await import("~/server/database");
   const { runMigrations } = await import("~/db/migrate");
   const { adminUrl, createDatabaseSql, dropDatabaseSql } = await import("~/db/testing/postgres-admin");
   const { COMMON_WORD, RARE_WORD, seedStories } = await import("./seed-stories");
@@ -564,8 +565,8 @@ async function benchDatabase(kind: "pglite" | "postgres"): Promise<DatabaseRun |
 
     out(`\n## ${name}`);
     out(`Seeding ${storiesWanted.toLocaleString("en")} published stories...`);
-    // Seeded here, then closed: on PGlite exactly one process may open the data dir, the server's.
-    const seeding = settings.DATABASE_URL ? await openDatabase({ databaseUrl: settings.DATABASE_URL }) : await openDatabase({ dataDir });
+    // Seeded here, then closed; the server started after uses the same data dir's database.
+    const seeding = settings.DATABASE_URL ? await openDatabase({ databaseUrl: settings.DATABASE_URL }) : await openEmbeddedDatabase(dataDir);
     let seed;
     try {
       await runMigrations(seeding);

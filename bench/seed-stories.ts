@@ -114,7 +114,7 @@ export async function seedStories(
   const started = performance.now();
   const n = options.published;
   const batchSize = options.batchSize ?? 20_000;
-  const parallel = database.kind === "pglite" ? 1 : Math.max(1, options.parallel ?? Math.min(4, os.availableParallelism()));
+  const parallel = Math.max(1, options.parallel ?? Math.min(4, os.availableParallelism()));
   const { db } = database;
 
   const categoryRows = await db
@@ -226,9 +226,8 @@ FROM (
   await runAll(batches, parallel);
   const inserted = performance.now();
 
-  // The biggest first, so that the longest build starts at once; the memory a build may use
-  // (PGlite's whole heap is smaller: its default stays).
-  const memory = database.kind === "postgres" ? "SET LOCAL maintenance_work_mem = '512MB'; " : "";
+  // The biggest first, so that the longest build starts at once; the memory a build may use.
+  const memory = "SET LOCAL maintenance_work_mem = '512MB'; ";
   const order = (definition: string) => (/ USING gin /i.test(definition) ? (/search_body|summary/.test(definition) ? 0 : 1) : 2);
   const builds = [...indexes]
     .sort((a, b) => order(a.definition) - order(b.definition))

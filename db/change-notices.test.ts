@@ -1,10 +1,9 @@
-import { describe, expect, inject, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import { useTestDatabase } from "./testing/test-database";
 import { listenForPublicPageChanges, notifyPublicPagesChanged, PUBLIC_PAGES_CHANNEL } from "./change-notices";
 
 // LISTEN/NOTIFY exists between processes on a PostgreSQL server only; the embedded database has one process.
 const t = useTestDatabase();
-const onPostgres = inject("testDatabase").kind === "postgres";
 
 async function until(condition: () => boolean, what: string, timeoutMs = 10_000) {
   const deadline = Date.now() + timeoutMs;
@@ -14,10 +13,9 @@ async function until(condition: () => boolean, what: string, timeoutMs = 10_000)
   }
 }
 
-describe.runIf(onPostgres)("public-page change notices", () => {
+describe("public-page change notices", () => {
   const postgres = () => {
     const database = t.database;
-    if (database.kind !== "postgres") throw new Error("PostgreSQL only");
     return database;
   };
 

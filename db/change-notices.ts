@@ -10,7 +10,7 @@ import type { Database } from "./client";
 export const PUBLIC_PAGES_CHANNEL = "oddwire_public_pages";
 
 /** Tells every listener that public pages changed; `origin` names the sender, which already knows. */
-export async function notifyPublicPagesChanged(database: Database & { kind: "postgres" }, origin: string): Promise<void> {
+export async function notifyPublicPagesChanged(database: Database, origin: string): Promise<void> {
   await database.pool.query("SELECT pg_notify($1, $2)", [PUBLIC_PAGES_CHANNEL, origin]);
 }
 

@@ -1,4 +1,3 @@
-import type { PGlite } from "@electric-sql/pglite";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { sql } from "drizzle-orm";
@@ -27,11 +26,6 @@ export async function pendingMigrations(database: Database): Promise<number> {
 
 /** Applies every committed SQL migration that the database has not seen yet. */
 export async function runMigrations(database: Database): Promise<void> {
-  const config = { migrationsFolder: MIGRATIONS_FOLDER };
-  // Each migrator wants its own driver's database: a thin one over the same connection.
-  if (database.kind === "pglite") {
-    // Loaded only for PGlite, as in ./client.
-    const [{ migrate: migratePglite }, { drizzle: drizzlePglite }] = await Promise.all([import("drizzle-orm/pglite/migrator"), import("drizzle-orm/pglite")]);
-    await migratePglite(drizzlePglite(database.pglite as unknown as PGlite), config);
-  } else await migratePg(drizzlePg(database.pool), config);
+  // The migrator wants a database without the schema's query builder: a thin one over the same pool.
+  await migratePg(drizzlePg(database.pool), { migrationsFolder: MIGRATIONS_FOLDER });
 }

@@ -1,11 +1,11 @@
 import { spawn } from "node:child_process";
-import { mkdtempSync, readFileSync } from "node:fs";
-import os from "node:os";
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
 import { signInAsAdmin, toast } from "./helpers";
 import { SOCIAL_GRAPH_FILE, SOCIAL_NOT_CONNECTED_ENV, SOCIAL_PAGE_NAME, SOCIAL_STORIES } from "./fixtures";
+import { tempDir } from "~/test/temp-dir";
 
 test.use({ extraHTTPHeaders: { "x-forwarded-for": "192.0.2.140" } });
 // The journeys post the seeded stories one after another: each expects what the one before left.
@@ -235,7 +235,7 @@ test("without a Page connection the page says how to connect instead of failing 
   // A second server of the same fixtures, started without FACEBOOK_PAGE_ID and FACEBOOK_PAGE_TOKEN.
   const port = Number(process.env.E2E_BASE_PORT ?? 20_000) + 500 + Number(process.env.TEST_PARALLEL_INDEX ?? 0);
   const url = `http://127.0.0.1:${port}`;
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), "oddwire-e2e-nofb-"));
+  const dataDir = tempDir("oddwire-e2e-nofb-");
   const server = spawn(process.execPath, ["--import", "tsx", "e2e/fixture-server.ts"], {
     env: {
       ...process.env,

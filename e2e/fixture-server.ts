@@ -1,10 +1,10 @@
 // Serves the built app on a fresh database filled with the journeys' fixtures. Playwright starts one
 // per worker (playwright.config.ts), each with its own data dir, database name and port.
 import { randomBytes } from "node:crypto";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import os from "node:os";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { openDatabase } from "~/db/client";
+import { openEmbeddedDatabase } from "~/server/database";
 import { runMigrations } from "~/db/migrate";
 import { makeCategory, makeRejectedStory, makeSource, makeStory, makeUrlQueueItem } from "~/db/testing/factories";
 import { adminUrl, createDatabaseSql, dropDatabaseSql } from "~/db/testing/postgres-admin";
@@ -21,9 +21,10 @@ import { IMAGES_BATCH, IMAGES_FIRST_ID, IMAGES_TEST_STORY, imagesSiteUrl } from 
 import { SOCIAL_GRAPH_FILE, SOCIAL_NOT_CONNECTED_ENV, SOCIAL_PAGE_NAME, SOCIAL_STORIES } from "./fixtures";
 import { startFakeGraph, type FakeAnswer, type FakeEndpoint } from "~/integrations/facebook/testing/fake-graph";
 import { createServer } from "node:http";
+import { tempDir } from "~/test/temp-dir";
 
 // The worker's journeys read this server's outbox, and on PostgreSQL run the CLI against its database: both are named by the config.
-const dataDir = process.env.E2E_DATA_DIR ?? mkdtempSync(path.join(os.tmpdir(), "oddwire-e2e-"));
+const dataDir = process.env.E2E_DATA_DIR ?? tempDir("oddwire-e2e-");
 mkdirSync(dataDir, { recursive: true });
 const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, CONTACT_EMAIL };
 delete env.DATABASE_URL;
@@ -68,7 +69,7 @@ env.FETCH_ALLOW_HOSTS = "127.0.0.1";
 const config = loadConfig(env);
 const database = config.databaseUrl
   ? await openDatabase({ databaseUrl: config.databaseUrl })
-  : await openDatabase({ dataDir: config.dataDir });
+  : await openEmbeddedDatabase(config.dataDir);
 await runMigrations(database);
 const categoryIds: Record<string, number> = {};
 for (const [key, category] of Object.entries(CATEGORIES)) categoryIds[key] = (await makeCategory(database.db, category)).id;

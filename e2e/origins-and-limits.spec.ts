@@ -1,11 +1,11 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, readFileSync, rmSync } from "node:fs";
 import http from "node:http";
-import os from "node:os";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
 import { freePort, postDeclaredBytes } from "~/test/http-test-server";
 import { gotoHydrated } from "./helpers";
+import { tempDir } from "~/test/temp-dir";
 
 // The production server as `npm run demo` starts it, in its own process, with the SITE_URL a test needs.
 const BIN = path.resolve("bin/oddwire.mjs");
@@ -15,7 +15,7 @@ type Started = { port: number; pid: number; dataDir: string; password: string; s
 
 async function startDemo(env: Record<string, string>): Promise<Started> {
   const port = await freePort();
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), "oddwire-origins-"));
+  const dataDir = tempDir("oddwire-origins-");
   const childEnv: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, PORT: String(port), HOST: "127.0.0.1", LOG_LEVEL: "warn", ...env };
   delete childEnv.DATABASE_URL;
   delete childEnv.NODE_ENV;

@@ -1,8 +1,8 @@
 import { execFile, spawn, type ChildProcess } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
-import os from "node:os";
+import { existsSync, rmSync } from "node:fs";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
+import { tempDir } from "~/test/temp-dir";
 
 // The production server as a real process: start-up line, the data-dir lock, clean shutdown.
 const BIN = path.resolve("bin/oddwire.mjs");
@@ -33,7 +33,7 @@ function waitForLine(child: ChildProcess, pattern: RegExp, timeoutMs = 120_000):
 
 test("the server logs its address, serves an empty site, guards its data dir, and shuts down cleanly on SIGTERM", async ({ page }) => {
   test.setTimeout(240_000);
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), "oddwire-proc-"));
+  const dataDir = tempDir("oddwire-proc-");
   // Port 0: the system picks a free port, and the start-up line says which.
   const server = spawn(process.execPath, [BIN, "serve"], { env: serverEnv(dataDir, 0) });
   try {

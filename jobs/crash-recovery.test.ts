@@ -1,8 +1,6 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import type { ServerResponse } from "node:http";
-import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { eq, inArray } from "drizzle-orm";
@@ -20,8 +18,7 @@ import type { JobKind } from "./types";
 /*
  * Each job kind, killed (SIGKILL) in a real worker process mid-run, is ended and taken up again by a
  * live worker from where it stopped: what the dead process stored is not done again, and nothing is
- * lost. The processes share a database a second process can open: on PostgreSQL one of its own, on
- * the embedded database a data directory on disk (which one process holds at a time, as in production).
+ * lost. The processes share a database of their own on the test run's server.
  */
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
@@ -32,28 +29,16 @@ const spec = inject("testDatabase");
 type SharedDatabase = { env: Record<string, string>; open(): Promise<Database>; dispose(): Promise<void> };
 
 async function sharedDatabase(): Promise<SharedDatabase> {
-  if (spec.kind === "postgres") {
-    const name = `oddwire_crash_${process.pid}_${randomBytes(4).toString("hex")}`;
-    const admin = await openDatabase({ databaseUrl: spec.url, poolSize: 1 });
-    await admin.exec(createDatabaseSql(name, spec.template));
-    const url = adminUrl(spec.url, name);
-    return {
-      env: { DATABASE_URL: url },
-      open: () => openDatabase({ databaseUrl: url, poolSize: 4 }),
-      async dispose() {
-        await admin.exec(dropDatabaseSql(name));
-        await admin.close();
-      },
-    };
-  }
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), "oddwire-crash-"));
-  const seeded = await openDatabase({ dataDir, pgliteDump: new Blob([readFileSync(spec.dumpFile)]) });
-  await seeded.close();
+  const name = `oddwire_crash_${process.pid}_${randomBytes(4).toString("hex")}`;
+  const admin = await openDatabase({ databaseUrl: spec.url, poolSize: 1 });
+  await admin.exec(createDatabaseSql(name, spec.template));
+  const url = adminUrl(spec.url, name);
   return {
-    env: { DATA_DIR: dataDir },
-    open: () => openDatabase({ dataDir }),
+    env: { DATABASE_URL: url },
+    open: () => openDatabase({ databaseUrl: url, poolSize: 4 }),
     async dispose() {
-      rmSync(dataDir, { recursive: true, force: true });
+      await admin.exec(dropDatabaseSql(name));
+      await admin.close();
     },
   };
 }

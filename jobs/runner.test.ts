@@ -1,6 +1,6 @@
 import { capturedLog } from "~/test/captured-log";
 import { eq, sql } from "drizzle-orm";
-import { afterEach, describe, expect, inject, test } from "vitest";
+import { afterEach, describe, expect, test } from "vitest";
 import { jobs } from "~/db/schema";
 import { makeJob, makeUser } from "~/db/testing/factories";
 import { useTestDatabase } from "~/db/testing/test-database";
@@ -9,7 +9,6 @@ import type { JobView } from "./types";
 import { idleHandlers } from "./testing";
 
 const t = useTestDatabase();
-const onPostgres = inject("testDatabase").kind === "postgres";
 
 // Log lines are kept so a test can show that the queue reported no errors of its own.
 const { logger, lines: logLines } = capturedLog<{ level: number; msg: string; jobId?: string; kind?: string }>("debug");
@@ -265,7 +264,7 @@ describe("the job runner", () => {
   });
 });
 
-describe.runIf(onPostgres)("several workers on PostgreSQL", () => {
+describe("several workers on PostgreSQL", () => {
   test("two runners over one database run each of many jobs exactly once", async () => {
     const runs = new Map<string, string[]>();
     const handlersFor = (name: string): JobHandlers => ({

@@ -3,7 +3,6 @@ import PgBoss from "pg-boss";
 import type { Logger } from "pino";
 import type { Database } from "~/db/client";
 import { jobsRepo } from "~/db/repos/jobs.repo";
-import { pgliteExecutor, type SqlExecutor } from "./pglite-executor";
 import { createProgressWriter } from "./progress-writer";
 import type { JobKind, JobsApi, JobView, ReportProgress } from "./types";
 import { errorMessage } from "~/lib/error-message";
@@ -130,11 +129,9 @@ export async function createJobRunner(options: JobRunnerOptions): Promise<JobRun
   const sweepMs = options.sweepMs ?? SWEEP_MS;
   const resumeDelayMs = options.resumeDelayMs ?? SOURCE_LEASE_MS;
 
-  const executor: SqlExecutor | null = database.kind === "pglite" ? pgliteExecutor(database.pglite) : null;
   const boss = new PgBoss({
-    ...(database.kind === "pglite"
-      ? { db: executor as unknown as PgBoss.Db }
-      : { connectionString: database.connectionString, max: options.poolSize ?? 4 }),
+    connectionString: database.connectionString,
+    max: options.poolSize ?? 4,
     schema: QUEUE_SCHEMA,
     application_name: "oddwire-jobs",
     // Only workers maintain the queue and run the schedule; a web process just sends.
@@ -431,7 +428,6 @@ export async function createJobRunner(options: JobRunnerOptions): Promise<JobRun
       } catch (error) {
         state = "stopping";
         await boss.stop({ graceful: false }).catch(() => {});
-        await executor?.close();
         state = "stopped";
         throw new Error(`Cannot start the job runner: ${errorMessage(error)}`, { cause: error });
       }
@@ -469,7 +465,6 @@ export async function createJobRunner(options: JobRunnerOptions): Promise<JobRun
         }
         leases.stop();
         pollLeases.stop();
-        await executor?.close();
         workerIds.clear();
         state = "stopped";
         logger.info("job runner stopped");

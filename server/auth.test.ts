@@ -1,8 +1,6 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { mkdtempSync, rmSync } from "node:fs";
-import os from "node:os";
-import path from "node:path";
+import { rmSync } from "node:fs";
 import { toNodeHandler } from "better-auth/node";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { useTestDatabase } from "~/db/testing/test-database";
@@ -10,6 +8,7 @@ import { outboxMailer, readOutbox } from "~/integrations/mail/mailer";
 import { CLIENT_IP_HEADER, createAuth } from "./auth";
 import { clientAddress, compileTrust } from "./client-address";
 import { createLogger } from "./logger";
+import { tempDir } from "~/test/temp-dir";
 
 const t = useTestDatabase();
 let server: Server;
@@ -17,7 +16,7 @@ let base: string;
 let outbox: string;
 
 beforeAll(async () => {
-  outbox = mkdtempSync(path.join(os.tmpdir(), "oddwire-auth-"));
+  outbox = tempDir("oddwire-auth-");
   // The site URL is only known once the server listens: build the auth lazily.
   const mounted: { handler?: ReturnType<typeof toNodeHandler> } = {};
   const trust = compileTrust(["loopback"]);

@@ -1,12 +1,12 @@
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync, statSync } from "node:fs";
+import { existsSync, rmSync, statSync } from "node:fs";
 import { createConnection } from "node:net";
-import os from "node:os";
 import path from "node:path";
 import { afterEach, expect, test } from "vitest";
 import { openDatabase, type Database } from "~/db/client";
 import { BACKUP_SOCKET, backupSocketPath, listenForBackups, requestServerBackup, snapshotDatabase } from "./backup";
 import { createLogger } from "./logger";
+import { tempDir as newTempDir } from "~/test/temp-dir";
 
 const logger = createLogger({ level: "silent" });
 const cleanups: (() => Promise<void> | void)[] = [];
@@ -15,7 +15,7 @@ afterEach(async () => {
 });
 
 function tempDir(): string {
-  const dir = mkdtempSync(path.join(os.tmpdir(), "oddwire-backup-"));
+  const dir = newTempDir("oddwire-backup-");
   cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
   return dir;
 }

@@ -1,8 +1,6 @@
 import http from "node:http";
-import { mkdtempSync, rmSync } from "node:fs";
+import { rmSync } from "node:fs";
 import net from "node:net";
-import os from "node:os";
-import path from "node:path";
 import pino from "pino";
 import { Outlet } from "react-router";
 import { afterAll, afterEach, describe, expect, test } from "vitest";
@@ -17,6 +15,7 @@ import { BODY_BUDGET_RETRY_SECONDS, BODY_LIMITS, createBodyBudget, type BodyBudg
 import { loadConfig } from "./config";
 import type { Logger } from "./logger";
 import { createWebApp } from "./web";
+import { tempDir } from "~/test/temp-dir";
 
 // The web app on a real port and a real database, with a React Router build whose back-office route
 // is guarded by the real admin gate and answers how many bytes of body it was given.
@@ -65,7 +64,7 @@ afterAll(() => {
 
 async function startApp(options: { budgetBytes?: number; bodyReadTimeoutMs?: number } = {}): Promise<Running> {
   const port = await freePort();
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), "oddwire-body-gate-"));
+  const dataDir = tempDir("oddwire-body-gate-");
   dirs.push(dataDir);
   const config = loadConfig({ NODE_ENV: "production", PORT: String(port), DATA_DIR: dataDir, AUTH_SECRET: SECRET, TRUST_PROXY: "loopback" });
   const budget = createBodyBudget(options.budgetBytes);

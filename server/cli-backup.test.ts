@@ -1,12 +1,12 @@
 import { spawn } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
-import os from "node:os";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, test } from "vitest";
 import { openDatabase } from "~/db/client";
 import { BACKUP_SOCKET, snapshotDatabase } from "./backup";
 import { runCli, useCliEnvironment } from "./cli-harness";
+import { tempDir as newTempDir } from "~/test/temp-dir";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const BIN = path.join(ROOT, "bin", "oddwire.mjs");
@@ -17,7 +17,7 @@ afterEach(() => {
   for (const dir of tempDirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 function tempDir(): string {
-  const dir = mkdtempSync(path.join(os.tmpdir(), "oddwire-backup-target-"));
+  const dir = newTempDir("oddwire-backup-target-");
   tempDirs.push(dir);
   return dir;
 }

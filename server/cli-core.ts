@@ -26,8 +26,8 @@ export async function runCoreCommand(command: (typeof CORE_COMMANDS)[number], ar
   switch (command) {
     case "migrate":
       parseArgs({ args, options: {} });
-      return await tools.withDatabase(async (database) => {
-        tools.out(JSON.stringify({ migrated: true, database: database.kind }));
+      return await tools.withDatabase(async (_database, config) => {
+        tools.out(JSON.stringify({ migrated: true, database: config.databaseUrl ? "postgres" : "embedded" }));
       });
     case "seed": {
       const { values } = parseArgs({ args, options: { demo: { type: "boolean" } } });

@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, inject, test } from "vitest";
 import { openDatabase, type Database } from "~/db/client";
+import { openEmbeddedDatabase } from "~/server/database";
 import { createRepos } from "~/db/repos";
 import { jobs, socialMediaPosts } from "~/db/schema";
 import { makeCategory, makeStory } from "~/db/testing/factories";
@@ -41,7 +42,7 @@ async function run(argv: string[]) {
 }
 
 async function withDatabase<T>(work: (database: Database) => Promise<T>): Promise<T> {
-  const database = process.env.DATABASE_URL ? await openDatabase({ databaseUrl: process.env.DATABASE_URL }) : await openDatabase({ dataDir: cli.dataDir() });
+  const database = process.env.DATABASE_URL ? await openDatabase({ databaseUrl: process.env.DATABASE_URL }) : await openEmbeddedDatabase(cli.dataDir());
   try {
     return await work(database);
   } finally {
@@ -239,8 +240,7 @@ describe("facebook:post", () => {
 
   // Two processes cannot share an embedded data dir, so two runs at once need PostgreSQL.
   const testDatabase = inject("testDatabase");
-  test.runIf(testDatabase.kind === "postgres")("two runs at once for one story make exactly one call to Facebook (PostgreSQL)", async () => {
-    if (testDatabase.kind !== "postgres") return;
+  test("two runs at once for one story make exactly one call to Facebook (PostgreSQL)", async () => {
     const name = `oddwire_t_cli_fb_${process.pid}_${randomBytes(4).toString("hex")}`;
     const admin = await openDatabase({ databaseUrl: testDatabase.url, poolSize: 1 });
     await admin.exec(createDatabaseSql(name, testDatabase.template));

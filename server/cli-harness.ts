@@ -1,9 +1,8 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import os from "node:os";
-import path from "node:path";
+import { rmSync } from "node:fs";
 import { Readable } from "node:stream";
 import { afterEach, beforeEach, vi } from "vitest";
 import { main } from "./cli";
+import { tempDir } from "~/test/temp-dir";
 
 // For the CLI's tests: each test runs commands on an embedded database in a fresh DATA_DIR, with the
 // guarded client allowed to reach 127.0.0.1 and logs silenced; the environment is put back after.
@@ -30,7 +29,7 @@ export function useCliEnvironment(prefix: string): { dataDir: () => string } {
   let savedEnv: NodeJS.ProcessEnv = {};
   beforeEach(() => {
     savedEnv = { ...process.env };
-    dataDir = mkdtempSync(path.join(os.tmpdir(), `${prefix}-`));
+    dataDir = tempDir(`${prefix}-`);
     delete process.env.DATABASE_URL;
     delete process.env.AUTH_SECRET;
     process.env.DATA_DIR = dataDir;

@@ -31,9 +31,9 @@ describe("image commands", () => {
     const added = await runCli(["source:add", "--name", "Images", "--type", "manual"]);
     expect(added.code).toBe(0);
     // A story to enhance, through the same database the command opens.
-    const { openDatabase } = await import("~/db/client");
+    const { openEmbeddedDatabase } = await import("./database");
     const { makeStory } = await import("~/db/testing/factories");
-    const database = await openDatabase({ dataDir: cliEnvironment.dataDir() });
+    const database = await openEmbeddedDatabase(cliEnvironment.dataDir());
     try {
       await makeStory(database.db, { imageUrl: null, originalUrl: `${site.url}/article` });
     } finally {

@@ -1,13 +1,15 @@
 import { execFile } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
-import os from "node:os";
+import { existsSync, readFileSync, rmSync, statSync } from "node:fs";
 import path from "node:path";
 import { Readable } from "node:stream";
 import { fileURLToPath } from "node:url";
 import { sql } from "drizzle-orm";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import { openDatabase } from "~/db/client";
+import { startEmbeddedServer } from "~/db/embedded/server";
+import { openEmbeddedDatabase } from "~/server/database";
 import { main } from "./cli";
+import { tempDir as newTempDir } from "~/test/temp-dir";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const BIN = path.join(ROOT, "bin", "oddwire.mjs");
@@ -39,7 +41,7 @@ function errorOf(err: string[]): { code: string; message: string } {
 
 const tempDirs: string[] = [];
 function tempDir(): string {
-  const dir = mkdtempSync(path.join(os.tmpdir(), "oddwire-cli-"));
+  const dir = newTempDir("oddwire-cli-");
   tempDirs.push(dir);
   return dir;
 }
@@ -170,7 +172,7 @@ describe("database commands, on PGlite in a fresh DATA_DIR", () => {
     const { code, json, err } = await run(["migrate"]);
     expect(err).toEqual([]);
     expect(code).toBe(0);
-    expect(json).toEqual([{ migrated: true, database: "pglite" }]);
+    expect(json).toEqual([{ migrated: true, database: "embedded" }]);
   }, 60_000);
 
   test("seed creates the default categories once; seed --demo loads the demo", async () => {
@@ -208,7 +210,7 @@ describe("database commands, on PGlite in a fresh DATA_DIR", () => {
   test("seed without --demo loads no demo content and no demo admin", async () => {
     expect((await run(["seed"])).code).toBe(0);
     expect(existsSync(path.join(process.env.DATA_DIR!, "demo-admin-password"))).toBe(false);
-    const database = await openDatabase({ dataDir: process.env.DATA_DIR! });
+    const database = await openEmbeddedDatabase(process.env.DATA_DIR!);
     try {
       const counts = await database.db.execute(
         sql`SELECT (SELECT count(*)::int FROM users) AS users, (SELECT count(*)::int FROM stories) AS stories, (SELECT count(*)::int FROM sources) AS sources`,
@@ -259,29 +261,34 @@ describe("database commands, on PGlite in a fresh DATA_DIR", () => {
 });
 
 describe("the oddwire binary", () => {
-  test("refuses a data directory another process holds, naming the way out", async () => {
+  test("a command run while the site serves DATA_DIR works on the site's own database server, and leaves it running", async () => {
     const dataDir = tempDir();
-    const held = await openDatabase({ dataDir });
+    // Stands for the running site: the process that serves owns the embedded server.
+    const site = await startEmbeddedServer({ dataDir, role: "serve" });
     try {
-      const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir };
+      const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: "silent" };
       delete env.DATABASE_URL;
       delete env.AUTH_SECRET;
       const result = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-        execFile(process.execPath, [BIN, "migrate"], { cwd: ROOT, env, timeout: 60_000 }, (error, stdout, stderr) => {
+        execFile(process.execPath, [BIN, "user:create", "--email", "shared@b.test", "--password", "longenough1"], { cwd: ROOT, env, timeout: 60_000 }, (error, stdout, stderr) => {
           const code = error === null ? 0 : typeof error.code === "number" ? error.code : null;
           resolve({ code, stdout, stderr });
         });
       });
+      expect(result.stderr).toBe("");
+      expect(result.code).toBe(0);
+      expect(JSON.parse(result.stdout)).toMatchObject({ email: "shared@b.test" });
 
-      expect(result.code).toBe(1);
-      expect(result.stdout).toBe("");
-      const lastLine = result.stderr.trim().split("\n").at(-1) ?? "";
-      const { error } = JSON.parse(lastLine) as { error: { code: string; message: string } };
-      expect(error.code).toBe("DATA_DIR_IN_USE");
-      expect(error.message).toContain(`pid ${process.pid}`);
-      expect(error.message).toContain("DATABASE_URL");
+      // The site's connection sees the user, and the server still answers after the command ended.
+      const database = await openDatabase({ databaseUrl: site.url, poolSize: 1 });
+      try {
+        const found = await database.db.execute(sql`SELECT email FROM users`);
+        expect((found as unknown as { rows: unknown[] }).rows).toEqual([{ email: "shared@b.test" }]);
+      } finally {
+        await database.close();
+      }
     } finally {
-      await held.close();
+      await site.stop();
     }
   }, 60_000);
 });

@@ -1,14 +1,15 @@
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import { ConfigError, configSecrets, describeConfig, loadConfig } from "./config";
+import { tempDir } from "~/test/temp-dir";
 
 const SECRET = "a-secret-that-is-long-enough-for-oddwire-0123456789";
 
 let dataDir: string;
 beforeEach(() => {
-  dataDir = mkdtempSync(path.join(os.tmpdir(), "oddwire-config-"));
+  dataDir = tempDir("oddwire-config-");
 });
 afterEach(() => {
   rmSync(dataDir, { recursive: true, force: true });
@@ -42,16 +43,17 @@ describe("loadConfig", () => {
       facebook: undefined,
       fetchAllowHosts: [],
       role: "all",
-      webConcurrency: 1,
+      webConcurrency: os.availableParallelism(),
       logLevel: "info",
     });
   });
 
-  test("WEB_CONCURRENCY web processes on PostgreSQL, the machine's cores by default; one on the embedded database", () => {
+  test("WEB_CONCURRENCY web processes, the machine's cores by default, on the embedded database as on PostgreSQL", () => {
     const postgres = { AUTH_SECRET: SECRET, DATABASE_URL: "postgres://db.example/oddwire" };
     expect(loadConfig(postgres).webConcurrency).toBe(os.availableParallelism());
     expect(loadConfig({ ...postgres, WEB_CONCURRENCY: "3" }).webConcurrency).toBe(3);
-    expect(loadConfig({ AUTH_SECRET: SECRET, WEB_CONCURRENCY: "3" }).webConcurrency).toBe(1);
+    expect(loadConfig({ AUTH_SECRET: SECRET, WEB_CONCURRENCY: "3" }).webConcurrency).toBe(3);
+    expect(loadConfig({ AUTH_SECRET: SECRET }).webConcurrency).toBe(os.availableParallelism());
     expect(configError({ ...postgres, WEB_CONCURRENCY: "0" }).problems).toEqual(["WEB_CONCURRENCY: must be at least 1"]);
     expect(configError({ ...postgres, WEB_CONCURRENCY: "two" }).problems).toHaveLength(1);
   });
@@ -199,7 +201,7 @@ describe("loadConfig", () => {
   });
 
   test("each data directory gets its own generated secret", () => {
-    const other = mkdtempSync(path.join(os.tmpdir(), "oddwire-config-"));
+    const other = tempDir("oddwire-config-");
     try {
       expect(loadConfig({ DATA_DIR: other }).authSecret).not.toBe(loadConfig({ DATA_DIR: dataDir }).authSecret);
     } finally {
@@ -256,6 +258,6 @@ describe("describeConfig", () => {
     const config = loadConfig({ DATA_DIR: dataDir });
     const described = describeConfig(config);
     expect(JSON.stringify(described)).not.toContain(config.authSecret);
-    expect(described).toMatchObject({ database: "pglite", dataDir: path.resolve(dataDir), smtp: "outbox" });
+    expect(described).toMatchObject({ database: "embedded", dataDir: path.resolve(dataDir), smtp: "outbox" });
   });
 });

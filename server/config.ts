@@ -189,7 +189,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       .filter(Boolean),
     chromiumPath: env.CHROMIUM_PATH ?? DEFAULT_CHROMIUM_PATH,
     role: env.ROLE,
-    webConcurrency: env.DATABASE_URL ? (env.WEB_CONCURRENCY ?? os.availableParallelism()) : 1,
+    webConcurrency: env.WEB_CONCURRENCY ?? os.availableParallelism(),
     logLevel: env.LOG_LEVEL,
     metrics: { token: env.METRICS_TOKEN, port: env.METRICS_PORT },
   };
@@ -205,8 +205,8 @@ export function describeConfig(config: Config): Record<string, unknown> {
   return {
     env: config.env,
     port: config.port,
-    dataDir: config.databaseUrl ? undefined : config.dataDir,
-    database: config.databaseUrl ? "postgres" : "pglite",
+    dataDir: config.dataDir,
+    database: config.databaseUrl ? "postgres" : "embedded",
     siteUrl: config.siteUrl,
     trustProxy: config.trustProxy === false ? "off" : config.trustProxy,
     images: { dir: config.imageDir, cacheMb: config.imageCacheMb },

@@ -1,4 +1,5 @@
 import { openDatabase, type Database } from "~/db/client";
+import { startEmbeddedServer } from "~/db/embedded/server";
 import { errorMessage } from "~/lib/error-message";
 import type { Config } from "./config";
 import type { Logger } from "./logger";
@@ -21,24 +22,60 @@ export type OpenOptions = {
   /** Keep trying an unreachable PostgreSQL this long (the server); 0 fails at once (the CLI). */
   retryForMs?: number;
   sleep?: (ms: number) => Promise<void>;
-  /** Told if the embedded database's thread stops while it is open (PGlite only: PostgreSQL's pool reconnects). */
-  onLost?: (error: Error) => void;
+  /**
+   * Without DATABASE_URL, how this process uses the embedded server (db/embedded/server.ts): "serve"
+   * owns and watches it; a "command" (the CLI, the default) joins the running one or starts it for
+   * its own run. Closing the database leaves the server to whoever still uses it.
+   */
+  role?: "serve" | "command";
+  /** Sizes the pool (a web process of the cluster, the CLI). */
+  poolSize?: number;
 };
 
 /** How long the server waits for PostgreSQL at start-up before giving up. */
 export const START_RETRY_MS = 5 * 60_000;
 
 /**
- * Opens the database the configuration names: PostgreSQL with DATABASE_URL, else PGlite in DATA_DIR.
- * An unreachable PostgreSQL is tried again with back-off (0.5 s doubling to 10 s) for `retryForMs`,
- * each wait said in the log.
+ * Opens the database the configuration names: the PostgreSQL server at DATABASE_URL, else the
+ * embedded one the product runs in DATA_DIR (started when it is not running). An unreachable
+ * DATABASE_URL is tried again with back-off (0.5 s doubling to 10 s) for `retryForMs`, each wait said
+ * in the log.
  */
 export async function openConfiguredDatabase(config: Config, logger?: Logger, options: OpenOptions = {}): Promise<Database> {
-  if (!config.databaseUrl) return openDatabase({ dataDir: config.dataDir, ...(options.onLost ? { onLost: options.onLost } : {}) });
-  const databaseUrl = config.databaseUrl;
+  if (!config.databaseUrl) return openEmbeddedDatabase(config.dataDir, logger, options);
+  return openExternal(config.databaseUrl, logger, options);
+}
+
+/** The embedded server's database for DATA_DIR; closing it leaves the server to whoever still uses it. */
+export async function openEmbeddedDatabase(dataDir: string, logger?: Logger, options: Pick<OpenOptions, "role" | "poolSize"> = {}): Promise<Database> {
+  const server = await startEmbeddedServer({ dataDir, role: options.role ?? "command", ...(logger ? { logger } : {}) });
+  try {
+    const database = await openDatabase({
+      databaseUrl: server.url,
+      ...(options.poolSize ? { poolSize: options.poolSize } : {}),
+      ...(logger ? { onIdleError: (error: Error) => logger.warn({ err: error }, "an idle database connection failed; the pool replaces it") } : {}),
+    });
+    return {
+      ...database,
+      close: async () => {
+        try {
+          await database.close();
+        } finally {
+          await server.stop();
+        }
+      },
+    };
+  } catch (error) {
+    await server.stop();
+    throw error;
+  }
+}
+
+async function openExternal(databaseUrl: string, logger: Logger | undefined, options: OpenOptions): Promise<Database> {
   const open = () =>
     openDatabase({
       databaseUrl,
+      ...(options.poolSize ? { poolSize: options.poolSize } : {}),
       ...(logger
         ? { onIdleError: (error: Error) => logger.warn({ err: error }, "an idle PostgreSQL connection failed; the pool replaces it") }
         : {}),

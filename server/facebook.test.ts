@@ -1,18 +1,17 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import os from "node:os";
-import path from "node:path";
+import { rmSync } from "node:fs";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { isGraphError } from "~/integrations/facebook/graph-client";
 import { startFakeGraph, type FakeGraph } from "~/integrations/facebook/testing/fake-graph";
 import { capturedLog } from "~/test/captured-log";
 import { loadConfig } from "./config";
 import { createFacebookGraph } from "./facebook";
+import { tempDir } from "~/test/temp-dir";
 
 let fake: FakeGraph;
 let dataDir: string;
 beforeAll(async () => {
   fake = await startFakeGraph();
-  dataDir = mkdtempSync(path.join(os.tmpdir(), "oddwire-facebook-"));
+  dataDir = tempDir("oddwire-facebook-");
 });
 afterAll(async () => {
   await fake.close();

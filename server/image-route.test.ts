@@ -1,7 +1,6 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { rmSync } from "node:fs";
 import { createServer, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import os from "node:os";
 import path from "node:path";
 import { eq } from "drizzle-orm";
 import sharp from "sharp";
@@ -21,6 +20,7 @@ import { imageUrlHash, storyCardPath, storyImagePath, storySocialImage } from "~
 import { serveFixtures, type FixtureServer } from "~/test/fixture-server";
 import { chooseFormat, createImageRoute, siteImageReader, type ImageRoute } from "./image-route";
 import { sendBody } from "./node-handler";
+import { tempDir } from "~/test/temp-dir";
 
 const PUBLIC_DIR = path.resolve("public");
 const SITE_URL = "https://oddwire.test";
@@ -59,7 +59,7 @@ afterAll(async () => {
 });
 
 beforeEach(async () => {
-  dir = mkdtempSync(path.join(os.tmpdir(), "oddwire-image-route-"));
+  dir = tempDir("oddwire-image-route-");
   store = createImageStore({
     dir,
     maxBytes: 100 * 1024 * 1024,

@@ -136,7 +136,7 @@ describe("/metrics", () => {
     for (const outcome of ["fetched", "not_modified", "failed"]) expect(body).toContain(`oddwire_feed_fetches_last_day{outcome="${outcome}"} 1`);
     expect(body).toMatch(/^nodejs_eventloop_lag_seconds \d/m);
     expect(body).toMatch(/^process_resident_memory_bytes \d/m);
-    if (t.database.kind === "postgres") expect(body).toMatch(/oddwire_db_pool_connections\{state="total"\} \d+/);
+    expect(body).toMatch(/oddwire_db_pool_connections\{state="total"\} \d+/);
   });
 
   test("Node's and the process's metrics keep their standard names, the product's own carry oddwire_, in one process and gathered from several", async () => {

@@ -85,20 +85,18 @@ export function createMetrics(deps: { database: Database; repo: MetricsRepo }): 
       for (const outcome of ["fetched", "not_modified", "failed"]) this.set({ outcome }, rows.find((r) => r.outcome === outcome)?.n ?? 0);
     },
   });
-  if (deps.database.kind === "postgres") {
-    const pool = deps.database.pool;
-    new Gauge({
-      name: "oddwire_db_pool_connections",
-      help: "PostgreSQL pool connections: total, idle, and requests waiting for one",
-      labelNames: ["state"],
-      registers,
-      collect() {
-        this.set({ state: "total" }, pool.totalCount);
-        this.set({ state: "idle" }, pool.idleCount);
-        this.set({ state: "waiting" }, pool.waitingCount);
-      },
-    });
-  }
+  const pool = deps.database.pool;
+  new Gauge({
+    name: "oddwire_db_pool_connections",
+    help: "PostgreSQL pool connections: total, idle, and requests waiting for one",
+    labelNames: ["state"],
+    registers,
+    collect() {
+      this.set({ state: "total" }, pool.totalCount);
+      this.set({ state: "idle" }, pool.idleCount);
+      this.set({ state: "waiting" }, pool.waitingCount);
+    },
+  });
 
   // Each label set's series, looked up once. Routes and statuses are few, so these stay small.
   const requestSeries = new Map<string, CounterSeries>();

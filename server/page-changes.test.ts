@@ -1,4 +1,4 @@
-import { describe, expect, inject, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import type { Database } from "~/db/client";
 import { makeCategory, makeStory } from "~/db/testing/factories";
 import { useTestDatabase } from "~/db/testing/test-database";
@@ -10,7 +10,6 @@ import type { WebServer } from "./web";
 // made through one drops the pages the other keeps. A one-route app stands in for the React build:
 // GET /count answers how many stories are published, through the same page cache as every page.
 const t = useTestDatabase();
-const onPostgres = inject("testDatabase").kind === "postgres";
 
 const countBuild = testServerBuild({
   entry: { module: { default: () => new Response("documents are not part of this test", { status: 500 }) } },
@@ -70,7 +69,7 @@ describe("the categories public pages read", () => {
     }
   });
 
-  test.runIf(onPostgres)("are dropped in another web process when one tells of a change", async () => {
+  test("are dropped in another web process when one tells of a change", async () => {
     await makeCategory(t.db, { name: "Animals", slug: "animals", displayOrder: 1 });
     const one = await startProcess(t.database);
     const other = await startProcess(await t.openAnother());
@@ -94,7 +93,7 @@ describe("the categories public pages read", () => {
   });
 });
 
-describe.runIf(onPostgres)("public pages across web processes", () => {
+describe("public pages across web processes", () => {
   test("a change made through one web process drops the page another keeps, within moments", async () => {
     const one = await startProcess(t.database);
     const other = await startProcess(await t.openAnother());

@@ -1,5 +1,4 @@
-import { mkdtempSync, readdirSync, rmSync } from "node:fs";
-import os from "node:os";
+import { readdirSync, rmSync } from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
 import { makeStory } from "~/db/testing/factories";
@@ -7,6 +6,7 @@ import { openTestDatabase } from "~/db/testing/test-database";
 import { startTestWebServer, testServerBuild } from "~/test/web-server";
 import type { AppContext } from "./app-context";
 import { PAGE_COPIES_DIR, type WebServer } from "./web";
+import { tempDir } from "~/test/temp-dir";
 
 // Web servers sharing a DATA_DIR, on the embedded database or PostgreSQL (TEST_DATABASE_URL), with a
 // one-route app standing in for the React build: GET /count answers how many stories are published.
@@ -43,7 +43,7 @@ describe("the shared copies of public pages, served from DATA_DIR", () => {
   test("a page one server rendered is served by another on the same DATA_DIR, and by one started during the outage", async () => {
     const gone = await openTestDatabase();
     cleanups.push(() => gone.dispose());
-    const dataDir = mkdtempSync(path.join(os.tmpdir(), "oddwire-page-copies-web-"));
+    const dataDir = tempDir("oddwire-page-copies-web-");
     cleanups.push(async () => rmSync(dataDir, { recursive: true, force: true }));
     await makeStory(gone.database.db);
     await makeStory(gone.database.db);

@@ -1,9 +1,9 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
-import os from "node:os";
+import { readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
 import { createPageCopies } from "./page-copies";
 import { makeEntry, type Entry } from "./page-entry";
+import { tempDir as newTempDir } from "~/test/temp-dir";
 
 // The shared copies on a real directory. Two stores over one directory stand for two web processes.
 const dirs: string[] = [];
@@ -11,7 +11,7 @@ afterEach(() => {
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 function tempDir(): string {
-  const dir = mkdtempSync(path.join(os.tmpdir(), "oddwire-page-copies-"));
+  const dir = newTempDir("oddwire-page-copies-");
   dirs.push(dir);
   return dir;
 }

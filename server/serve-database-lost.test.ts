@@ -1,9 +1,9 @@
 import { spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
-import os from "node:os";
+import { rmSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { afterEach, expect, test } from "vitest";
+import { tempDir } from "~/test/temp-dir";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const BIN = path.join(ROOT, "bin", "oddwire.mjs");
@@ -15,7 +15,7 @@ afterEach(() => {
 });
 
 test("when the embedded database's thread dies, serve says why and exits with 1, to be started again", async () => {
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), "oddwire-serve-lost-"));
+  const dataDir = tempDir("oddwire-serve-lost-");
   dirs.push(dataDir);
   const env = { ...process.env, DATA_DIR: dataDir, ROLE: "worker", LOG_LEVEL: "info", NODE_OPTIONS: `--import=${KILLER}` } as NodeJS.ProcessEnv;
   delete env.DATABASE_URL;

@@ -1,9 +1,9 @@
 import { spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import os from "node:os";
+import { readFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, expect, test } from "vitest";
+import { tempDir } from "~/test/temp-dir";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const BIN = path.join(ROOT, "bin", "oddwire.mjs");
@@ -40,7 +40,7 @@ async function startAndStop(args: string[], dataDir: string): Promise<string> {
 }
 
 test("a demo start prints the generated admin password once, in a banner, and never in the structured log", async () => {
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), "oddwire-serve-demo-"));
+  const dataDir = tempDir("oddwire-serve-demo-");
   dirs.push(dataDir);
   const output = await startAndStop(["--demo"], dataDir);
   const password = readFileSync(path.join(dataDir, "demo-admin-password"), "utf8").trim();
@@ -54,7 +54,7 @@ test("a demo start prints the generated admin password once, in a banner, and ne
 }, 120_000);
 
 test("a production start seeds no demo content and prints no demo admin", async () => {
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), "oddwire-serve-prod-"));
+  const dataDir = tempDir("oddwire-serve-prod-");
   dirs.push(dataDir);
   const output = await startAndStop([], dataDir);
   expect(output).not.toContain("Demo admin");

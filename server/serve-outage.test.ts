@@ -1,7 +1,6 @@
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { readdirSync, rmSync } from "node:fs";
 import http from "node:http";
-import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, inject, test } from "vitest";
@@ -11,6 +10,7 @@ import { adminUrl, createDatabaseSql, dropDatabaseSql } from "~/db/testing/postg
 import { freePort } from "~/test/http-test-server";
 import { PAGE_COPIES_DIR } from "./web";
 import { until } from "~/test/until";
+import { tempDir } from "~/test/temp-dir";
 
 // Two `serve` processes on one PostgreSQL database and one DATA_DIR, as two web processes of one
 // machine, each on a port of its own so that the test says which answers. The database is taken away
@@ -18,7 +18,6 @@ import { until } from "~/test/until";
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const BIN = path.join(ROOT, "bin", "oddwire.mjs");
 const spec = inject("testDatabase");
-const onPostgres = spec.kind === "postgres";
 
 type Answer = { status: number; body: string; cache: string | undefined; etag: string | undefined };
 /** A GET with no Accept-Encoding (the body as rendered), on a connection of its own. */
@@ -38,9 +37,9 @@ function get(url: string): Promise<Answer> {
 }
 
 
-describe.runIf(onPostgres)("two web processes sharing a DATA_DIR, while the database is away", () => {
+describe("two web processes sharing a DATA_DIR, while the database is away", () => {
   const name = `oddwire_outage_${process.pid}`;
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), "oddwire-outage-"));
+  const dataDir = tempDir("oddwire-outage-");
   const copiesDir = path.join(dataDir, PAGE_COPIES_DIR);
   const processes: { child: ChildProcess; base: string; output: () => string }[] = [];
   let admin: Database;
@@ -55,7 +54,6 @@ describe.runIf(onPostgres)("two web processes sharing a DATA_DIR, while the data
   const bringDatabaseBack = () => admin.exec(`ALTER DATABASE ${name} WITH ALLOW_CONNECTIONS true`);
   /** How many connections listen for page-change notices (one per web process once it has reconnected). */
   const listeners = async () => {
-    if (admin.kind !== "postgres") return 0;
     const { rows } = await admin.pool.query<{ n: number }>("SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1 AND query LIKE 'LISTEN %'", [name]);
     return rows[0]?.n ?? 0;
   };
@@ -64,7 +62,7 @@ describe.runIf(onPostgres)("two web processes sharing a DATA_DIR, while the data
     const env: NodeJS.ProcessEnv = {
       ...process.env,
       NODE_ENV: "production",
-      DATABASE_URL: adminUrl(spec.kind === "postgres" ? spec.url : "", name),
+      DATABASE_URL: adminUrl(spec.url, name),
       AUTH_SECRET: "a-test-secret-that-is-long-enough-0123456789",
       DATA_DIR: dataDir,
       PORT: String(port),
@@ -89,7 +87,6 @@ describe.runIf(onPostgres)("two web processes sharing a DATA_DIR, while the data
   beforeAll(async () => {
     const build = spawnSync(process.execPath, [path.join(ROOT, "scripts", "ensure-build.mjs")], { cwd: ROOT, encoding: "utf8" });
     if (build.status !== 0) throw new Error(`the build failed:\n${build.stdout}${build.stderr}`);
-    if (spec.kind !== "postgres") return;
     admin = await openDatabase({ databaseUrl: spec.url, poolSize: 1 });
     await admin.exec(dropDatabaseSql(name));
     await admin.exec(createDatabaseSql(name));
@@ -108,7 +105,6 @@ describe.runIf(onPostgres)("two web processes sharing a DATA_DIR, while the data
   afterAll(async () => {
     for (const { child } of processes) if (child.exitCode === null) child.kill("SIGKILL");
     rmSync(dataDir, { recursive: true, force: true });
-    if (spec.kind !== "postgres") return;
     await admin.exec(`ALTER DATABASE ${name} WITH ALLOW_CONNECTIONS true`).catch(() => undefined);
     await admin.exec(dropDatabaseSql(name));
     await admin.close();

@@ -18,15 +18,14 @@ import { createFacebookGraph } from "./facebook";
 import { schedulePostWith } from "~/jobs/social.job";
 import { configSecrets, describeConfig, type Config } from "./config";
 import { createLogger, type Logger } from "./logger";
-import { errorMessage } from "~/lib/error-message";
 import { loadServerBuild, SEARCH_RATE_LIMITS, startWebServer, type WebServer } from "./web";
 import { startWebCluster, type PrimaryLink, type WebCluster } from "./web-cluster";
 
 /**
  * Prepares the database (migrations, default categories, optional demo content), then by ROLE
- * serves the site (web), runs background jobs (worker), or both (all). On PostgreSQL with
- * WEB_CONCURRENCY above 1 the site is served by that many forked web processes (server/web-cluster.ts)
- * while this one runs the jobs; each of them comes back here with `webProcess`.
+ * serves the site (web), runs background jobs (worker), or both (all). With WEB_CONCURRENCY above 1
+ * the site is served by that many forked web processes (server/web-cluster.ts) while this one runs
+ * the jobs; each of them comes back here with `webProcess`, on the database this one opened.
  */
 export async function serve(options: {
   config: Config;
@@ -45,16 +44,15 @@ export async function serve(options: {
   const working = config.role !== "web";
   const { webProcess } = options;
   // The site is served by forked web processes; this one prepares the database and runs the jobs.
-  const clustered = serving && !options.dev && !webProcess && config.databaseUrl !== undefined && config.webConcurrency > 1;
+  const clustered = serving && !options.dev && !webProcess && config.webConcurrency > 1;
   const { build, before, closeDev } = !serving || clustered
     ? { build: undefined }
     : options.dev
       ? await viteDevServer()
       : { build: await loadServerBuild() };
 
-  // Set once stop() exists; lost before that, start-up fails on the database's first call anyway.
-  const databaseLost: { handle?: (error: Error) => void } = {};
-  const database = await openConfiguredDatabase(config, logger, { retryForMs: START_RETRY_MS, onLost: (error) => databaseLost.handle?.(error) });
+  // Without DATABASE_URL, the process that serves owns the embedded server; a worker alone joins it.
+  const database = await openConfiguredDatabase(config, logger, { retryForMs: START_RETRY_MS, role: serving ? "serve" : "command" });
   const http = createGuardedClient({ userAgent: userAgentFor(config.siteUrl), allowHosts: config.fetchAllowHosts });
   // Every request to a site goes through the one politeness gate (decision 021), the browser's too.
   const polite = createPoliteness({ http, repos: createRepos(database.db), logger, siteUrl: config.siteUrl });
@@ -97,12 +95,6 @@ export async function serve(options: {
     // A web process's channel to the primary would keep it running.
     if (webProcess && process.connected) process.disconnect();
   };
-  // The embedded database's thread cannot be started again in this process: it stops, to be started anew.
-  databaseLost.handle = (error) => {
-    logger.fatal({ err: errorMessage(error) }, "the embedded database stopped; Oddwire stops so that it can be started again");
-    process.exitCode = 1;
-    void stop("database lost");
-  };
   process.once("SIGINT", () => void stop("SIGINT"));
   process.once("SIGTERM", () => void stop("SIGTERM"));
   // Without its primary a web process stops too.
@@ -113,9 +105,6 @@ export async function serve(options: {
       await prepareDatabase(database, { demo: options.demo === true, dataDir: config.dataDir, logger });
       // On the embedded database, `oddwire backup` asks this process for its snapshot (decision 012).
       backups = await listenForBackups({ database, dataDir: config.dataDir, logger });
-    }
-    if (!working && database.kind === "pglite") {
-      logger.warn("ROLE=web on the embedded database: queued jobs wait for a worker, and no other process can open this database");
     }
     // A web-only process still queues jobs and reads their progress; workers also run them.
     // A post's retry is queued by the post's own job: the handlers reach the runner once it exists.
@@ -130,7 +119,8 @@ export async function serve(options: {
     jobs = runner = await createJobRunner({ database, logger, handlers });
     await jobs.start();
     if (clustered) {
-      webCluster = startWebCluster({ config, demo: options.demo === true, logger, limits: SEARCH_RATE_LIMITS });
+      // The web processes open the database this one opened (the embedded server's too).
+      webCluster = startWebCluster({ config: { ...config, databaseUrl: database.connectionString }, demo: options.demo === true, logger, limits: SEARCH_RATE_LIMITS });
       clusterUrl = await webCluster.ready;
     }
     else if (serving && build) {

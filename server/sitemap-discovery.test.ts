@@ -1,7 +1,5 @@
 import http from "node:http";
-import { mkdtempSync, rmSync } from "node:fs";
-import os from "node:os";
-import path from "node:path";
+import { rmSync } from "node:fs";
 import pino from "pino";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { makeSource } from "~/db/testing/factories";
@@ -17,6 +15,7 @@ import type { Logger } from "./logger";
 import { createPoliteness } from "./politeness";
 import { createWebApp } from "./web";
 import { workerHandlers } from "./worker-handlers";
+import { tempDir } from "~/test/temp-dir";
 
 // A site whose robots.txt lists one large sitemap (tens of MB, made as it is sent), discovered the way
 // a server with ROLE=all discovers it: the worker's own discovery handler, on the thread that also
@@ -51,7 +50,7 @@ beforeAll(async () => {
     };
     more();
   });
-  dataDir = mkdtempSync(path.join(os.tmpdir(), "oddwire-sitemap-web-"));
+  dataDir = tempDir("oddwire-sitemap-web-");
   const port = await freePort();
   const config = loadConfig({ NODE_ENV: "production", PORT: String(port), DATA_DIR: dataDir, AUTH_SECRET: "a-test-secret-that-is-long-enough-0123456789" });
   // /healthz answers before React Router: no React build is needed.

@@ -1,12 +1,12 @@
 import { spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, get, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import os from "node:os";
 import path from "node:path";
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { ASSET_CACHE_CONTROL, loadStaticAssets } from "./static-assets";
+import { tempDir } from "~/test/temp-dir";
 
 let dir: string;
 let server: Server;
@@ -15,7 +15,7 @@ let fallthrough = 0;
 const script = `export const goat = ${JSON.stringify("A goat was elected mayor. ".repeat(200))};\n`;
 
 beforeAll(async () => {
-  dir = mkdtempSync(path.join(os.tmpdir(), "oddwire-assets-"));
+  dir = tempDir("oddwire-assets-");
   mkdirSync(path.join(dir, "assets"));
   writeFileSync(path.join(dir, "assets", "app-abc123.js"), script);
   writeFileSync(path.join(dir, "assets", "font-def456.woff2"), Buffer.from([0x77, 0x4f, 0x46, 0x32, 1, 2, 3]));

@@ -1,8 +1,7 @@
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { createHash } from "node:crypto";
-import { existsSync, readFileSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync, readFileSync, rmSync } from "node:fs";
 import http from "node:http";
-import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, inject, test } from "vitest";
@@ -11,13 +10,13 @@ import { makeCategory, makeStory } from "~/db/testing/factories";
 import { adminUrl, createDatabaseSql, dropDatabaseSql } from "~/db/testing/postgres-admin";
 import { PAGE_COPIES_DIR } from "./web";
 import { until } from "~/test/until";
+import { tempDir } from "~/test/temp-dir";
 
 // `serve` on PostgreSQL with WEB_CONCURRENCY=2, as production runs it: a primary and two web
 // processes sharing the port (node:cluster). One server for the whole file; the tests run in order.
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const BIN = path.join(ROOT, "bin", "oddwire.mjs");
 const spec = inject("testDatabase");
-const onPostgres = spec.kind === "postgres";
 const METRICS_TOKEN = "a-metrics-token-for-the-cluster-test";
 
 type Get = { status: number; body: string };
@@ -44,9 +43,9 @@ const commandOf = (pid: number) => readFileSync(`/proc/${pid}/cmdline`, "utf8").
 const webProcesses = (primary: number) => childrenOf(primary).filter((pid) => commandOf(pid).includes("web-process.mjs"));
 
 
-describe.runIf(onPostgres)("the site served by several web processes", () => {
+describe("the site served by several web processes", () => {
   const name = `oddwire_cluster_${process.pid}`;
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), "oddwire-cluster-"));
+  const dataDir = tempDir("oddwire-cluster-");
   let primary: ChildProcess;
   let output = "";
   let base = "";
@@ -55,7 +54,6 @@ describe.runIf(onPostgres)("the site served by several web processes", () => {
     // The web processes serve the production build: made here when missing or older than the sources.
     const build = spawnSync(process.execPath, [path.join(ROOT, "scripts", "ensure-build.mjs")], { cwd: ROOT, encoding: "utf8" });
     if (build.status !== 0) throw new Error(`the build failed:\n${build.stdout}${build.stderr}`);
-    if (spec.kind !== "postgres") return;
     const admin = await openDatabase({ databaseUrl: spec.url, poolSize: 1 });
     await admin.exec(dropDatabaseSql(name));
     await admin.exec(createDatabaseSql(name));
@@ -89,7 +87,6 @@ describe.runIf(onPostgres)("the site served by several web processes", () => {
       for (const pid of webProcesses(primary.pid!)) process.kill(pid, "SIGKILL");
     }
     rmSync(dataDir, { recursive: true, force: true });
-    if (spec.kind !== "postgres") return;
     const admin = await openDatabase({ databaseUrl: spec.url, poolSize: 1 });
     await admin.exec(dropDatabaseSql(name));
     await admin.close();
@@ -144,7 +141,6 @@ describe.runIf(onPostgres)("the site served by several web processes", () => {
   });
 
   test("while the database is away, a category and a story page one web process rendered are served, the same, by both", async () => {
-    if (spec.kind !== "postgres") return;
     const site = await openDatabase({ databaseUrl: adminUrl(spec.url, name), poolSize: 1 });
     const category = await makeCategory(site.db, { name: "Cluster outage", slug: "cluster-outage", displayOrder: 98 });
     const story = await makeStory(site.db, { categoryId: category.id, title: "A heron guarded the server room" });

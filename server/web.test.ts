@@ -1,7 +1,6 @@
 import { spawnSync } from "node:child_process";
 import http from "node:http";
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
-import os from "node:os";
+import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { Writable } from "node:stream";
 import pino from "pino";
@@ -16,6 +15,7 @@ import { MAINTENANCE_RETRY_SECONDS } from "./maintenance";
 import type { Logger } from "./logger";
 import { sql } from "drizzle-orm";
 import { createWebApp, startWebServer } from "./web";
+import { tempDir } from "~/test/temp-dir";
 
 // The web app on a real port, in front of a real database. These tests only reach what answers before
 // React Router (the body limits, the auth service, the request log), so no React build is needed.
@@ -37,7 +37,7 @@ afterEach(async () => {
 /** The web app as `serve` builds it, from an environment like the one `npm start` sees. */
 async function startApp(env: Record<string, string> = {}, options: { demo?: boolean; clientDir?: string; database?: Database } = {}): Promise<Running> {
   const port = await freePort();
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), "oddwire-web-"));
+  const dataDir = tempDir("oddwire-web-");
   dirs.push(dataDir);
   // The test client on loopback stands for a proxy, so that calls can come from addresses of their own.
   const config = loadConfig({ NODE_ENV: "production", PORT: String(port), DATA_DIR: dataDir, AUTH_SECRET: SECRET, TRUST_PROXY: "loopback", ...env });
@@ -242,7 +242,7 @@ describe("operations endpoints", () => {
   test("METRICS_PORT serves /metrics alone on a port of its own", async () => {
     const port = await freePort();
     const metricsPort = await freePort();
-    const dataDir = mkdtempSync(path.join(os.tmpdir(), "oddwire-web-"));
+    const dataDir = tempDir("oddwire-web-");
     dirs.push(dataDir);
     const config = loadConfig({ NODE_ENV: "production", PORT: String(port), HOST: "127.0.0.1", DATA_DIR: dataDir, AUTH_SECRET: SECRET, METRICS_PORT: String(metricsPort) });
     const web = await startWebServer({ config, database: t.database, logger: pino({ level: "silent" }) as Logger, build: noBuild });
@@ -284,7 +284,7 @@ describe("operations endpoints", () => {
 
   test("a hashed asset is answered from memory, compressed at build time, and counted", async () => {
     const token = "metrics-token-0123456789";
-    const clientDir = mkdtempSync(path.join(os.tmpdir(), "oddwire-client-"));
+    const clientDir = tempDir("oddwire-client-");
     dirs.push(clientDir);
     const assetsDir = path.join(clientDir, "assets");
     mkdirSync(assetsDir);
@@ -300,7 +300,7 @@ describe("operations endpoints", () => {
   });
 
   test("the site's own files are answered from the client directory alone, for an hour, and never its parent's", async () => {
-    const parent = mkdtempSync(path.join(os.tmpdir(), "oddwire-parent-"));
+    const parent = tempDir("oddwire-parent-");
     dirs.push(parent);
     writeFileSync(path.join(parent, "secret.txt"), "not the site's\n");
     const clientDir = path.join(parent, "client");

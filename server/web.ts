@@ -192,11 +192,9 @@ export function createWebApp(options: {
   const invalidatePublicPages = () => {
     clearPublicPages();
     // Other web processes on the database drop theirs when told (startWebServer listens).
-    if (database.kind === "postgres") {
-      notifyPublicPagesChanged(database, origin).catch((error: unknown) =>
-        logger.error({ err: errorMessage(error) }, "could not tell the other web processes that public pages changed; theirs expire within seconds"),
-      );
-    }
+    notifyPublicPagesChanged(database, origin).catch((error: unknown) =>
+      logger.error({ err: errorMessage(error) }, "could not tell the other web processes that public pages changed; theirs expire within seconds"),
+    );
   };
   const getSessionUser = async (headers: Headers): Promise<SessionUser | null> => {
     const session = await auth.api.getSession({ headers });
@@ -414,22 +412,19 @@ export async function startWebServer(options: Parameters<typeof createWebApp>[0]
         s.listen(options.config.metrics.port, options.config.host, () => resolve(s));
       })
     : null;
-  // On PostgreSQL, pages another web process changed are dropped here too (decision 004), and all of
+  // Pages another web process changed are dropped here too (decision 004), and all of
   // them after the listener reconnects; that drops the memory cache only, not the shared last good copies.
   const { database, logger } = options;
-  const changes =
-    database.kind === "postgres"
-      ? await listenForPublicPageChanges({
-          connectionString: database.connectionString,
-          origin: app.origin,
-          onChange: app.clearPublicPages,
-          onError: (error) => logger.warn({ err: errorMessage(error) }, "lost the database connection that tells of page changes; reconnecting"),
-        }).catch(async (error: unknown) => {
-          metricsServer?.close();
-          await new Promise((resolve) => server.close(resolve));
-          throw error;
-        })
-      : null;
+  const changes = await listenForPublicPageChanges({
+    connectionString: database.connectionString,
+    origin: app.origin,
+    onChange: app.clearPublicPages,
+    onError: (error) => logger.warn({ err: errorMessage(error) }, "lost the database connection that tells of page changes; reconnecting"),
+  }).catch(async (error: unknown) => {
+    metricsServer?.close();
+    await new Promise((resolve) => server.close(resolve));
+    throw error;
+  });
   const address = server.address();
   const port = typeof address === "object" && address ? address.port : options.config.port;
   const url = `http://localhost:${port}`;
@@ -440,7 +435,7 @@ export async function startWebServer(options: Parameters<typeof createWebApp>[0]
     invalidatePublicPages: app.invalidatePublicPages,
     close: () =>
       new Promise((resolve) => {
-        void changes?.close();
+        void changes.close();
         metricsServer?.close();
         server.close(() => resolve());
         server.closeIdleConnections();

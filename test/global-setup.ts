@@ -1,45 +1,58 @@
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import type { TestProject } from "vitest/node";
-import { openDatabase, pgliteOf } from "~/db/client";
+import { openDatabase } from "~/db/client";
+import { startEmbeddedServer } from "~/db/embedded/server";
 import { runMigrations } from "~/db/migrate";
 import { adminUrl, createDatabaseSql, dropDatabaseSql } from "~/db/testing/postgres-admin";
 
 declare module "vitest" {
   export interface ProvidedContext {
-    /** Where the migrated template lives: a PGlite dump file, or a PostgreSQL template database. */
-    testDatabase: { kind: "pglite"; dumpFile: string } | { kind: "postgres"; url: string; template: string };
+    /** The server every test file makes its database on, and the migrated template it copies. */
+    testDatabase: { url: string; template: string };
   }
 }
 
-/** Builds and migrates one template database per test run; each test file then clones it. */
+/**
+ * One PostgreSQL server per test run: TEST_DATABASE_URL's, or else the product's own embedded one
+ * in a temporary DATA_DIR. A migrated template database is made once; each test file copies it.
+ */
 export default async function setup(project: TestProject) {
   // Commands the tests start as processes run the server bundle: made once here, not by each at once.
   const { ensureServerBundle } = (await import("../server/bundle.mjs" as string)) as { ensureServerBundle(): Promise<number> };
   await ensureServerBundle();
-  const url = process.env.TEST_DATABASE_URL;
-  if (url) {
-    const template = `oddwire_tpl_${process.pid}`;
+
+  let url = process.env.TEST_DATABASE_URL;
+  let stopServer = async () => {};
+  if (!url) {
+    const dataDir = mkdtempSync(path.join(os.tmpdir(), "oddwire-test-db-"));
+    // mkdtemp makes it owner-only: as root, the database's own user must be able to enter it.
+    chmodSync(dataDir, 0o755);
+    // Nothing here must outlive a crash: durability traded for speed.
+    const server = await startEmbeddedServer({ dataDir, role: "serve", settings: { fsync: "off", synchronous_commit: "off", full_page_writes: "off" } });
+    url = server.url;
+    stopServer = async () => {
+      await server.stop();
+      rmSync(dataDir, { recursive: true, force: true });
+    };
+  }
+  const template = `oddwire_tpl_${process.pid}`;
+  try {
     await adminQuery(url, [dropDatabaseSql(template), createDatabaseSql(template)]);
     const database = await openDatabase({ databaseUrl: adminUrl(url, template), poolSize: 1 });
     await runMigrations(database);
     await database.close();
-    project.provide("testDatabase", { kind: "postgres", url, template });
-    return async () => {
-      await adminQuery(url, [dropDatabaseSql(template)]);
-    };
+  } catch (error) {
+    await stopServer();
+    throw error;
   }
-
-  const dir = mkdtempSync(path.join(os.tmpdir(), "oddwire-test-"));
-  const database = await openDatabase({ dataDir: null });
-  await runMigrations(database);
-  const dump = await pgliteOf(database).dumpDataDir("none");
-  await database.close();
-  const dumpFile = path.join(dir, "template.tar");
-  writeFileSync(dumpFile, Buffer.from(await dump.arrayBuffer()));
-  project.provide("testDatabase", { kind: "pglite", dumpFile });
-  return () => rmSync(dir, { recursive: true, force: true });
+  project.provide("testDatabase", { url, template });
+  const serverUrl = url;
+  return async () => {
+    await adminQuery(serverUrl, [dropDatabaseSql(template)]).catch(() => {});
+    await stopServer();
+  };
 }
 
 async function adminQuery(url: string, statements: string[]) {

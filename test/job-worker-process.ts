@@ -1,13 +1,12 @@
 /**
  * A worker process for tests that kill one mid-job (see test/job-worker.ts), over the database its
- * environment names (DATABASE_URL, or the embedded one in DATA_DIR), with leases of LEASE_MS. It says
+ * environment names (DATABASE_URL), with leases of LEASE_MS. It says
  * "worker ready" on stdout once it takes jobs, then each job's progress, and runs until it is killed.
  */
 import { openDatabase } from "~/db/client";
 import { startTestWorker } from "./job-worker";
 
-const databaseUrl = process.env.DATABASE_URL;
-const database = await openDatabase(databaseUrl ? { databaseUrl, poolSize: 4 } : { dataDir: process.env.DATA_DIR! });
+const database = await openDatabase({ databaseUrl: process.env.DATABASE_URL!, poolSize: 4 });
 await startTestWorker(database, {
   leaseMs: Number(process.env.LEASE_MS ?? 2_000),
   logLevel: process.env.LOG_LEVEL ?? "warn",

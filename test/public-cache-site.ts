@@ -1,10 +1,9 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { rmSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import os from "node:os";
-import path from "node:path";
 import { createPublicCache, type PublicCache } from "~/server/public-cache";
 import { sendResponse } from "~/server/router-handler";
+import { tempDir as newTempDir } from "~/test/temp-dir";
 
 // A site behind the public page cache, for the tests of server/public-cache.ts.
 // A story sitemap of 2,000 URLs, as large as the biggest answers the cache keeps.
@@ -120,7 +119,7 @@ export async function startCachedSite(
 
 /** A directory of its own for the shared copies of pages, removed after the test. */
 export function tempDir(): string {
-  const dir = mkdtempSync(path.join(os.tmpdir(), "oddwire-public-cache-"));
+  const dir = newTempDir("oddwire-public-cache-");
   dirs.push(dir);
   return dir;
 }

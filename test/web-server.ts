@@ -1,6 +1,5 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { rmSync } from "node:fs";
 import os from "node:os";
-import path from "node:path";
 import pino from "pino";
 import type { ServerBuild } from "react-router";
 import type { Database } from "~/db/client";
@@ -8,6 +7,7 @@ import { loadConfig } from "~/server/config";
 import type { Logger } from "~/server/logger";
 import { startWebServer, type WebServer } from "~/server/web";
 import { freePort } from "./http-test-server";
+import { tempDir } from "~/test/temp-dir";
 
 /**
  * A React Router server build of the given entry, routes and assets manifest, standing in for
@@ -47,7 +47,7 @@ export const routeEntry = (id: string, extra: Record<string, unknown>) => ({
 export async function startTestWebServer(database: Database, build: ServerBuild, options: { dataDir?: string; pageCacheTtlMs?: number } = {}): Promise<WebServer> {
   const port = await freePort();
   const ownDir = options.dataDir === undefined;
-  const dataDir = options.dataDir ?? mkdtempSync(path.join(os.tmpdir(), "oddwire-web-server-"));
+  const dataDir = options.dataDir ?? tempDir("oddwire-web-server-");
   const config = loadConfig({ NODE_ENV: "production", PORT: String(port), HOST: "127.0.0.1", DATA_DIR: dataDir, AUTH_SECRET: "a-test-secret-that-is-long-enough-0123456789" });
   const server = await startWebServer({ config, database, logger: pino({ level: "silent" }) as Logger, build, pageCacheTtlMs: options.pageCacheTtlMs ?? 60_000 }).catch((error: unknown) => {
     if (ownDir) rmSync(dataDir, { recursive: true, force: true });

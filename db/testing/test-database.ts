@@ -1,4 +1,3 @@
-import { readFileSync } from "node:fs";
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, beforeEach, inject } from "vitest";
 import { openDatabase, type Database, type Db } from "../client";
@@ -20,10 +19,7 @@ export type TestDatabase = {
   readonly repos: Repos;
   /** Runs `work` and returns the SQL of every query it made through the Drizzle handle. */
   queriesOf(work: () => Promise<unknown>): Promise<string[]>;
-  /**
-   * Another handle on the same database, as a second process would have: a pool of its own on
-   * PostgreSQL; on PGlite, which one process holds, the same handle. Closed after the file's tests.
-   */
+  /** Another handle on the same database, as a second process would have: a pool of its own. Closed after the file's tests. */
   openAnother(): Promise<Database>;
 };
 
@@ -32,16 +28,6 @@ export async function openTestDatabase(
   onQuery?: (sqlText: string) => void,
 ): Promise<{ database: Database; openAnother: () => Promise<Database>; dispose: () => Promise<void> }> {
   const spec = inject("testDatabase");
-  if (spec.kind === "pglite") {
-    const dump = new Blob([readFileSync(spec.dumpFile)]);
-    const database = await openDatabase({
-      dataDir: null,
-      pgliteDump: dump,
-      postgresqlConf: ["shared_buffers = 16MB"],
-      onQuery,
-    });
-    return { database, openAnother: async () => database, dispose: () => database.close() };
-  }
   const name = `oddwire_t_${process.pid}_${randomBytes(4).toString("hex")}`;
   const admin = await openDatabase({ databaseUrl: spec.url, poolSize: 1 });
   await admin.exec(createDatabaseSql(name, spec.template));
@@ -64,8 +50,8 @@ export async function openTestDatabase(
 }
 
 /**
- * Gives the calling test file its own migrated database (PGlite, or PostgreSQL when
- * TEST_DATABASE_URL is set), emptied before each test.
+ * Gives the calling test file its own migrated database (on the test run's embedded server, or on
+ * TEST_DATABASE_URL's), emptied before each test.
  */
 export function useTestDatabase(): TestDatabase {
   let current: Awaited<ReturnType<typeof openTestDatabase>> | undefined;
