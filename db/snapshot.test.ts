@@ -1,0 +1,177 @@
+import { randomUUID } from "node:crypto";
+import { Readable, Writable } from "node:stream";
+import { gzipSync, gunzipSync } from "node:zlib";
+import { sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, inject, test } from "vitest";
+import type { Database } from "./client";
+import { exportSnapshot, importSnapshot, SnapshotError, type SnapshotErrorCode } from "./snapshot";
+import { makeStory } from "./testing/factories";
+import { everyRow, publicTables, rowsOf, seedEveryTable } from "./testing/snapshot-fixtures";
+import { openTestDatabase, useTestDatabase } from "./testing/test-database";
+
+// Snapshots are taken and loaded over PostgreSQL connections (the embedded server or an external one).
+const t = useTestDatabase();
+const onPostgres = inject("testDatabase").kind === "postgres";
+
+/** A Writable that keeps what it is given; `delayMs` makes it a slow reader. */
+function collector(delayMs = 0) {
+  const chunks: Buffer[] = [];
+  const stream = new Writable({
+    highWaterMark: 16 * 1024,
+    write(chunk: Buffer, _encoding, callback) {
+      chunks.push(chunk);
+      if (delayMs > 0) setTimeout(callback, delayMs);
+      else callback();
+    },
+  });
+  return { stream, bytes: () => Buffer.concat(chunks) };
+}
+
+async function snapshotOf(database: Database, delayMs = 0): Promise<Buffer> {
+  const out = collector(delayMs);
+  await exportSnapshot(database, out.stream);
+  return out.bytes();
+}
+
+/** Rejects with the snapshot error of `code`. */
+async function refusedWith(work: Promise<unknown>, code: SnapshotErrorCode): Promise<SnapshotError> {
+  const error = await work.then(
+    () => null,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(SnapshotError);
+  expect((error as SnapshotError).code).toBe(code);
+  return error as SnapshotError;
+}
+
+describe.runIf(onPostgres)("table snapshots", () => {
+  let target: Awaited<ReturnType<typeof openTestDatabase>>;
+  beforeAll(async () => {
+    target = await openTestDatabase();
+  });
+  afterAll(async () => {
+    await target?.dispose();
+  });
+
+  /** The target with a few rows of its own, so that a refused import has something to keep. */
+  async function targetWithRows(): Promise<Record<string, string[]>> {
+    await target.database.exec("TRUNCATE stories, categories, users RESTART IDENTITY CASCADE");
+    await makeStory(target.database.db, { title: "The target's own story" });
+    return everyRow(target.database);
+  }
+
+  test("a snapshot loaded into another database gives back every table row for row, and ids go on", async () => {
+    await seedEveryTable(t.db);
+    const before = await everyRow(t.database);
+    for (const table of await publicTables(t.database)) expect(before[table], `rows of ${table}`).not.toHaveLength(0);
+
+    const bytes = await snapshotOf(t.database);
+    await targetWithRows();
+    const counts = await importSnapshot(target.database, Readable.from([bytes]));
+
+    expect(await everyRow(target.database)).toEqual(before);
+    expect(counts.tables.stories).toBe(3);
+    expect(counts.rows).toBe(Object.values(before).reduce((sum, rows) => sum + rows.length, 0));
+    const biggest = Math.max(...before.stories!.map((row) => (JSON.parse(row) as { id: number }).id));
+    const added = await makeStory(target.database.db);
+    expect(added.id).toBe(biggest + 1);
+  });
+
+  test("a snapshot taken while the site writes is one point in time: never half of a pair written in one transaction", async () => {
+    // Enough story text that a slow reader holds the export between audit_log's rows and users'.
+    await t.database.exec(`
+      INSERT INTO stories (title, original_url, normalized_url, url_hash, slug, status, content)
+      SELECT 'Bulk ' || i, 'https://bulk.example/' || i, 'https://bulk.example/' || i, md5('bulk' || i), 'bulk-' || i, 'pending',
+             (SELECT string_agg(md5(i::text || '-' || j), ' ') FROM generate_series(1, 120) j)
+      FROM generate_series(1, 1500) i`);
+    const writer = await t.openAnother();
+    let stop = false;
+    let committed = 0;
+    const writing = (async () => {
+      while (!stop) {
+        const id = randomUUID();
+        await writer.db.transaction(async (tx) => {
+          await tx.execute(sql`INSERT INTO audit_log (action, entity_type, entity_id) VALUES ('pair', 'user', ${id})`);
+          await tx.execute(sql`INSERT INTO users (id, name, email) VALUES (${id}, 'Pair', ${`${id}@pairs.test`})`);
+        });
+        committed++;
+      }
+    })();
+    try {
+      await expect.poll(() => committed).toBeGreaterThan(5);
+      const atStart = committed;
+      const bytes = await snapshotOf(t.database, 15);
+      const during = committed - atStart;
+      expect(during, "pairs written while the snapshot was taken").toBeGreaterThan(5);
+
+      await importSnapshot(target.database, Readable.from([bytes]));
+      const users = rowsOf(await target.database.db.execute(sql`SELECT id FROM users WHERE email LIKE '%@pairs.test' ORDER BY id`));
+      const entries = rowsOf(await target.database.db.execute(sql`SELECT entity_id AS id FROM audit_log WHERE action = 'pair' ORDER BY entity_id`));
+      expect(users.length).toBeGreaterThanOrEqual(atStart);
+      expect(users).toEqual(entries);
+    } finally {
+      stop = true;
+      await writing;
+    }
+  });
+
+  test.each([
+    ["cut in half", (bytes: Buffer) => bytes.subarray(0, Math.floor(bytes.length / 2))],
+    ["without its last bytes (gzip's checksum)", (bytes: Buffer) => bytes.subarray(0, bytes.length - 4)],
+    ["with a damaged row", (bytes: Buffer) => gzipSync(Buffer.from(gunzipSync(bytes).toString("utf8").replace("Animals", "Ani\tmals")))],
+    ["with a row missing", (bytes: Buffer) => gzipSync(Buffer.from(gunzipSync(bytes).toString("utf8").replace(/\n[^\n]*admin@oddwire\.test[^\n]*/, "")))],
+    ["without its trailer", (bytes: Buffer) => gzipSync(Buffer.from(gunzipSync(bytes).toString("utf8").replace(/\{"end"[^\n]*\n$/, "")))],
+  ])("a snapshot %s is refused and the database is left as it was", async (_what, damage) => {
+    await seedEveryTable(t.db);
+    const bytes = await snapshotOf(t.database);
+    const before = await targetWithRows();
+
+    const error = await refusedWith(importSnapshot(target.database, Readable.from([damage(bytes)])), "BACKUP_DAMAGED");
+    expect(error.message).toMatch(/cut short|damaged|cannot be (read|loaded)/);
+    expect(await everyRow(target.database)).toEqual(before);
+  });
+
+  test.each([
+    ["a file of other bytes", Buffer.from("this is not a snapshot at all\n")],
+    ["a gzipped file of something else", gzipSync(Buffer.from('{"hello": "world"}\nmore\n'))],
+    ["an empty file", Buffer.alloc(0)],
+  ])("%s is not taken for a snapshot, and nothing changes", async (_what, bytes) => {
+    const before = await targetWithRows();
+    await refusedWith(importSnapshot(target.database, Readable.from([bytes])), "NOT_A_BACKUP");
+    expect(await everyRow(target.database)).toEqual(before);
+  });
+
+  test("a snapshot from newer migrations than this database's is refused, and nothing changes", async () => {
+    await seedEveryTable(t.db);
+    await t.database.exec(`INSERT INTO drizzle.__drizzle_migrations (hash, created_at) VALUES ('${"f".repeat(64)}', 4102444800000)`);
+    let bytes: Buffer;
+    try {
+      bytes = await snapshotOf(t.database);
+    } finally {
+      await t.database.exec("DELETE FROM drizzle.__drizzle_migrations WHERE created_at = 4102444800000");
+    }
+    const before = await targetWithRows();
+
+    const error = await refusedWith(importSnapshot(target.database, Readable.from([bytes])), "BACKUP_FROM_NEWER_RELEASE");
+    expect(error.message).toMatch(/newer release/);
+    expect(await everyRow(target.database)).toEqual(before);
+  });
+
+  test("a snapshot from older migrations is refused with the way to restore it", async () => {
+    await seedEveryTable(t.db);
+    const last = await t.database.db.execute(sql`SELECT id, hash, created_at FROM drizzle.__drizzle_migrations ORDER BY created_at DESC LIMIT 1`);
+    const row = rowsOf<{ id: number; hash: string; created_at: string }>(last)[0]!;
+    await t.database.exec(`DELETE FROM drizzle.__drizzle_migrations WHERE id = ${row.id}`);
+    let bytes: Buffer;
+    try {
+      bytes = await snapshotOf(t.database);
+    } finally {
+      await t.database.exec(`INSERT INTO drizzle.__drizzle_migrations (id, hash, created_at) VALUES (${row.id}, '${row.hash}', ${row.created_at})`);
+    }
+    const before = await targetWithRows();
+
+    const error = await refusedWith(importSnapshot(target.database, Readable.from([bytes])), "BACKUP_FROM_OLDER_RELEASE");
+    expect(error.message).toMatch(/older release.*then upgrade/);
+    expect(await everyRow(target.database)).toEqual(before);
+  });
+});
