@@ -1,0 +1,164 @@
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { sql } from "drizzle-orm";
+import { afterEach, describe, expect, inject, test } from "vitest";
+import { openDatabase, type Database } from "../client";
+import { MIGRATIONS_FOLDER, runMigrations } from "../migrate";
+import { makeSession, makeStory, makeUser } from "../testing/factories";
+import { everyRow, rowsOf, seedEveryTable } from "../testing/snapshot-fixtures";
+import { useTestDatabase } from "../testing/test-database";
+import { CarryOverError, carryOverPglite } from "./carry-over";
+
+// The carry-over writes into a PostgreSQL server; the data it reads is an earlier release's PGlite.
+const t = useTestDatabase();
+const onPostgres = inject("testDatabase").kind === "postgres";
+
+function capturingLogger() {
+  const lines: { level: string; fields: Record<string, unknown>; message: string }[] = [];
+  return {
+    lines,
+    info: (fields: Record<string, unknown>, message: string) => lines.push({ level: "info", fields, message }),
+    warn: (fields: Record<string, unknown>, message: string) => lines.push({ level: "warn", fields, message }),
+  };
+}
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+/**
+ * A DATA_DIR as the current release leaves it: PGlite opened through openDatabase, migrated (with
+ * `migrationsFolder`'s migrations), seeded; returns every row as it was.
+ */
+async function pgliteDataDir(options: { migrationsFolder?: string; extra?: string; seed?: (database: Database) => Promise<void> } = {}) {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), "oddwire-carry-"));
+  dirs.push(dataDir);
+  const database = await openDatabase({ dataDir });
+  try {
+    if (options.migrationsFolder) {
+      const [{ migrate }, { drizzle }] = await Promise.all([import("drizzle-orm/pglite/migrator"), import("drizzle-orm/pglite")]);
+      if (database.kind !== "pglite") throw new Error("expected PGlite");
+      await migrate(drizzle(database.pglite as never), { migrationsFolder: options.migrationsFolder });
+    } else await runMigrations(database);
+    await (options.seed ?? ((d: Database) => seedEveryTable(d.db)))(database);
+    if (options.extra) await database.exec(options.extra);
+    return { dataDir, rows: await everyRow(database) };
+  } finally {
+    await database.close();
+  }
+}
+
+/** A copy of the migrations folder without its last migration: an earlier release's. */
+function migrationsWithoutLast(): string {
+  const folder = mkdtempSync(path.join(os.tmpdir(), "oddwire-migrations-"));
+  dirs.push(folder);
+  cpSync(MIGRATIONS_FOLDER, folder, { recursive: true });
+  const journalFile = path.join(folder, "meta", "_journal.json");
+  const journal = JSON.parse(readFileSync(journalFile, "utf8")) as { entries: unknown[] };
+  journal.entries.pop();
+  writeFileSync(journalFile, JSON.stringify(journal));
+  return folder;
+}
+
+async function migrationCount(database: Database): Promise<number> {
+  return rowsOf<{ n: number }>(await database.db.execute(sql`SELECT count(*)::int AS n FROM drizzle.__drizzle_migrations`))[0]!.n;
+}
+
+describe.runIf(onPostgres)("carrying an earlier release's PGlite database over", () => {
+  test("every table comes over row for row, secrets included, and the old files are moved aside and kept", async () => {
+    const { dataDir, rows } = await pgliteDataDir();
+    const logger = capturingLogger();
+
+    const result = await carryOverPglite({ dataDir, target: t.database, logger, now: () => new Date("2026-11-26T10:20:30.456Z") });
+
+    expect(await everyRow(t.database)).toEqual(rows);
+    expect(rows.accounts?.[0]).toContain("scrypt$16384");
+    expect(rows.verifications?.[0]).toContain("a-secret-token-value");
+    expect(rows.sessions).toHaveLength(1);
+    expect(result?.migrated).toBe(false);
+    const movedTo = path.join(dataDir, "pglite.carried-over-2026-11-26T10-20-30-456Z");
+    expect(result?.movedTo).toBe(movedTo);
+    expect(existsSync(path.join(dataDir, "pglite"))).toBe(false);
+    expect(existsSync(path.join(movedTo, "PG_VERSION"))).toBe(true);
+    expect(logger.lines).toHaveLength(1);
+    expect(logger.lines[0]?.message).toMatch(/1 users, 1 sessions, 3 stories, .* the old files are kept in .*pglite\.carried-over-2026-11-26T10-20-30-456Z$/);
+    expect(JSON.stringify(logger.lines)).not.toContain("a-secret-token-value");
+  });
+
+  test("data of an earlier release's migrations is migrated in a copy; the old files stay at their migrations", async () => {
+    // Seeded at the earlier migrations: jobs has no lease_until yet.
+    const { dataDir, rows } = await pgliteDataDir({
+      migrationsFolder: migrationsWithoutLast(),
+      seed: async (database) => {
+        await makeStory(database.db, { title: "A story from before" });
+        await makeSession(database.db);
+        await database.exec("INSERT INTO jobs (id, kind, status) VALUES ('job-1', 'ingest', 'succeeded')");
+      },
+    });
+
+    const result = await carryOverPglite({ dataDir, target: t.database, logger: capturingLogger() });
+
+    expect(result?.migrated).toBe(true);
+    const parsed = (all: Record<string, string[]>) => Object.fromEntries(Object.entries(all).map(([table, list]) => [table, list.map((row) => JSON.parse(row) as object)]));
+    const expected = parsed(rows);
+    expected.jobs = expected.jobs!.map((job) => ({ ...job, lease_until: null }));
+    expect(parsed(await everyRow(t.database))).toEqual(expected);
+    // The moved files, opened where a copy of them is, are still at the earlier migrations.
+    const moved = mkdtempSync(path.join(os.tmpdir(), "oddwire-moved-"));
+    dirs.push(moved);
+    cpSync(result!.movedTo!, path.join(moved, "pglite"), { recursive: true });
+    const earlier = await openDatabase({ dataDir: moved });
+    try {
+      expect(await migrationCount(earlier)).toBe((await migrationCount(t.database)) - 1);
+    } finally {
+      await earlier.close();
+    }
+  });
+
+  test("a database it cannot load (newer migrations) fails clearly: old files untouched, target as it was", async () => {
+    const { dataDir } = await pgliteDataDir({
+      extra: `INSERT INTO drizzle.__drizzle_migrations (hash, created_at) VALUES ('${"f".repeat(64)}', 4102444800000)`,
+    });
+    const before = await everyRow(t.database);
+    const logger = capturingLogger();
+
+    const error = await carryOverPglite({ dataDir, target: t.database, logger }).catch((e: unknown) => e);
+
+    expect(error).toBeInstanceOf(CarryOverError);
+    expect((error as Error).message).toMatch(/could not be carried over .*newer release.*untouched/);
+    expect(readdirSync(dataDir)).not.toContainEqual(expect.stringMatching(/carried-over/));
+    expect(existsSync(path.join(dataDir, "pglite", "PG_VERSION"))).toBe(true);
+    expect(await everyRow(t.database)).toEqual(before);
+    expect(logger.lines).toEqual([]);
+  });
+
+  test("files PGlite cannot open fail with the reader's own error, and stay where they are", async () => {
+    const dataDir = mkdtempSync(path.join(os.tmpdir(), "oddwire-carry-"));
+    dirs.push(dataDir);
+    mkdirSync(path.join(dataDir, "pglite"));
+    writeFileSync(path.join(dataDir, "pglite", "PG_VERSION"), "18\n");
+    const before = await everyRow(t.database);
+
+    const error = await carryOverPglite({ dataDir, target: t.database, logger: capturingLogger() }).catch((e: unknown) => e);
+
+    expect(error).toBeInstanceOf(CarryOverError);
+    expect((error as Error).message).toMatch(/could not be carried over \(reading it failed: .+\)/);
+    expect(readdirSync(path.join(dataDir, "pglite"))).toEqual(["PG_VERSION"]);
+    expect(await everyRow(t.database)).toEqual(before);
+  });
+
+  test("nothing happens without PGlite data, or when the database already has users", async () => {
+    const empty = mkdtempSync(path.join(os.tmpdir(), "oddwire-carry-"));
+    dirs.push(empty);
+    expect(await carryOverPglite({ dataDir: empty, target: t.database, logger: capturingLogger() })).toBeNull();
+
+    const { dataDir } = await pgliteDataDir();
+    await makeUser(t.db, { email: "already@oddwire.test" });
+    const logger = capturingLogger();
+    expect(await carryOverPglite({ dataDir, target: t.database, logger })).toBeNull();
+    expect(existsSync(path.join(dataDir, "pglite", "PG_VERSION"))).toBe(true);
+    expect(logger.lines[0]?.level).toBe("warn");
+  });
+});
