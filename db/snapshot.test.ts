@@ -77,6 +77,25 @@ describe.runIf(onPostgres)("table snapshots", () => {
     expect(added.id).toBe(biggest + 1);
   });
 
+  test("a large table loads with its indexes built again after its rows, as they were", async () => {
+    await t.database.exec(`
+      INSERT INTO stories (title, summary, original_url, normalized_url, url_hash, slug, status, publish_date)
+      SELECT 'Large ' || i, 'Summary ' || i, 'https://large.example/' || i, 'https://large.example/' || i, md5('large' || i), 'large-' || i,
+             'published', now() - i * interval '1 minute'
+      FROM generate_series(1, 6000) i`);
+    const indexesOf = async (database: Database) =>
+      rowsOf(await database.db.execute(sql`SELECT indexname, indexdef FROM pg_indexes WHERE schemaname = 'public' ORDER BY indexname`));
+    const before = await everyRow(t.database);
+    const indexes = await indexesOf(target.database);
+
+    await importSnapshot(target.database, Readable.from([await snapshotOf(t.database)]));
+
+    expect(await everyRow(target.database)).toEqual(before);
+    expect(await indexesOf(target.database)).toEqual(indexes);
+    const hit = await target.database.db.execute(sql`SELECT count(*)::int AS n FROM stories WHERE title ILIKE '%Large 599%'`);
+    expect(rowsOf(hit)).toEqual([{ n: 11 }]);
+  });
+
   test("a snapshot taken while the site writes is one point in time: never half of a pair written in one transaction", async () => {
     // Enough story text that a slow reader holds the export between audit_log's rows and users'.
     await t.database.exec(`

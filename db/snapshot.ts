@@ -88,6 +88,19 @@ const SEQUENCES_SQL = `
 const MIGRATIONS_SQL = `
   SELECT hash, created_at::text AS "createdAt" FROM drizzle.__drizzle_migrations ORDER BY created_at, id`;
 
+// The indexes of a table that no constraint owns (constraints' indexes stay: primary keys, unique
+// constraints), with the statement that builds each again.
+const LOOSE_INDEXES_SQL = `
+  SELECT format('%I.%I', n.nspname, c.relname) AS name, pg_get_indexdef(i.indexrelid) AS definition
+  FROM pg_index i
+  JOIN pg_class c ON c.oid = i.indexrelid
+  JOIN pg_namespace n ON n.oid = c.relnamespace
+  WHERE i.indrelid = $1::regclass AND NOT EXISTS (SELECT 1 FROM pg_constraint k WHERE k.conindid = i.indexrelid)
+  ORDER BY c.relname`;
+// A table with at least this many rows is loaded without its loose indexes, which are built again
+// after: one sorted build instead of an insertion per row into each (GIN above all).
+const REBUILD_INDEXES_FROM_ROWS = 5_000;
+
 /** An identifier quoted for SQL. */
 function ident(name: string): string {
   return `"${name.replace(/"/g, '""')}"`;
@@ -350,7 +363,13 @@ export async function importSnapshot(database: Database, input: Readable): Promi
     if (strangers.length > 0) throw new SnapshotError("BACKUP_OTHER_SCHEMA", `The snapshot has sequences this database lacks: ${strangers.join(", ")}.`);
 
     if (header.tables.length > 0) await client.query(`TRUNCATE ${header.tables.map((table) => `public.${ident(table.name)}`).join(", ")}`);
+    await client.query("SET LOCAL maintenance_work_mem = '256MB'");
     for (const table of header.tables) {
+      const indexes =
+        table.rows >= REBUILD_INDEXES_FROM_ROWS
+          ? (await client.query<{ name: string; definition: string }>(LOOSE_INDEXES_SQL, [`public.${ident(table.name)}`])).rows
+          : [];
+      for (const index of indexes) await client.query(`DROP INDEX ${index.name}`);
       const sink = client.query(copyFrom(`COPY public.${ident(table.name)} (${columnList(table.columns)}) FROM STDIN`));
       // Its error is thrown where it is awaited (written, finished); without a listener it would crash the process.
       sink.on("error", () => {});
@@ -371,6 +390,12 @@ export async function importSnapshot(database: Database, input: Readable): Promi
       if (!complete) {
         sink.destroy();
         throw new SnapshotError("BACKUP_DAMAGED", `The snapshot is cut short: it ends inside the rows of ${table.name}.`);
+      }
+      try {
+        for (const index of indexes) await client.query(index.definition);
+      } catch (error) {
+        // A unique index that no constraint owns, say, refusing the rows.
+        throw new SnapshotError("BACKUP_DAMAGED", `The snapshot's rows of ${table.name} cannot be indexed: ${(error as Error).message}`, { cause: error });
       }
     }
     for (const sequence of header.sequences) {
