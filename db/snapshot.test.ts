@@ -1,12 +1,24 @@
-import { randomUUID } from "node:crypto";
+import { randomBytes, randomUUID } from "node:crypto";
 import { Readable, Writable } from "node:stream";
 import { gzipSync, gunzipSync } from "node:zlib";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, inject, test } from "vitest";
-import type { Database } from "./client";
+import { drizzle } from "drizzle-orm/node-postgres";
+import { migrate } from "drizzle-orm/node-postgres/migrator";
+import { openDatabase, type Database } from "./client";
 import { exportSnapshot, importSnapshot, SnapshotError, type SnapshotErrorCode } from "./snapshot";
 import { makeStory } from "./testing/factories";
-import { everyRow, publicTables, rowsOf, seedEveryTable } from "./testing/snapshot-fixtures";
+import { adminUrl, createDatabaseSql, dropDatabaseSql } from "./testing/postgres-admin";
+import {
+  afterLastMigration,
+  everyRow,
+  migrationsWithoutLast,
+  parsedRows,
+  publicTables,
+  rowsOf,
+  seedEarlierRelease,
+  seedEveryTable,
+} from "./testing/snapshot-fixtures";
 import { openTestDatabase, useTestDatabase } from "./testing/test-database";
 
 // Snapshots are taken and loaded over PostgreSQL connections (the embedded server or an external one).
@@ -176,21 +188,41 @@ describe.runIf(onPostgres)("table snapshots", () => {
     expect(await everyRow(target.database)).toEqual(before);
   });
 
-  test("a snapshot from older migrations is refused with the way to restore it", async () => {
-    await seedEveryTable(t.db);
-    const last = await t.database.db.execute(sql`SELECT id, hash, created_at FROM drizzle.__drizzle_migrations ORDER BY created_at DESC LIMIT 1`);
-    const row = rowsOf<{ id: number; hash: string; created_at: string }>(last)[0]!;
-    await t.database.exec(`DELETE FROM drizzle.__drizzle_migrations WHERE id = ${row.id}`);
+  test("a snapshot of an older release loads into that release's schema, and the later migrations then run on its rows", async () => {
+    const spec = inject("testDatabase");
+    if (spec.kind !== "postgres") throw new Error("PostgreSQL only");
+    const name = `oddwire_t_old_${process.pid}_${randomBytes(3).toString("hex")}`;
+    const admin = await openDatabase({ databaseUrl: spec.url, poolSize: 1 });
+    const earlier = migrationsWithoutLast();
     let bytes: Buffer;
+    let rows: Record<string, string[]>;
     try {
-      bytes = await snapshotOf(t.database);
+      await admin.exec(createDatabaseSql(name));
+      const older = await openDatabase({ databaseUrl: adminUrl(spec.url, name), poolSize: 2 });
+      try {
+        if (older.kind !== "postgres") throw new Error("PostgreSQL only");
+        await migrate(drizzle(older.pool), { migrationsFolder: earlier.folder });
+        await seedEarlierRelease(older);
+        rows = await everyRow(older);
+        bytes = await snapshotOf(older);
+      } finally {
+        await older.close();
+      }
     } finally {
-      await t.database.exec(`INSERT INTO drizzle.__drizzle_migrations (id, hash, created_at) VALUES (${row.id}, '${row.hash}', ${row.created_at})`);
+      earlier.remove();
+      await admin.exec(dropDatabaseSql(name));
+      await admin.close();
     }
-    const before = await targetWithRows();
+    await targetWithRows();
+    const journal = rowsOf(await target.database.db.execute(sql`SELECT hash, created_at FROM drizzle.__drizzle_migrations ORDER BY created_at`));
 
-    const error = await refusedWith(importSnapshot(target.database, Readable.from([bytes])), "BACKUP_FROM_OLDER_RELEASE");
-    expect(error.message).toMatch(/older release.*then upgrade/);
-    expect(await everyRow(target.database)).toEqual(before);
+    await importSnapshot(target.database, Readable.from([bytes]));
+
+    expect(parsedRows(await everyRow(target.database))).toEqual(afterLastMigration(rows));
+    expect(rowsOf(await target.database.db.execute(sql`SELECT hash, created_at FROM drizzle.__drizzle_migrations ORDER BY created_at`))).toEqual(journal);
+    const schema = await target.database.db.execute(sql`SELECT nspowner::regrole::text AS owner, nspacl::text AS acl FROM pg_namespace WHERE nspname = 'public'`);
+    expect(rowsOf(schema)).toEqual([{ owner: "pg_database_owner", acl: "{pg_database_owner=UC/pg_database_owner,=U/pg_database_owner}" }]);
+    const story = (JSON.parse(rows.stories![0]!) as { id: number }).id;
+    expect((await makeStory(target.database.db)).id).toBe(story + 1);
   });
 });

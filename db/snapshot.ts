@@ -3,7 +3,9 @@ import { finished, pipeline } from "node:stream/promises";
 import { createGunzip, createGzip } from "node:zlib";
 import type pg from "pg";
 import { from as copyFrom, to as copyTo } from "pg-copy-streams";
+import { readMigrationFiles, type MigrationMeta } from "drizzle-orm/migrator";
 import type { Database } from "./client";
+import { MIGRATIONS_FOLDER } from "./migrate";
 
 // A snapshot of every table of the database, as one gzipped stream:
 //
@@ -40,7 +42,14 @@ export type SnapshotHeader = {
 };
 
 /** What a snapshot held: rows per table, and in all. */
-export type SnapshotCounts = { tables: Record<string, number>; rows: number; migrations: number };
+export type SnapshotCounts = {
+  tables: Record<string, number>;
+  rows: number;
+  /** The migrations the snapshot was at. */
+  migrations: number;
+  /** On import: this release's migrations that ran on the rows after they were loaded (an older release's snapshot). */
+  migrationsRun: number;
+};
 
 export type SnapshotErrorCode =
   /** Not a snapshot at all (not gzip, no header, another format or version). */
@@ -49,7 +58,7 @@ export type SnapshotErrorCode =
   | "BACKUP_DAMAGED"
   /** Taken at migrations this database does not have yet: restore it with a newer release. */
   | "BACKUP_FROM_NEWER_RELEASE"
-  /** Taken at fewer migrations than this database has: restore it with the release that took it, then upgrade. */
+  /** Taken by an older release, into a database not at this release's migrations: it cannot be brought forward there. */
   | "BACKUP_FROM_OLDER_RELEASE"
   /** Taken at another history of migrations, or with other tables or columns than this database has. */
   | "BACKUP_OTHER_SCHEMA"
@@ -179,7 +188,7 @@ async function readHeader(client: pg.PoolClient): Promise<SnapshotHeader> {
 
 function countsOf(header: SnapshotHeader): SnapshotCounts {
   const tables = Object.fromEntries(header.tables.map((table) => [table.name, table.rows]));
-  return { tables, rows: header.tables.reduce((sum, table) => sum + table.rows, 0), migrations: header.migrations.length };
+  return { tables, rows: header.tables.reduce((sum, table) => sum + table.rows, 0), migrations: header.migrations.length, migrationsRun: 0 };
 }
 
 /** Writes to a stream and waits while it is full; throws its error, if it failed before or meanwhile. */
@@ -282,10 +291,13 @@ function parseHeader(line: string | null): SnapshotHeader {
   return header as SnapshotHeader;
 }
 
-/** Refuses a snapshot taken at other migrations than the database's. */
-function checkMigrations(snapshot: SnapshotMigration[], database: SnapshotMigration[]): void {
+/**
+ * Null when the snapshot is at the database's migrations; the number of migrations it is at when
+ * it is at an earlier point of the same history. Refuses any other.
+ */
+function migrationsBehind(snapshot: SnapshotMigration[], database: SnapshotMigration[]): number | null {
   const same = (a: SnapshotMigration, b: SnapshotMigration) => a.hash === b.hash && a.createdAt === b.createdAt;
-  if (snapshot.length === database.length && snapshot.every((m, i) => same(m, database[i]!))) return;
+  if (snapshot.length === database.length && snapshot.every((m, i) => same(m, database[i]!))) return null;
   const known = new Set(database.map((m) => m.createdAt));
   const unknown = snapshot.filter((m) => !known.has(m.createdAt));
   const latest = database.reduce((max, m) => (BigInt(m.createdAt) > max ? BigInt(m.createdAt) : max), 0n);
@@ -296,17 +308,51 @@ function checkMigrations(snapshot: SnapshotMigration[], database: SnapshotMigrat
         "Restore it with that release or a later one.",
     );
   }
-  if (snapshot.length < database.length && snapshot.every((m, i) => same(m, database[i]!))) {
-    throw new SnapshotError(
-      "BACKUP_FROM_OLDER_RELEASE",
-      `The snapshot was taken by an older release of Oddwire (at ${snapshot.length} migrations; this database has ${database.length}). ` +
-        "Restore it with the release that took it, then upgrade: the upgrade migrates the data.",
-    );
-  }
+  if (snapshot.length < database.length && snapshot.every((m, i) => same(m, database[i]!))) return snapshot.length;
   throw new SnapshotError(
     "BACKUP_OTHER_SCHEMA",
     `The snapshot's migrations (${snapshot.length}) are not this database's (${database.length}): it was taken of another history of Oddwire's schema.`,
   );
+}
+
+/** This release's migrations, when the database is at all of them (what bringing an older snapshot forward needs). */
+function releaseMigrations(snapshotAt: number, database: SnapshotMigration[]): MigrationMeta[] {
+  const files = readMigrationFiles({ migrationsFolder: MIGRATIONS_FOLDER });
+  const matches = files.length === database.length && files.every((file, i) => file.hash === database[i]!.hash && String(file.folderMillis) === database[i]!.createdAt);
+  if (!matches) {
+    throw new SnapshotError(
+      "BACKUP_FROM_OLDER_RELEASE",
+      `The snapshot was taken by an older release of Oddwire (at ${snapshotAt} migrations), and this database is not at this release's migrations, ` +
+        "so the snapshot cannot be brought forward here: migrate the database first (oddwire migrate), or restore with the release that took the snapshot, then upgrade.",
+    );
+  }
+  return files;
+}
+
+/** Runs migrations as drizzle's migrator does, on this connection (inside the caller's transaction). */
+async function applyMigrations(client: pg.PoolClient, migrations: MigrationMeta[]): Promise<void> {
+  for (const migration of migrations) {
+    for (const statement of migration.sql) if (statement.trim()) await client.query(statement);
+    await client.query("INSERT INTO drizzle.__drizzle_migrations (hash, created_at) VALUES ($1, $2)", [migration.hash, migration.folderMillis]);
+  }
+}
+
+/**
+ * Makes schema public (and the migrations journal) anew at the first `migrations`: the database
+ * as the release that took an older snapshot had it. Inside the caller's transaction, so a failure
+ * leaves the database as it was.
+ */
+async function rebuildSchemaAt(client: pg.PoolClient, migrations: MigrationMeta[]): Promise<void> {
+  const owner = (await client.query<{ owner: string }>("SELECT nspowner::regrole::text AS owner FROM pg_namespace WHERE nspname = 'public'")).rows[0]?.owner;
+  await client.query("DROP SCHEMA public CASCADE");
+  await client.query("DROP SCHEMA IF EXISTS drizzle CASCADE");
+  // As PostgreSQL 15+ makes it: owned by the database's owner, usable by everyone.
+  await client.query("CREATE SCHEMA public");
+  if (owner) await client.query(`ALTER SCHEMA public OWNER TO ${owner}`);
+  await client.query("GRANT USAGE ON SCHEMA public TO PUBLIC");
+  await client.query("CREATE SCHEMA drizzle");
+  await client.query("CREATE TABLE drizzle.__drizzle_migrations (id SERIAL PRIMARY KEY, hash text NOT NULL, created_at bigint)");
+  await applyMigrations(client, migrations);
 }
 
 /** Refuses a snapshot whose tables or columns are not the database's. */
@@ -322,8 +368,11 @@ function checkTables(snapshot: SnapshotTable[], database: { name: string; column
 }
 
 /**
- * Replaces every table's rows with a snapshot's, in one transaction: refused unless the database is
- * at the snapshot's migrations; on any failure (a damaged or cut-short file) nothing is changed.
+ * Replaces every table's rows with a snapshot's, in one transaction; on any failure (a damaged or
+ * cut-short file, a refusal) nothing is changed. The database must be at this release's migrations.
+ * A snapshot at the same migrations loads as it is; one of an older release loads into schema public
+ * made anew at that release's migrations, and the later ones then run on its rows; one of a newer
+ * release, or of another history, is refused.
  * Triggers and foreign keys are off while the rows go in (session_replication_role = replica, which
  * needs a superuser): the snapshot is one consistent point in time, its load order does not matter,
  * and the counts triggers keep (category_story_counts) come with it as they were.
@@ -356,7 +405,12 @@ export async function importSnapshot(database: Database, input: Readable): Promi
         cause: error,
       });
     }
-    checkMigrations(header.migrations, (await client.query<SnapshotMigration>(MIGRATIONS_SQL)).rows);
+    const migrations = (await client.query<SnapshotMigration>(MIGRATIONS_SQL)).rows;
+    const behind = migrationsBehind(header.migrations, migrations);
+    // An older release's snapshot: its rows go into the schema that release had, then this release's
+    // migrations that came after run on them, as an upgrade would.
+    const release = behind === null ? [] : releaseMigrations(behind, migrations);
+    if (behind !== null) await rebuildSchemaAt(client, release.slice(0, behind));
     checkTables(header.tables, (await client.query<{ name: string; columns: SnapshotColumn[] }>(TABLES_SQL)).rows);
     const ours = new Set((await client.query<{ name: string }>(SEQUENCES_SQL)).rows.map((row) => row.name));
     const strangers = header.sequences.filter((sequence) => !ours.has(sequence.name)).map((sequence) => sequence.name);
@@ -414,9 +468,14 @@ export async function importSnapshot(database: Database, input: Readable): Promi
       throw new SnapshotError("BACKUP_DAMAGED", "The snapshot is cut short or damaged: its end is missing.");
     }
     if (!(await reader.atEnd())) throw new SnapshotError("BACKUP_DAMAGED", "The snapshot has data after its end.");
+    if (behind !== null) {
+      // Migrations run as they do on a live database: triggers and foreign keys on.
+      await client.query("SET LOCAL session_replication_role = origin");
+      await applyMigrations(client, release.slice(behind));
+    }
     await client.query("COMMIT");
     healthy = true;
-    return countsOf(header);
+    return { ...countsOf(header), migrationsRun: behind === null ? 0 : release.length - behind };
   } finally {
     if (!healthy) {
       input.destroy();

@@ -2,12 +2,11 @@
 // and writes a table snapshot of it (the format of db/snapshot.ts, version 1) to stdout. Plain
 // JavaScript that imports PGlite, so the server's own process never loads it.
 //
-//   node carry-over-reader.mjs PGLITE_DIR MIGRATIONS_FOLDER
+//   node carry-over-reader.mjs PGLITE_DIR
 //
-// When the data is behind the migrations folder, a copy in memory is migrated and read: the files
-// on disk stay as the earlier release left them. On failure: one JSON line {"error": ...} on stderr,
-// exit code 1, and a stream without its trailer (which the import refuses).
-import { readFileSync } from "node:fs";
+// The data is read at the migrations it is at (importSnapshot brings an earlier release's forward),
+// read-only: the files stay as the earlier release left them. On failure: one JSON line
+// {"error": ...} on stderr, exit code 1, and a stream without its trailer (which the import refuses).
 import { once } from "node:events";
 import { pipeline } from "node:stream/promises";
 import { createGzip } from "node:zlib";
@@ -43,6 +42,7 @@ function newlines(bytes) {
 }
 
 async function open(PGlite, options) {
+  // The extensions the schema's indexes and functions use, as db/pglite-thread-worker.mjs loads them.
   const [{ fuzzystrmatch }, { pg_trgm }, { unaccent }] = await Promise.all([
     import("@electric-sql/pglite/contrib/fuzzystrmatch"),
     import("@electric-sql/pglite/contrib/pg_trgm"),
@@ -51,32 +51,11 @@ async function open(PGlite, options) {
   return PGlite.create({ ...options, extensions: { pg_trgm, unaccent, fuzzystrmatch } });
 }
 
-async function latestApplied(pg) {
-  try {
-    const { rows } = await pg.query(`SELECT coalesce(max(created_at), 0)::text AS latest FROM drizzle.__drizzle_migrations`);
-    return BigInt(rows[0].latest);
-  } catch {
-    return 0n; // never migrated
-  }
-}
-
 async function main() {
-  const [pgliteDir, migrationsFolder] = process.argv.slice(2);
-  if (!pgliteDir || !migrationsFolder) throw new Error("usage: carry-over-reader.mjs PGLITE_DIR MIGRATIONS_FOLDER");
-  const journal = JSON.parse(readFileSync(`${migrationsFolder}/meta/_journal.json`, "utf8"));
-  const latest = journal.entries.reduce((max, entry) => (BigInt(entry.when) > max ? BigInt(entry.when) : max), 0n);
-
+  const [pgliteDir] = process.argv.slice(2);
+  if (!pgliteDir) throw new Error("usage: carry-over-reader.mjs PGLITE_DIR");
   const { PGlite } = await import("@electric-sql/pglite");
-  let pg = await open(PGlite, { dataDir: pgliteDir });
-  let migrated = false;
-  if ((await latestApplied(pg)) < latest) {
-    const dump = await pg.dumpDataDir("none");
-    await pg.close();
-    pg = await open(PGlite, { loadDataDir: dump });
-    const [{ drizzle }, { migrate }] = await Promise.all([import("drizzle-orm/pglite"), import("drizzle-orm/pglite/migrator")]);
-    await migrate(drizzle(pg), { migrationsFolder });
-    migrated = true;
-  }
+  const pg = await open(PGlite, { dataDir: pgliteDir });
 
   const gzip = createGzip({ level: 6 });
   const sent = pipeline(gzip, process.stdout);
@@ -137,12 +116,11 @@ async function main() {
   } finally {
     await pg.close();
   }
-  return { migrated };
 }
 
 main().then(
-  ({ migrated }) => {
-    process.stderr.write(`${JSON.stringify({ done: true, migrated })}\n`);
+  () => {
+    process.stderr.write(`${JSON.stringify({ done: true })}\n`);
   },
   (error) => {
     process.stderr.write(`${JSON.stringify({ error: error instanceof Error ? error.message : String(error) })}\n`);

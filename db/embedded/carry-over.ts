@@ -5,7 +5,6 @@ import path from "node:path";
 import { sql } from "drizzle-orm";
 import { PROJECT_ROOT } from "~/lib/project-root";
 import type { Database } from "../client";
-import { MIGRATIONS_FOLDER } from "../migrate";
 import { importSnapshot, type SnapshotCounts } from "../snapshot";
 
 // The carry-over from the embedded database of earlier releases (PGlite, in DATA_DIR/pglite) into
@@ -29,8 +28,8 @@ export type CarryOverResult = {
   counts: SnapshotCounts;
   /** Where DATA_DIR/pglite went: kept, not deleted. Null if it could not be moved (said in the log). */
   movedTo: string | null;
-  /** Whether the PGlite data was behind this release's migrations (a copy of it was migrated, not the files). */
-  migrated: boolean;
+  /** This release's migrations that ran on the rows after they came over (the PGlite data was an earlier release's). */
+  migrationsRun: number;
 };
 
 /** The carry-over failed: the old files are untouched and the target is as it was. */
@@ -43,10 +42,10 @@ export class CarryOverError extends Error {
 }
 
 /** The reader's last line on stderr: how it ended. */
-function readerOutcome(stderr: string): { error?: string; migrated?: boolean } {
+function readerOutcome(stderr: string): { error?: string } {
   const last = stderr.trim().split("\n").at(-1) ?? "";
   try {
-    return JSON.parse(last) as { error?: string; migrated?: boolean };
+    return JSON.parse(last) as { error?: string };
   } catch {
     return last ? { error: last } : {};
   }
@@ -55,7 +54,8 @@ function readerOutcome(stderr: string): { error?: string; migrated?: boolean } {
 /**
  * On the first start of the PostgreSQL default, brings the database of an earlier release's
  * DATA_DIR/pglite into `target` (migrated, with no users or stories yet), then moves the old files
- * aside to DATA_DIR/pglite.carried-over-<time>. Null when there is nothing to carry over. The
+ * aside to DATA_DIR/pglite.carried-over-<time>. Null when there is nothing to carry over. Data at an
+ * earlier release's migrations is brought forward by the import (the old files are only read). The
  * caller holds DATA_DIR, so no earlier release writes the files meanwhile.
  */
 export async function carryOverPglite(options: {
@@ -79,7 +79,7 @@ export async function carryOverPglite(options: {
   }
 
   const started = performance.now();
-  const reader = spawn(process.execPath, [READER, pgliteDir, MIGRATIONS_FOLDER], { stdio: ["ignore", "pipe", "pipe"] });
+  const reader = spawn(process.execPath, [READER, pgliteDir], { stdio: ["ignore", "pipe", "pipe"] });
   let stderr = "";
   reader.stderr.setEncoding("utf8").on("data", (text: string) => {
     stderr = (stderr + text).slice(-MAX_STDERR);
@@ -116,9 +116,9 @@ export async function carryOverPglite(options: {
   const { tables } = counts;
   const summary = `${tables.users ?? 0} users, ${tables.sessions ?? 0} sessions, ${tables.stories ?? 0} stories, ${tables.categories ?? 0} categories, ${tables.sources ?? 0} sources`;
   logger.info(
-    { rows: tables, totalRows: counts.rows, migrated: outcome.migrated === true, ms: Math.round(performance.now() - started), movedTo },
+    { rows: tables, totalRows: counts.rows, migrationsRun: counts.migrationsRun, ms: Math.round(performance.now() - started), movedTo },
     `carried the earlier release's embedded database over into PostgreSQL: ${summary} (${counts.rows} rows in ${Object.keys(tables).length} tables)` +
       (movedTo ? `; the old files are kept in ${movedTo}` : ""),
   );
-  return { counts, movedTo, migrated: outcome.migrated === true };
+  return { counts, movedTo, migrationsRun: counts.migrationsRun };
 }

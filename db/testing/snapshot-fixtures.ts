@@ -1,6 +1,10 @@
 import { randomUUID } from "node:crypto";
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { sql } from "drizzle-orm";
 import type { Database, Db } from "../client";
+import { MIGRATIONS_FOLDER } from "../migrate";
 import { accounts, authRateLimits, crawlHosts, verifications } from "../schema";
 import {
   makeAuditEntry,
@@ -81,4 +85,34 @@ export async function everyRow(database: Database): Promise<Record<string, strin
     }
   });
   return rows;
+}
+
+/** A copy of the migrations folder without its last migration: an earlier release's. */
+export function migrationsWithoutLast(): { folder: string; remove: () => void } {
+  const folder = mkdtempSync(path.join(os.tmpdir(), "oddwire-migrations-"));
+  cpSync(MIGRATIONS_FOLDER, folder, { recursive: true });
+  const journalFile = path.join(folder, "meta", "_journal.json");
+  const journal = JSON.parse(readFileSync(journalFile, "utf8")) as { entries: unknown[] };
+  journal.entries.pop();
+  writeFileSync(journalFile, JSON.stringify(journal));
+  return { folder, remove: () => rmSync(folder, { recursive: true, force: true }) };
+}
+
+/** Rows an earlier release's schema takes (jobs has no lease_until before the last migration). */
+export async function seedEarlierRelease(database: Database): Promise<void> {
+  await makeStory(database.db, { title: "A story from before" });
+  await makeSession(database.db);
+  await database.exec("INSERT INTO jobs (id, kind, status) VALUES ('job-1', 'ingest', 'succeeded')");
+}
+
+/** Every row as objects, with what the last migration adds (jobs.lease_until, empty). */
+export function afterLastMigration(rows: Record<string, string[]>): Record<string, object[]> {
+  const parsed = parsedRows(rows);
+  parsed.jobs = (parsed.jobs ?? []).map((job) => ({ ...job, lease_until: null }));
+  return parsed;
+}
+
+/** Every row as objects. */
+export function parsedRows(rows: Record<string, string[]>): Record<string, object[]> {
+  return Object.fromEntries(Object.entries(rows).map(([table, list]) => [table, list.map((row) => JSON.parse(row) as object)]));
 }
