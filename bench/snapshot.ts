@@ -33,6 +33,7 @@ async function rowCounts(database: Database): Promise<Record<string, number>> {
   return counts;
 }
 
+const rssMb = () => Math.round(process.memoryUsage().rss / 2 ** 20);
 const seconds = (since: number) => Math.round(performance.now() - since) / 1000;
 
 async function main() {
@@ -51,11 +52,11 @@ async function main() {
     const file = path.join(dir, "snapshot.gz");
     let started = performance.now();
     const exported = await exportSnapshot(source.database, createWriteStream(file));
-    out({ step: "export", rows: exported.rows, seconds: seconds(started), fileBytes: statSync(file).size });
+    out({ step: "export", rows: exported.rows, seconds: seconds(started), fileBytes: statSync(file).size, rssMb: rssMb() });
 
     started = performance.now();
     const imported = await importSnapshot(target.database, createReadStream(file));
-    out({ step: "import", rows: imported.rows, seconds: seconds(started) });
+    out({ step: "import", rows: imported.rows, seconds: seconds(started), rssMb: rssMb() });
 
     const [before, after] = await Promise.all([rowCounts(source.database), rowCounts(target.database)]);
     const differ = Object.keys(before).filter((table) => before[table] !== after[table]);
@@ -74,8 +75,10 @@ async function main() {
       try {
         await runMigrations(carried.database);
         started = performance.now();
-        const result = await carryOverPglite({ dataDir, target: carried.database, logger: { info: () => {}, warn: () => {} } });
-        out({ step: "carry-over", rows: result?.counts.rows, seconds: seconds(started) });
+        let readerMaxRssMb: unknown;
+        const logger = { info: (fields: Record<string, unknown>) => (readerMaxRssMb = fields.readerMaxRssMb), warn: () => {} };
+        const result = await carryOverPglite({ dataDir, target: carried.database, logger });
+        out({ step: "carry-over", rows: result?.counts.rows, seconds: seconds(started), readerMaxRssMb });
       } finally {
         await carried.cleanup();
       }

@@ -172,6 +172,29 @@ describe.runIf(onPostgres)("table snapshots", () => {
     expect(await everyRow(target.database)).toEqual(before);
   });
 
+  test("loading as a user who is not a superuser is refused with what it needs, and nothing changes", async () => {
+    const spec = inject("testDatabase");
+    if (spec.kind !== "postgres" || target.database.kind !== "postgres") throw new Error("PostgreSQL only");
+    const bytes = await snapshotOf(t.database);
+    const before = await targetWithRows();
+    const role = `oddwire_t_plain_${process.pid}_${randomBytes(3).toString("hex")}`;
+    await target.database.exec(`CREATE ROLE ${role} LOGIN NOSUPERUSER`);
+    try {
+      const url = new URL(target.database.connectionString);
+      url.username = role;
+      const plain = await openDatabase({ databaseUrl: url.toString(), poolSize: 1 });
+      try {
+        const error = await refusedWith(importSnapshot(plain, Readable.from([bytes])), "NEEDS_SUPERUSER");
+        expect(error.message).toMatch(/superuser/);
+      } finally {
+        await plain.close();
+      }
+    } finally {
+      await target.database.exec(`DROP ROLE ${role}`);
+    }
+    expect(await everyRow(target.database)).toEqual(before);
+  });
+
   test("a snapshot from newer migrations than this database's is refused, and nothing changes", async () => {
     await seedEveryTable(t.db);
     await t.database.exec(`INSERT INTO drizzle.__drizzle_migrations (hash, created_at) VALUES ('${"f".repeat(64)}', 4102444800000)`);

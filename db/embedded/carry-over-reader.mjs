@@ -120,7 +120,8 @@ async function main() {
 
 main().then(
   () => {
-    process.stderr.write(`${JSON.stringify({ done: true })}\n`);
+    // maxRSS is in kilobytes: what reading through PGlite took, for the log.
+    process.stderr.write(`${JSON.stringify({ done: true, maxRssMb: Math.round(process.resourceUsage().maxRSS / 1024) })}\n`);
   },
   (error) => {
     process.stderr.write(`${JSON.stringify({ error: error instanceof Error ? error.message : String(error) })}\n`);

@@ -42,10 +42,10 @@ export class CarryOverError extends Error {
 }
 
 /** The reader's last line on stderr: how it ended. */
-function readerOutcome(stderr: string): { error?: string } {
+function readerOutcome(stderr: string): { error?: string; maxRssMb?: number } {
   const last = stderr.trim().split("\n").at(-1) ?? "";
   try {
-    return JSON.parse(last) as { error?: string };
+    return JSON.parse(last) as { error?: string; maxRssMb?: number };
   } catch {
     return last ? { error: last } : {};
   }
@@ -116,7 +116,7 @@ export async function carryOverPglite(options: {
   const { tables } = counts;
   const summary = `${tables.users ?? 0} users, ${tables.sessions ?? 0} sessions, ${tables.stories ?? 0} stories, ${tables.categories ?? 0} categories, ${tables.sources ?? 0} sources`;
   logger.info(
-    { rows: tables, totalRows: counts.rows, migrationsRun: counts.migrationsRun, ms: Math.round(performance.now() - started), movedTo },
+    { rows: tables, totalRows: counts.rows, migrationsRun: counts.migrationsRun, ms: Math.round(performance.now() - started), readerMaxRssMb: outcome.maxRssMb, movedTo },
     `carried the earlier release's embedded database over into PostgreSQL: ${summary} (${counts.rows} rows in ${Object.keys(tables).length} tables)` +
       (movedTo ? `; the old files are kept in ${movedTo}` : ""),
   );
