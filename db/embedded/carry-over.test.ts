@@ -1,9 +1,11 @@
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { spawn } from "node:child_process";
 import os from "node:os";
 import path from "node:path";
 import { sql } from "drizzle-orm";
 import { afterEach, describe, expect, inject, test } from "vitest";
 import { openDatabase, type Database } from "../client";
+import { LOCK_FILE } from "../lock";
 import { runMigrations } from "../migrate";
 import { makeUser } from "../testing/factories";
 import {
@@ -139,6 +141,20 @@ describe.runIf(onPostgres)("carrying an earlier release's PGlite database over",
     expect((error as Error).message).toMatch(/could not be carried over \(reading it failed: .+\)/);
     expect(readdirSync(path.join(dataDir, "pglite"))).toEqual(["PG_VERSION"]);
     expect(await everyRow(t.database)).toEqual(before);
+  });
+
+  test("files an earlier release's process still holds are not read", async () => {
+    const { dataDir } = await pgliteDataDir();
+    const holder = spawn(process.execPath, ["-e", "setInterval(() => {}, 1000)"], { stdio: "ignore" });
+    try {
+      writeFileSync(path.join(dataDir, LOCK_FILE), String(holder.pid));
+      const error = await carryOverPglite({ dataDir, target: t.database, logger: capturingLogger() }).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(CarryOverError);
+      expect((error as Error).message).toContain(`in use by another process (pid ${holder.pid})`);
+      expect(existsSync(path.join(dataDir, "pglite", "PG_VERSION"))).toBe(true);
+    } finally {
+      holder.kill();
+    }
   });
 
   test("nothing happens without PGlite data, or when the database already has users", async () => {

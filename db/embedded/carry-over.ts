@@ -1,10 +1,11 @@
 import { spawn } from "node:child_process";
 import { once } from "node:events";
-import { existsSync, renameSync } from "node:fs";
+import { existsSync, readFileSync, renameSync } from "node:fs";
 import path from "node:path";
 import { sql } from "drizzle-orm";
 import { PROJECT_ROOT } from "~/lib/project-root";
 import type { Database } from "../client";
+import { LOCK_FILE } from "../lock";
 import { importSnapshot, type SnapshotCounts } from "../snapshot";
 
 // The carry-over from the embedded database of earlier releases (PGlite, in DATA_DIR/pglite) into
@@ -38,6 +39,23 @@ export class CarryOverError extends Error {
   constructor(message: string, options?: { cause?: unknown }) {
     super(message, options);
     this.name = "CarryOverError";
+  }
+}
+
+/** The pid of another live process that holds DATA_DIR the way earlier releases did (db/lock.ts), if any. */
+function otherHolder(dataDir: string): number | null {
+  let pid: number;
+  try {
+    pid = Number.parseInt(readFileSync(path.join(dataDir, LOCK_FILE), "utf8"), 10);
+  } catch {
+    return null;
+  }
+  if (!Number.isInteger(pid) || pid === process.pid || pid === process.ppid) return null;
+  try {
+    process.kill(pid, 0);
+    return pid;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM" ? pid : null;
   }
 }
 
@@ -76,6 +94,15 @@ export async function carryOverPglite(options: {
       `${pgliteDir} holds an earlier release's database, but the database already has users or stories: it is not carried over, and the old files are left where they are`,
     );
     return null;
+  }
+
+  // Two processes with PGlite on the same files would damage them: an earlier release still running
+  // there must stop first.
+  const holder = otherHolder(dataDir);
+  if (holder !== null) {
+    throw new CarryOverError(
+      `The earlier release's database in ${pgliteDir} is in use by another process (pid ${holder}): stop it, then start again to carry the database over. Its files are untouched.`,
+    );
   }
 
   const started = performance.now();
