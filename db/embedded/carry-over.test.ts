@@ -113,7 +113,11 @@ describe.runIf(onPostgres)("carrying an earlier release's PGlite database over",
 
   test("a database it cannot load (newer migrations) fails clearly: old files untouched, target as it was", async () => {
     const { dataDir } = await pgliteDataDir({
-      extra: `INSERT INTO drizzle.__drizzle_migrations (hash, created_at) VALUES ('${"f".repeat(64)}', 4102444800000)`,
+      // More rows than a pipe holds, so that the reader is still writing when the import refuses.
+      extra: `INSERT INTO drizzle.__drizzle_migrations (hash, created_at) VALUES ('${"f".repeat(64)}', 4102444800000);
+        INSERT INTO audit_log (action, entity_type, entity_id, details)
+        SELECT 'bulk', 'story', i::text, jsonb_build_object('noise', (SELECT string_agg(md5(i || '-' || j), '') FROM generate_series(1, 40) j))
+        FROM generate_series(1, 3000) i`,
     });
     const before = await everyRow(t.database);
     const logger = capturingLogger();

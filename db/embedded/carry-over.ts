@@ -6,7 +6,7 @@ import { sql } from "drizzle-orm";
 import { PROJECT_ROOT } from "~/lib/project-root";
 import type { Database } from "../client";
 import { LOCK_FILE } from "../lock";
-import { importSnapshot, type SnapshotCounts } from "../snapshot";
+import { importSnapshot, SnapshotError, type SnapshotCounts } from "../snapshot";
 
 // The carry-over from the embedded database of earlier releases (PGlite, in DATA_DIR/pglite) into
 // the PostgreSQL server that replaces it. PGlite's files are PostgreSQL 18 built for 32-bit wasm: no
@@ -73,8 +73,8 @@ function readerOutcome(stderr: string): { error?: string; maxRssMb?: number } {
  * On the first start of the PostgreSQL default, brings the database of an earlier release's
  * DATA_DIR/pglite into `target` (migrated, with no users or stories yet), then moves the old files
  * aside to DATA_DIR/pglite.carried-over-<time>. Null when there is nothing to carry over. Data at an
- * earlier release's migrations is brought forward by the import (the old files are only read). The
- * caller holds DATA_DIR, so no earlier release writes the files meanwhile.
+ * earlier release's migrations is brought forward by the import; the old files are not migrated.
+ * Refused while a live process of an earlier release holds DATA_DIR (its oddwire.lock).
  */
 export async function carryOverPglite(options: {
   dataDir: string;
@@ -124,8 +124,12 @@ export async function carryOverPglite(options: {
   const [code, signal] = await exited;
   const outcome = readerOutcome(stderr);
   if (counts === undefined) {
-    // Both failed: the reader's own error says why (the import only saw the stream end).
-    const why = code !== 0 && signal === null ? `reading it failed: ${outcome.error ?? `exit code ${code}`}` : `loading it failed: ${(importError as Error).message}`;
+    // When the stream broke off, the reader's own error says why; a refusal of the import (other
+    // migrations, say) is the reason, whatever the reader made of its pipe closing.
+    const streamBroke = !(importError instanceof SnapshotError) || importError.code === "BACKUP_DAMAGED" || importError.code === "NOT_A_BACKUP";
+    const readerFailed = code !== 0 && signal === null;
+    const why =
+      readerFailed && streamBroke ? `reading it failed: ${outcome.error ?? `exit code ${code}`}` : `loading it failed: ${(importError as Error).message}`;
     throw new CarryOverError(`The earlier release's database in ${pgliteDir} could not be carried over (${why}). Its files are untouched.`, {
       cause: importError,
     });
