@@ -80,13 +80,14 @@ export class SnapshotError extends Error {
 // Fixed text of values whose output depends on the session (timestamps, intervals), on both sides.
 const SESSION_SETTINGS = "SET LOCAL TimeZone = 'UTC'; SET LOCAL DateStyle = 'ISO, YMD'; SET LOCAL IntervalStyle = 'postgres'; SET LOCAL extra_float_digits = 1";
 
+// Plain tables (a partition would be one of its own, its parent none: the schema has none).
 const TABLES_SQL = `
   SELECT c.relname AS name,
          json_agg(json_build_object('name', a.attname, 'type', format_type(a.atttypid, a.atttypmod)) ORDER BY a.attnum) AS columns
   FROM pg_class c
   JOIN pg_namespace n ON n.oid = c.relnamespace
   JOIN pg_attribute a ON a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped AND a.attgenerated = ''
-  WHERE n.nspname = 'public' AND c.relkind IN ('r', 'p')
+  WHERE n.nspname = 'public' AND c.relkind = 'r'
   GROUP BY c.relname
   ORDER BY c.relname`;
 
@@ -132,8 +133,9 @@ function postgresOf(database: Database): pg.Pool {
 
 /**
  * Writes a consistent snapshot of every table (and the migrations journal and sequences) to `out`,
- * gzipped, streamed table by table. One REPEATABLE READ READ ONLY transaction on one connection
- * reads everything, so the snapshot is one point in time while the site goes on writing.
+ * gzipped, streamed table by table (`out` is ended when it is written). One REPEATABLE READ READ
+ * ONLY transaction on one connection reads everything, so the snapshot is one point in time while
+ * the site goes on writing.
  */
 export async function exportSnapshot(database: Database, out: Writable): Promise<SnapshotCounts> {
   const client = await postgresOf(database).connect();

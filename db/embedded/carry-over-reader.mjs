@@ -24,7 +24,7 @@ const TABLES_SQL = `
   FROM pg_class c
   JOIN pg_namespace n ON n.oid = c.relnamespace
   JOIN pg_attribute a ON a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped AND a.attgenerated = ''
-  WHERE n.nspname = 'public' AND c.relkind IN ('r', 'p')
+  WHERE n.nspname = 'public' AND c.relkind = 'r'
   GROUP BY c.relname
   ORDER BY c.relname`;
 const SEQUENCES_SQL = `
