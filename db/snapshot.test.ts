@@ -178,10 +178,12 @@ describe.runIf(onPostgres)("table snapshots", () => {
     const bytes = await snapshotOf(t.database);
     const before = await targetWithRows();
     const role = `oddwire_t_plain_${process.pid}_${randomBytes(3).toString("hex")}`;
-    await target.database.exec(`CREATE ROLE ${role} LOGIN NOSUPERUSER`);
+    const password = randomBytes(12).toString("hex");
+    await target.database.exec(`CREATE ROLE ${role} LOGIN NOSUPERUSER PASSWORD '${password}'`);
     try {
       const url = new URL(target.database.connectionString);
       url.username = role;
+      url.password = password;
       const plain = await openDatabase({ databaseUrl: url.toString(), poolSize: 1 });
       try {
         const error = await refusedWith(importSnapshot(plain, Readable.from([bytes])), "NEEDS_SUPERUSER");
