@@ -58,7 +58,7 @@ export type SnapshotErrorCode =
   | "BACKUP_DAMAGED"
   /** Taken at migrations this database does not have yet: restore it with a newer release. */
   | "BACKUP_FROM_NEWER_RELEASE"
-  /** Taken by an older release, into a database not at this release's migrations: it cannot be brought forward there. */
+  /** Taken by an older release, and it cannot be brought forward here (the database is not at this release's migrations, or they fail on its rows). */
   | "BACKUP_FROM_OLDER_RELEASE"
   /** Taken at another history of migrations, or with other tables or columns than this database has. */
   | "BACKUP_OTHER_SCHEMA"
@@ -458,7 +458,7 @@ export async function importSnapshot(database: Database, input: Readable): Promi
       await client.query("SELECT setval($1::regclass, $2::bigint, $3)", [`public.${ident(sequence.name)}`, sequence.lastValue, sequence.isCalled]);
     }
 
-    let trailer: { end?: unknown; tables?: unknown } | undefined;
+    let trailer: { end?: unknown; tables?: unknown; rows?: unknown } | undefined;
     try {
       const line = await reader.line(64 * 1024);
       trailer = line === null ? undefined : (JSON.parse(line) as typeof trailer);
@@ -466,14 +466,22 @@ export async function importSnapshot(database: Database, input: Readable): Promi
       if (error instanceof SnapshotError) throw error;
       trailer = undefined;
     }
-    if (trailer?.end !== SNAPSHOT_FORMAT || trailer.tables !== header.tables.length) {
+    if (trailer?.end !== SNAPSHOT_FORMAT || trailer.tables !== header.tables.length || trailer.rows !== countsOf(header).rows) {
       throw new SnapshotError("BACKUP_DAMAGED", "The snapshot is cut short or damaged: its end is missing.");
     }
     if (!(await reader.atEnd())) throw new SnapshotError("BACKUP_DAMAGED", "The snapshot has data after its end.");
     if (behind !== null) {
       // Migrations run as they do on a live database: triggers and foreign keys on.
       await client.query("SET LOCAL session_replication_role = origin");
-      await applyMigrations(client, release.slice(behind));
+      try {
+        await applyMigrations(client, release.slice(behind));
+      } catch (error) {
+        throw new SnapshotError(
+          "BACKUP_FROM_OLDER_RELEASE",
+          `The snapshot of an older release loaded, but this release's later migrations failed on its rows: ${(error as Error).message}`,
+          { cause: error },
+        );
+      }
     }
     await client.query("COMMIT");
     healthy = true;
