@@ -129,7 +129,7 @@ describe.runIf(onPostgres)("table snapshots", () => {
       }
     })();
     try {
-      await expect.poll(() => committed).toBeGreaterThan(5);
+      await expect.poll(() => committed, { timeout: 10_000 }).toBeGreaterThan(5);
       const atStart = committed;
       const bytes = await snapshotOf(t.database, 15);
       const during = committed - atStart;
