@@ -9,10 +9,11 @@ import { createReadStream, createWriteStream, mkdtempSync, rmSync, statSync } fr
 import os from "node:os";
 import path from "node:path";
 import { sql } from "drizzle-orm";
-import { openDatabase, type Database } from "~/db/client";
+import type { Database } from "~/db/client";
 import { carryOverPglite } from "~/db/embedded/carry-over";
 import { runMigrations } from "~/db/migrate";
 import { exportSnapshot, importSnapshot } from "~/db/snapshot";
+import { openEarlierDatabase } from "~/db/testing/earlier-pglite";
 import { openFreshDatabase } from "./fresh-database";
 import { seedStories } from "./seed-stories";
 
@@ -65,10 +66,9 @@ async function main() {
 
     if (CARRY_OVER) {
       const dataDir = path.join(dir, "data");
-      const pglite = await openDatabase({ dataDir });
       started = performance.now();
-      await runMigrations(pglite);
-      await seedStories(pglite, { published: STORIES });
+      const pglite = await openEarlierDatabase(dataDir);
+      await seedStories(pglite, { published: STORIES, parallel: 1 });
       await pglite.close();
       out({ step: "seed PGlite", seconds: seconds(started) });
       const carried = await openFreshDatabase("postgres", { pgUrl: PG_URL, name: "oddwire_bench_snapshot_carry", poolSize: 2 });

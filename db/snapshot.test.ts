@@ -21,9 +21,7 @@ import {
 } from "./testing/snapshot-fixtures";
 import { openTestDatabase, useTestDatabase } from "./testing/test-database";
 
-// Snapshots are taken and loaded over PostgreSQL connections (the embedded server or an external one).
 const t = useTestDatabase();
-const onPostgres = inject("testDatabase").kind === "postgres";
 
 /** A Writable that keeps what it is given; `delayMs` makes it a slow reader. */
 function collector(delayMs = 0) {
@@ -56,7 +54,7 @@ async function refusedWith(work: Promise<unknown>, code: SnapshotErrorCode): Pro
   return error as SnapshotError;
 }
 
-describe.runIf(onPostgres)("table snapshots", () => {
+describe("table snapshots", () => {
   let target: Awaited<ReturnType<typeof openTestDatabase>>;
   beforeAll(async () => {
     target = await openTestDatabase();
@@ -173,8 +171,6 @@ describe.runIf(onPostgres)("table snapshots", () => {
   });
 
   test("loading as a user who is not a superuser is refused with what it needs, and nothing changes", async () => {
-    const spec = inject("testDatabase");
-    if (spec.kind !== "postgres" || target.database.kind !== "postgres") throw new Error("PostgreSQL only");
     const bytes = await snapshotOf(t.database);
     const before = await targetWithRows();
     const role = `oddwire_t_plain_${process.pid}_${randomBytes(3).toString("hex")}`;
@@ -215,7 +211,6 @@ describe.runIf(onPostgres)("table snapshots", () => {
 
   test("a snapshot of an older release loads into that release's schema, and the later migrations then run on its rows", async () => {
     const spec = inject("testDatabase");
-    if (spec.kind !== "postgres") throw new Error("PostgreSQL only");
     const name = `oddwire_t_old_${process.pid}_${randomBytes(3).toString("hex")}`;
     const admin = await openDatabase({ databaseUrl: spec.url, poolSize: 1 });
     const earlier = migrationsWithoutLast();
@@ -225,7 +220,6 @@ describe.runIf(onPostgres)("table snapshots", () => {
       await admin.exec(createDatabaseSql(name));
       const older = await openDatabase({ databaseUrl: adminUrl(spec.url, name), poolSize: 2 });
       try {
-        if (older.kind !== "postgres") throw new Error("PostgreSQL only");
         await migrate(drizzle(older.pool), { migrationsFolder: earlier.folder });
         await seedEarlierRelease(older);
         rows = await everyRow(older);

@@ -126,11 +126,6 @@ function newlines(chunk: Buffer): number {
   return count;
 }
 
-function postgresOf(database: Database): pg.Pool {
-  if (database.kind !== "postgres") throw new Error("snapshots are taken and loaded on PostgreSQL connections");
-  return database.pool;
-}
-
 /**
  * Writes a consistent snapshot of every table (and the migrations journal and sequences) to `out`,
  * gzipped, streamed table by table (`out` is ended when it is written). One REPEATABLE READ READ
@@ -138,7 +133,7 @@ function postgresOf(database: Database): pg.Pool {
  * the site goes on writing.
  */
 export async function exportSnapshot(database: Database, out: Writable): Promise<SnapshotCounts> {
-  const client = await postgresOf(database).connect();
+  const client = await database.pool.connect();
   let healthy = false;
   try {
     await client.query("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY");
@@ -384,7 +379,7 @@ export async function importSnapshot(database: Database, input: Readable): Promi
   // Errors surface through the reader; the pipeline's own rejection only repeats them.
   const piped = pipeline(input, gunzip).catch(() => {});
   const reader = new SnapshotReader(gunzip);
-  const client = await postgresOf(database).connect();
+  const client = await database.pool.connect();
   let healthy = false;
   let copying = false;
   try {

@@ -3,10 +3,8 @@ import { spawn } from "node:child_process";
 import os from "node:os";
 import path from "node:path";
 import { sql } from "drizzle-orm";
-import { afterEach, describe, expect, inject, test } from "vitest";
-import { openDatabase, type Database } from "../client";
-import { LOCK_FILE } from "../lock";
-import { runMigrations } from "../migrate";
+import { afterEach, describe, expect, test } from "vitest";
+import type { Db } from "../client";
 import { makeUser } from "../testing/factories";
 import {
   afterLastMigration,
@@ -17,12 +15,12 @@ import {
   seedEarlierRelease,
   seedEveryTable,
 } from "../testing/snapshot-fixtures";
+import { openEarlierDatabase } from "../testing/earlier-pglite";
 import { useTestDatabase } from "../testing/test-database";
-import { CarryOverError, carryOverPglite } from "./carry-over";
+import { CarryOverError, carryOverPglite, EARLIER_LOCK_FILE } from "./carry-over";
 
-// The carry-over writes into a PostgreSQL server; the data it reads is an earlier release's PGlite.
+// The data the carry-over reads is an earlier release's: PGlite in DATA_DIR/pglite.
 const t = useTestDatabase();
-const onPostgres = inject("testDatabase").kind === "postgres";
 
 function capturingLogger() {
   const lines: { level: string; fields: Record<string, unknown>; message: string }[] = [];
@@ -39,20 +37,15 @@ afterEach(() => {
 });
 
 /**
- * A DATA_DIR as the current release leaves it: PGlite opened through openDatabase, migrated (with
+ * A DATA_DIR as earlier releases left it: PGlite in DATA_DIR/pglite, migrated (with
  * `migrationsFolder`'s migrations), seeded; returns every row as it was.
  */
-async function pgliteDataDir(options: { migrationsFolder?: string; extra?: string; seed?: (database: Database) => Promise<void> } = {}) {
+async function pgliteDataDir(options: { migrationsFolder?: string; extra?: string; seed?: (database: { db: Db }) => Promise<void> } = {}) {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), "oddwire-carry-"));
   dirs.push(dataDir);
-  const database = await openDatabase({ dataDir });
+  const database = await openEarlierDatabase(dataDir, { migrationsFolder: options.migrationsFolder });
   try {
-    if (options.migrationsFolder) {
-      const [{ migrate }, { drizzle }] = await Promise.all([import("drizzle-orm/pglite/migrator"), import("drizzle-orm/pglite")]);
-      if (database.kind !== "pglite") throw new Error("expected PGlite");
-      await migrate(drizzle(database.pglite as never), { migrationsFolder: options.migrationsFolder });
-    } else await runMigrations(database);
-    await (options.seed ?? ((d: Database) => seedEveryTable(d.db)))(database);
+    await (options.seed ?? ((d: { db: Db }) => seedEveryTable(d.db)))(database);
     if (options.extra) await database.exec(options.extra);
     return { dataDir, rows: await everyRow(database) };
   } finally {
@@ -66,11 +59,11 @@ function earlierMigrations(): string {
   return folder;
 }
 
-async function migrationCount(database: Database): Promise<number> {
+async function migrationCount(database: { db: Db }): Promise<number> {
   return rowsOf<{ n: number }>(await database.db.execute(sql`SELECT count(*)::int AS n FROM drizzle.__drizzle_migrations`))[0]!.n;
 }
 
-describe.runIf(onPostgres)("carrying an earlier release's PGlite database over", () => {
+describe("carrying an earlier release's PGlite database over", () => {
   test("every table comes over row for row, secrets included, and the old files are moved aside and kept", async () => {
     const { dataDir, rows } = await pgliteDataDir();
     const logger = capturingLogger();
@@ -103,7 +96,7 @@ describe.runIf(onPostgres)("carrying an earlier release's PGlite database over",
     const moved = mkdtempSync(path.join(os.tmpdir(), "oddwire-moved-"));
     dirs.push(moved);
     cpSync(result!.movedTo!, path.join(moved, "pglite"), { recursive: true });
-    const earlier = await openDatabase({ dataDir: moved });
+    const earlier = await openEarlierDatabase(moved, { migrationsFolder: null });
     try {
       expect(await migrationCount(earlier)).toBe((await migrationCount(t.database)) - 1);
     } finally {
@@ -151,7 +144,7 @@ describe.runIf(onPostgres)("carrying an earlier release's PGlite database over",
     const { dataDir } = await pgliteDataDir();
     const holder = spawn(process.execPath, ["-e", "setInterval(() => {}, 1000)"], { stdio: "ignore" });
     try {
-      writeFileSync(path.join(dataDir, LOCK_FILE), String(holder.pid));
+      writeFileSync(path.join(dataDir, EARLIER_LOCK_FILE), String(holder.pid));
       const error = await carryOverPglite({ dataDir, target: t.database, logger: capturingLogger() }).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(CarryOverError);
       expect((error as Error).message).toContain(`in use by another process (pid ${holder.pid})`);

@@ -5,7 +5,6 @@ import path from "node:path";
 import { sql } from "drizzle-orm";
 import { PROJECT_ROOT } from "~/lib/project-root";
 import type { Database } from "../client";
-import { LOCK_FILE } from "../lock";
 import { importSnapshot, SnapshotError, type SnapshotCounts } from "../snapshot";
 
 // The carry-over from the embedded database of earlier releases (PGlite, in DATA_DIR/pglite) into
@@ -16,6 +15,8 @@ import { importSnapshot, SnapshotError, type SnapshotCounts } from "../snapshot"
 const READER = path.join(PROJECT_ROOT, "db", "embedded", "carry-over-reader.mjs");
 /** Where earlier releases keep the embedded database, inside DATA_DIR. */
 export const PGLITE_DIR = "pglite";
+/** The file in DATA_DIR in which a process of an earlier release wrote its pid while it held the database. */
+export const EARLIER_LOCK_FILE = "oddwire.lock";
 // What the reader may say on stderr before its last line; more is cut.
 const MAX_STDERR = 64 * 1024;
 
@@ -42,11 +43,11 @@ export class CarryOverError extends Error {
   }
 }
 
-/** The pid of another live process that holds DATA_DIR the way earlier releases did (db/lock.ts), if any. */
+/** The pid of another live process that holds DATA_DIR the way earlier releases did, if any. */
 function otherHolder(dataDir: string): number | null {
   let pid: number;
   try {
-    pid = Number.parseInt(readFileSync(path.join(dataDir, LOCK_FILE), "utf8"), 10);
+    pid = Number.parseInt(readFileSync(path.join(dataDir, EARLIER_LOCK_FILE), "utf8"), 10);
   } catch {
     return null;
   }

@@ -3,7 +3,7 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:f
 import os from "node:os";
 import path from "node:path";
 import { sql } from "drizzle-orm";
-import type { Database, Db } from "../client";
+import type { Db } from "../client";
 import { MIGRATIONS_FOLDER } from "../migrate";
 import { accounts, authRateLimits, crawlHosts, verifications } from "../schema";
 import {
@@ -67,7 +67,7 @@ export function rowsOf<T>(result: unknown): T[] {
 }
 
 /** Every table of schema public. */
-export async function publicTables(database: Database): Promise<string[]> {
+export async function publicTables(database: { db: Db }): Promise<string[]> {
   const result = await database.db.execute(sql`SELECT tablename FROM pg_tables WHERE schemaname = 'public' ORDER BY tablename`);
   return rowsOf<{ tablename: string }>(result).map((row) => row.tablename);
 }
@@ -77,7 +77,7 @@ export async function publicTables(database: Database): Promise<string[]> {
  * without the generated columns: those are the server's own work on the stored ones, and servers
  * differ in it (the embedded PostgreSQL 17 makes a search lexeme of an emoji, PGlite does not).
  */
-export async function everyRow(database: Database): Promise<Record<string, string[]>> {
+export async function everyRow(database: { db: Db }): Promise<Record<string, string[]>> {
   const rows: Record<string, string[]> = {};
   const tables = await publicTables(database);
   // Timestamps' text follows the session's time zone: the same on both sides.
@@ -107,10 +107,10 @@ export function migrationsWithoutLast(): { folder: string; remove: () => void } 
 }
 
 /** Rows an earlier release's schema takes (jobs has no lease_until before the last migration). */
-export async function seedEarlierRelease(database: Database): Promise<void> {
+export async function seedEarlierRelease(database: { db: Db }): Promise<void> {
   await makeStory(database.db, { title: "A story from before" });
   await makeSession(database.db);
-  await database.exec("INSERT INTO jobs (id, kind, status) VALUES ('job-1', 'ingest', 'succeeded')");
+  await database.db.execute(sql`INSERT INTO jobs (id, kind, status) VALUES ('job-1', 'ingest', 'succeeded')`);
 }
 
 /** Every row as objects, with what the last migration adds (jobs.lease_until, empty). */
