@@ -13,7 +13,6 @@ import type { Database } from "~/db/client";
 import { carryOverPglite } from "~/db/embedded/carry-over";
 import { runMigrations } from "~/db/migrate";
 import { exportSnapshot, importSnapshot } from "~/db/snapshot";
-import { openEarlierDatabase } from "~/db/testing/earlier-pglite";
 import { openFreshDatabase } from "./fresh-database";
 import { seedStories } from "./seed-stories";
 
@@ -66,6 +65,8 @@ async function main() {
 
     if (CARRY_OVER) {
       const dataDir = path.join(dir, "data");
+      // Loaded only here, so that the figures above are of a process without PGlite.
+      const { openEarlierDatabase } = await import("~/db/testing/earlier-pglite");
       started = performance.now();
       const pglite = await openEarlierDatabase(dataDir);
       await seedStories(pglite, { published: STORIES, parallel: 1 });

@@ -1,3 +1,4 @@
+import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import { fuzzystrmatch } from "@electric-sql/pglite/contrib/fuzzystrmatch";
@@ -24,6 +25,7 @@ export type EarlierDatabase = {
  * `migrationsFolder`'s migrations (this release's by default; null: not at all).
  */
 export async function openEarlierDatabase(dataDir: string, options: { migrationsFolder?: string | null } = {}): Promise<EarlierDatabase> {
+  mkdirSync(dataDir, { recursive: true });
   const pglite = await PGlite.create({ dataDir: path.join(dataDir, "pglite"), extensions: { pg_trgm, unaccent, fuzzystrmatch } });
   const db = drizzle(pglite, { schema });
   const migrationsFolder = options.migrationsFolder === undefined ? MIGRATIONS_FOLDER : options.migrationsFolder;
