@@ -108,7 +108,7 @@ async function runAll(tasks: (() => Promise<void>)[], parallel: number): Promise
  * time (default: one per CPU core, at most 4); PGlite has one connection.
  */
 export async function seedStories(
-  database: Database,
+  database: Pick<Database, "db" | "exec">,
   options: { published: number; batchSize?: number; parallel?: number; onProgress?: (done: number, total: number) => void },
 ): Promise<SeedResult> {
   const started = performance.now();
