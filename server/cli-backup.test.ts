@@ -1,11 +1,12 @@
 import { spawn } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { createWriteStream, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { finished } from "node:stream/promises";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, test } from "vitest";
-import { openDatabase } from "~/db/client";
-import { BACKUP_SOCKET, snapshotDatabase } from "./backup";
+import { exportSnapshot } from "~/db/snapshot";
 import { runCli, useCliEnvironment } from "./cli-harness";
+import { openEmbeddedDatabase } from "./database";
 import { tempDir as newTempDir } from "~/test/temp-dir";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
@@ -24,10 +25,9 @@ function tempDir(): string {
 
 /** What the round trip compares: counts, and a few whole rows of each kind. */
 async function contentOf(dataDir: string) {
-  const database = await openDatabase({ dataDir });
+  const database = await openEmbeddedDatabase(dataDir);
   try {
-    if (database.kind !== "pglite") throw new Error("expected the embedded database");
-    const one = async (sqlText: string) => (await database.pglite.query<Record<string, unknown>>(sqlText)).rows;
+    const one = async (sqlText: string) => (await database.pool.query<Record<string, unknown>>(sqlText)).rows;
     return {
       counts: (
         await one(`SELECT (SELECT count(*)::int FROM categories) AS categories, (SELECT count(*)::int FROM stories) AS stories,
@@ -54,7 +54,7 @@ describe("backup and restore on the embedded database", () => {
     const backup = await runCli(["backup", file]);
     expect(backup.err).toEqual([]);
     expect(backup.code).toBe(0);
-    expect(backup.json()).toMatchObject({ file, data_dir: env.dataDir(), taken_by: "cli", server_pid: null, bytes: statSync(file).size });
+    expect(backup.json()).toMatchObject({ file, data_dir: env.dataDir(), bytes: statSync(file).size, rows: expect.any(Number) });
     // It holds password hashes and sessions: readable by its owner only.
     expect(statSync(file).mode & 0o777).toBe(0o600);
     expect(readdirSync(path.dirname(file))).toEqual(["oddwire.tar.gz"]);
@@ -70,49 +70,51 @@ describe("backup and restore on the embedded database", () => {
     expect(restored.code).toBe(0);
     const { categories, stories, sources, users } = original.counts as Record<string, number>;
     expect(restored.json()).toMatchObject({ restored: true, file, data_dir: target, counts: { categories, stories, sources, users } });
-    // Only the database: restore writes no secret of its own (the server makes one at its first start).
-    expect(readdirSync(target)).toEqual(["pglite"]);
+    // Restore writes no secret of its own (the server makes one at its first start).
+    expect(readdirSync(target)).not.toContain("auth-secret");
 
     expect(await contentOf(target)).toEqual(original);
     // The restored directory is one the application opens as it is.
     expect((await runCli(["migrate"])).code).toBe(0);
   }, 180_000);
 
-  test("restore refuses a DATA_DIR that is not empty, and leaves it as it was", async () => {
+  test("restore refuses a database that holds anything, and leaves it as it was", async () => {
+    expect((await runCli(["user:create", "--email", "kept@b.test", "--password", "longenough1"])).code).toBe(0);
     const file = path.join(tempDir(), "any.tar.gz");
     writeFileSync(file, Buffer.from([0x1f, 0x8b, 0, 0]));
-    writeFileSync(path.join(env.dataDir(), "notes.txt"), "mine");
+    const before = await contentOf(env.dataDir());
 
     const result = await runCli(["restore", file]);
     expect(result.code).toBe(1);
     expect(result.out).toEqual([]);
-    const error = result.error();
-    expect(error.code).toBe("DATA_DIR_NOT_EMPTY");
-    expect(error.message).toContain(env.dataDir());
-    expect(error.message).toContain("notes.txt");
-    expect(readdirSync(env.dataDir())).toEqual(["notes.txt"]);
-  });
+    expect(result.error()).toMatchObject({ code: "DATA_DIR_NOT_EMPTY", message: expect.stringContaining("1 users") });
+    expect(await contentOf(env.dataDir())).toEqual(before);
+  }, 60_000);
 
-  test("restore refuses a file that is no backup, or a database that is not Oddwire's, and leaves DATA_DIR empty", async () => {
+  test("restore refuses a file that is no backup, or one of another database, and changes nothing", async () => {
     const text = path.join(tempDir(), "notes.txt");
     writeFileSync(text, "not a backup at all\n");
     const notABackup = await runCli(["restore", text]);
     expect(notABackup.code).toBe(1);
     expect(notABackup.error().code).toBe("NOT_A_BACKUP");
-    expect(readdirSync(env.dataDir())).toEqual([]);
 
-    const other = await openDatabase({ dataDir: null });
+    // A snapshot of another application's database (other migrations, other tables).
     const foreign = path.join(tempDir(), "other-app.tar.gz");
+    const otherDir = tempDir();
+    const other = await openEmbeddedDatabase(otherDir);
     try {
-      await other.exec("CREATE TABLE invoices (id int)");
-      writeFileSync(foreign, (await snapshotDatabase(other)).bytes);
+      await other.exec(`CREATE SCHEMA drizzle; CREATE TABLE drizzle.__drizzle_migrations (id serial PRIMARY KEY, hash text NOT NULL, created_at bigint);
+        INSERT INTO drizzle.__drizzle_migrations (hash, created_at) VALUES ('invoices-1', 1); CREATE TABLE invoices (id int); INSERT INTO invoices VALUES (1)`);
+      const out = createWriteStream(foreign);
+      await exportSnapshot(other, out);
+      await finished(out);
     } finally {
       await other.close();
     }
     const notOurs = await runCli(["restore", foreign]);
     expect(notOurs.code).toBe(1);
-    expect(notOurs.error()).toMatchObject({ code: "NOT_A_BACKUP", message: expect.stringContaining("not of an Oddwire database") });
-    expect(readdirSync(env.dataDir())).toEqual([]);
+    expect(notOurs.error().code).toBe("BACKUP_OTHER_SCHEMA");
+    expect((await contentOf(env.dataDir())).counts).toEqual({ categories: 0, stories: 0, sources: 0, users: 0, rejected: 0, queued: 0 });
 
     const missing = await runCli(["restore", path.join(tempDir(), "nowhere.tar.gz")]);
     expect(missing.error().code).toBe("NO_SUCH_FILE");
@@ -145,22 +147,6 @@ describe("backup and restore on the embedded database", () => {
     expect(existsSync(empty)).toBe(false);
   });
 
-  test("backup explains why it cannot copy a DATA_DIR another process holds without a backup socket", async () => {
-    const held = await openDatabase({ dataDir: env.dataDir() });
-    const file = path.join(tempDir(), "x.tar.gz");
-    try {
-      const result = await runCli(["backup", file]);
-      expect(result.code).toBe(1);
-      const error = result.error();
-      expect(error.code).toBe("DATA_DIR_IN_USE");
-      expect(error.message).toContain(`pid ${process.pid}`);
-      expect(error.message).toContain("not consistent");
-      expect(existsSync(file)).toBe(false);
-    } finally {
-      await held.close();
-    }
-  }, 60_000);
-
   test.each([
     ["backup", "USE_PG_DUMP", "pg_dump"],
     ["restore", "USE_PG_RESTORE", "pg_restore"],
@@ -186,10 +172,10 @@ describe("backup and restore on the embedded database", () => {
 });
 
 describe("backup while the server runs", () => {
-  test("the running server takes the snapshot; after it is killed, the command takes it from DATA_DIR", async () => {
+  test("a backup taken while the server runs is whole; after the server is killed, the next one still is", async () => {
     const dataDir = env.dataDir();
     const childEnv: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, ROLE: "worker", LOG_LEVEL: "info" };
-    // A worker needs no web build; it holds DATA_DIR as the whole server does.
+    // A worker needs no web build, and uses the embedded server as the whole site does.
     const server = spawn(process.execPath, [BIN, "serve", "--demo"], { cwd: ROOT, env: childEnv, stdio: ["ignore", "pipe", "pipe"] });
     let output = "";
     server.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
@@ -208,31 +194,30 @@ describe("backup while the server runs", () => {
           reject(new Error(`serve exited early:\n${output}`));
         });
       });
-      expect(statSync(path.join(dataDir, BACKUP_SOCKET)).mode & 0o777).toBe(0o600);
 
       const whileRunning = path.join(tempDir(), "running.tar.gz");
       const backup = await runCli(["backup", whileRunning]);
       expect(backup.err).toEqual([]);
       expect(backup.code).toBe(0);
-      expect(backup.json()).toMatchObject({ taken_by: "server", server_pid: server.pid, bytes: statSync(whileRunning).size });
-      expect(output).toContain("took a backup of the embedded database");
+      expect(backup.json()).toMatchObject({ bytes: statSync(whileRunning).size });
 
-      // Killed, the server leaves its lock and its socket behind: neither stops the next backup.
+      // Killed outright, the server leaves its database server and its registration behind: neither stops the next backup.
       server.kill("SIGKILL");
       expect(await exited).toBe("SIGKILL");
-      expect(existsSync(path.join(dataDir, BACKUP_SOCKET))).toBe(true);
       const afterKill = path.join(tempDir(), "after-kill.tar.gz");
       const offline = await runCli(["backup", afterKill]);
       expect(offline.err).toEqual([]);
-      expect(offline.json()).toMatchObject({ taken_by: "cli", server_pid: null });
+      expect(offline.code).toBe(0);
 
-      const target = tempDir();
-      mkdirSync(target, { recursive: true });
-      process.env.DATA_DIR = target;
-      const restored = await runCli(["restore", whileRunning]);
-      expect(restored.err).toEqual([]);
-      expect(restored.json()).toMatchObject({ counts: { categories: 8, sources: 6, users: 1 } });
-      expect((restored.json().counts as { stories: number }).stories).toBeGreaterThanOrEqual(300);
+      for (const file of [whileRunning, afterKill]) {
+        const target = tempDir();
+        mkdirSync(target, { recursive: true });
+        process.env.DATA_DIR = target;
+        const restored = await runCli(["restore", file]);
+        expect(restored.err).toEqual([]);
+        expect(restored.json()).toMatchObject({ counts: { categories: 8, sources: 6, users: 1 } });
+        expect((restored.json().counts as { stories: number }).stories).toBeGreaterThanOrEqual(300);
+      }
     } finally {
       if (server.exitCode === null && server.signalCode === null) server.kill("SIGKILL");
       await exited;

@@ -1,21 +1,20 @@
-import { existsSync, statSync } from "node:fs";
-import { open, readFile, rename, rm } from "node:fs/promises";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { BackupError, requestServerBackup, restoreDataDir, snapshotDataDir } from "./backup";
+import { runMigrations } from "~/db/migrate";
+import { backupErrorOf, BackupError, restoreBackup, writeBackup } from "./backup";
 import type { BACKUP_COMMANDS } from "./cli-commands";
 import type { CliTools } from "./cli-tools";
 import { loadConfig, type Config } from "./config";
-
-
+import { hasEmbeddedDatabase, openEmbeddedDatabase } from "./database";
 
 /** Runs backup or restore; returns its exit code. */
 export async function runBackupCommand(command: (typeof BACKUP_COMMANDS)[number], args: string[], tools: CliTools): Promise<number> {
   try {
     return command === "backup" ? await backup(args, tools) : await restore(args, tools);
   } catch (error) {
-    if (!(error instanceof BackupError)) throw error;
-    tools.err(JSON.stringify({ error: { code: error.code, message: error.message } }));
+    const refusal = backupErrorOf(error);
+    if (!refusal) throw error;
+    tools.err(JSON.stringify({ error: { code: refusal.code, message: refusal.message } }));
     return 1;
   }
 }
@@ -32,27 +31,18 @@ async function backup(args: string[], tools: CliTools): Promise<number> {
     );
   }
   const file = path.resolve(positionals[0] as string);
-  if (existsSync(file) && values.force !== true) {
-    throw new BackupError("FILE_EXISTS", `${file} already exists: choose another name, or pass --force to replace it.`);
-  }
-  const directory = path.dirname(file);
-  if (!existsSync(directory) || !statSync(directory).isDirectory()) {
-    throw new BackupError("NO_SUCH_DIRECTORY", `The directory ${directory} does not exist: create it first.`);
+  if (!hasEmbeddedDatabase(config.dataDir)) {
+    throw new BackupError("NO_DATABASE", `There is no embedded database in ${config.dataDir}: nothing to back up. Is DATA_DIR right?`);
   }
   const started = performance.now();
-  const fromServer = await requestServerBackup(config.dataDir);
-  const bytes = fromServer?.bytes ?? (await snapshotDataDir(config.dataDir));
-  await writeAtomically(file, bytes);
-  tools.out(
-    JSON.stringify({
-      file,
-      bytes: bytes.length,
-      data_dir: config.dataDir,
-      taken_by: fromServer ? "server" : "cli",
-      server_pid: fromServer?.pid ?? null,
-      duration_ms: Math.round(performance.now() - started),
-    }),
-  );
+  // The site's own server when it runs (a consistent snapshot while it writes), else one started for this command.
+  const database = await openEmbeddedDatabase(config.dataDir, undefined, { poolSize: 1 });
+  try {
+    const result = await writeBackup(database, file, { force: values.force === true });
+    tools.out(JSON.stringify({ file, ...result, data_dir: config.dataDir, duration_ms: Math.round(performance.now() - started) }));
+  } finally {
+    await database.close();
+  }
   return 0;
 }
 
@@ -69,46 +59,20 @@ async function restore(args: string[], tools: CliTools): Promise<number> {
     );
   }
   const file = path.resolve(positionals[0] as string);
-  const backupBytes = await readFile(file).catch((error: NodeJS.ErrnoException) => {
-    if (error.code === "ENOENT") throw new BackupError("NO_SUCH_FILE", `${file} does not exist.`);
-    throw error;
-  });
   const started = performance.now();
-  const { migrations, ...counts } = await restoreDataDir(config.dataDir, backupBytes);
-  tools.out(
-    JSON.stringify({
-      restored: true,
-      file,
-      bytes: backupBytes.length,
-      data_dir: config.dataDir,
-      counts,
-      migrations,
-      duration_ms: Math.round(performance.now() - started),
-    }),
-  );
+  const database = await openEmbeddedDatabase(config.dataDir, undefined, { poolSize: 1 });
+  try {
+    await runMigrations(database);
+    const { migrations, ...counts } = await restoreBackup(database, file);
+    tools.out(JSON.stringify({ restored: true, file, data_dir: config.dataDir, counts, migrations, duration_ms: Math.round(performance.now() - started) }));
+  } finally {
+    await database.close();
+  }
   return 0;
 }
 
 // Backup and restore sign nothing. Without AUTH_SECRET, loading the configuration would write a new
-// secret into DATA_DIR (decision 001), which restore needs empty and backup must not change.
+// secret into DATA_DIR (decision 001), which backup must not change.
 function backupConfig(): Config {
   return loadConfig({ ...process.env, AUTH_SECRET: process.env.AUTH_SECRET || "not-used-by-backup-or-restore-000000" });
-}
-
-// The backup holds password hashes and sessions: owner-only, and never a half-written file under FILE's name.
-async function writeAtomically(file: string, bytes: Uint8Array): Promise<void> {
-  const partial = `${file}.${process.pid}.partial`;
-  try {
-    const handle = await open(partial, "wx", 0o600);
-    try {
-      await handle.writeFile(bytes);
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-    await rename(partial, file);
-  } catch (error) {
-    await rm(partial, { force: true });
-    throw error;
-  }
 }

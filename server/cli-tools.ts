@@ -3,8 +3,9 @@ import type { Database } from "~/db/client";
 import { runMigrations } from "~/db/migrate";
 import { createGuardedClient, userAgentFor } from "~/integrations/http/guarded-client";
 import type { HttpClient } from "~/integrations/http/types";
-import { loadConfig, type Config } from "./config";
+import { configSecrets, loadConfig, type Config } from "./config";
 import { openConfiguredDatabase } from "./database";
+import { createLogger } from "./logger";
 
 /** What the CLI hands its command groups: output, usage errors, and the database and HTTP client as it builds them. */
 export type CliTools = {
@@ -23,7 +24,8 @@ export function createCliTools(io: Pick<CliTools, "out" | "err" | "usage">): Cli
 
 async function withDatabase(work: (database: Database, config: Config) => Promise<void>): Promise<number> {
   const config = loadConfig();
-  const database = await openConfiguredDatabase(config);
+  // What the database says as it opens (an earlier release's data carried over, say) goes to stderr.
+  const database = await openConfiguredDatabase(config, createLogger({ level: config.logLevel, fd: 2, secrets: configSecrets(config) }));
   try {
     await runMigrations(database);
     await work(database, config);

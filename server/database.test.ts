@@ -1,10 +1,14 @@
+import { existsSync, readdirSync, rmSync } from "node:fs";
 import path from "node:path";
 import { createServer, connect, type Server } from "node:net";
 import pino from "pino";
 import { afterEach, describe, expect, inject, test } from "vitest";
 import type { Config } from "./config";
 import { openConfiguredDatabase } from "./database";
+import { makeUser } from "~/db/testing/factories";
+import { openEarlierDatabase } from "~/db/testing/earlier-pglite";
 import { freePort } from "~/test/http-test-server";
+import { tempDir } from "~/test/temp-dir";
 
 const testDatabase = inject("testDatabase");
 const servers: Server[] = [];
@@ -75,4 +79,36 @@ describe("opening PostgreSQL at start-up", () => {
     );
     expect(slept).toEqual([]);
   });
+});
+
+describe("opening the embedded database", () => {
+  test("an earlier release's DATA_DIR is carried over at its first open: its data is there, the old files kept aside, the log says so", async () => {
+    const dataDir = tempDir("oddwire-carry-over-");
+    try {
+      const earlier = await openEarlierDatabase(dataDir);
+      try {
+        await makeUser(earlier.db, { email: "kept@oddwire.test" });
+      } finally {
+        await earlier.close();
+      }
+      const { logger, entries } = recordingLogger();
+      const database = await openConfiguredDatabase({ dataDir } as unknown as Config, logger);
+      try {
+        const users = await database.pool.query<{ email: string }>("SELECT email FROM users");
+        expect(users.rows).toEqual([{ email: "kept@oddwire.test" }]);
+      } finally {
+        await database.close();
+      }
+      expect(existsSync(path.join(dataDir, "pglite"))).toBe(false);
+      expect(readdirSync(dataDir).filter((name) => name.startsWith("pglite.carried-over-"))).toHaveLength(1);
+      expect(entries.filter((entry) => /^carried the earlier release.s embedded database over/.test(String(entry.msg)))).toHaveLength(1);
+
+      // The next open finds nothing more to carry over.
+      const again = await openConfiguredDatabase({ dataDir } as unknown as Config, logger);
+      await again.close();
+      expect(entries.filter((entry) => /^carried the earlier release.s embedded database over/.test(String(entry.msg)))).toHaveLength(1);
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 120_000);
 });

@@ -1,5 +1,10 @@
 import { openDatabase, type Database } from "~/db/client";
+import { existsSync } from "node:fs";
+import path from "node:path";
+import { carryOverPglite, PGLITE_DIR } from "~/db/embedded/carry-over";
 import { startEmbeddedServer } from "~/db/embedded/server";
+import { withFileLock } from "~/db/embedded/start-lock";
+import { runMigrations } from "~/db/migrate";
 import { errorMessage } from "~/lib/error-message";
 import type { Config } from "./config";
 import type { Logger } from "./logger";
@@ -46,6 +51,11 @@ export async function openConfiguredDatabase(config: Config, logger?: Logger, op
   return openExternal(config.databaseUrl, logger, options);
 }
 
+/** Whether DATA_DIR holds an embedded database (this release's cluster, or an earlier release's files to carry over). */
+export function hasEmbeddedDatabase(dataDir: string): boolean {
+  return [path.join("postgres", "pgdata", "PG_VERSION"), "postgres.location", path.join(PGLITE_DIR, "PG_VERSION")].some((file) => existsSync(path.join(dataDir, file)));
+}
+
 /** The embedded server's database for DATA_DIR; closing it leaves the server to whoever still uses it. */
 export async function openEmbeddedDatabase(dataDir: string, logger?: Logger, options: Pick<OpenOptions, "role" | "poolSize"> = {}): Promise<Database> {
   const server = await startEmbeddedServer({ dataDir, role: options.role ?? "command", ...(logger ? { logger } : {}) });
@@ -55,7 +65,7 @@ export async function openEmbeddedDatabase(dataDir: string, logger?: Logger, opt
       ...(options.poolSize ? { poolSize: options.poolSize } : {}),
       ...(logger ? { onIdleError: (error: Error) => logger.warn({ err: error }, "an idle database connection failed; the pool replaces it") } : {}),
     });
-    return {
+    const opened: Database = {
       ...database,
       close: async () => {
         try {
@@ -65,10 +75,31 @@ export async function openEmbeddedDatabase(dataDir: string, logger?: Logger, opt
         }
       },
     };
+    try {
+      await carryOverEarlierRelease(dataDir, opened, logger);
+    } catch (error) {
+      await opened.close();
+      throw error;
+    }
+    return opened;
   } catch (error) {
     await server.stop();
     throw error;
   }
+}
+
+/**
+ * A DATA_DIR of an earlier release keeps its database in DATA_DIR/pglite: on the first start its
+ * every table comes over into the embedded server (migrated first), the old files are moved aside,
+ * and the log says so (db/embedded/carry-over.ts). One process at a time does it.
+ */
+async function carryOverEarlierRelease(dataDir: string, database: Database, logger: Logger | undefined): Promise<void> {
+  if (!existsSync(path.join(dataDir, PGLITE_DIR, "PG_VERSION"))) return;
+  await withFileLock(path.join(dataDir, "carry-over.lock"), async () => {
+    if (!existsSync(path.join(dataDir, PGLITE_DIR, "PG_VERSION"))) return;
+    await runMigrations(database);
+    await carryOverPglite({ dataDir, target: database, logger: logger ?? { info: (fields, message) => console.error(message, fields), warn: (fields, message) => console.error(message, fields) } });
+  }, 30 * 60_000);
 }
 
 async function openExternal(databaseUrl: string, logger: Logger | undefined, options: OpenOptions): Promise<Database> {

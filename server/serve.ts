@@ -10,7 +10,6 @@ import { createPageRenderer } from "~/integrations/browser/render-page";
 import { workerHandlers } from "./worker-handlers";
 import { createPoliteness } from "./politeness";
 import { createJobRunner, type JobRunner } from "~/jobs/runner";
-import { listenForBackups, type BackupEndpoint } from "./backup";
 import { openConfiguredDatabase, START_RETRY_MS } from "./database";
 import { demoAdminBanner, demoAdminPassword } from "./demo-admin";
 import { createFeedParserPool } from "./feed-parser-pool";
@@ -64,7 +63,6 @@ export async function serve(options: {
   let webCluster: WebCluster | undefined;
   let clusterUrl: string | undefined;
   let jobs: JobRunner | undefined;
-  let backups: BackupEndpoint | undefined;
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
@@ -85,7 +83,6 @@ export async function serve(options: {
       await http.close();
       await feedParser.close();
       await closeDev?.();
-      await backups?.close();
       await database.close();
       logger.info("stopped");
     } catch (error) {
@@ -103,8 +100,6 @@ export async function serve(options: {
   try {
     if (!webProcess) {
       await prepareDatabase(database, { demo: options.demo === true, dataDir: config.dataDir, logger });
-      // On the embedded database, `oddwire backup` asks this process for its snapshot (decision 012).
-      backups = await listenForBackups({ database, dataDir: config.dataDir, logger });
     }
     // A web-only process still queues jobs and reads their progress; workers also run them.
     // A post's retry is queued by the post's own job: the handlers reach the runner once it exists.
@@ -151,7 +146,6 @@ export async function serve(options: {
     await facebook?.close();
     await http.close();
     await feedParser.close();
-    await backups?.close();
     await database.close();
     throw error;
   }
