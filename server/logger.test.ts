@@ -47,3 +47,11 @@ test.each([
   expect(out).toContain("postgres://app:[redacted]@db/oddwire");
   for (const form of [CONFIGURED, encodeURIComponent(CONFIGURED), JSON.stringify(CONFIGURED).slice(1, -1), "word/value", "word%2Fvalue"]) expect(out).not.toContain(form);
 });
+
+test("an error is logged with its message and code, without the database client node-postgres attaches to it", () => {
+  const out = logLines(false, `const error = Object.assign(new Error("terminating connection"), { code: "57P01", client: { connectionParameters: { host: "/tmp/x" }, _types: {} } });
+    log.error({ err: error }, "job queue error");`);
+  const line = JSON.parse(out.trim().split("\n").at(-1)!) as { err: Record<string, unknown> };
+  expect(line.err).toMatchObject({ message: "terminating connection", code: "57P01" });
+  expect(line.err).not.toHaveProperty("client");
+});

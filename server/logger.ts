@@ -42,6 +42,7 @@ export function createLogger(
     level: options.level ?? "info",
     redact: { paths: REDACT, censor: "[redacted]" },
     base: undefined,
+    serializers: { err: serializeError },
     // `redact` knows keys, not values: a secret inside a string (an error's message, a URL) is caught
     // here, on the finished line, whatever field or message carries it.
     hooks: { streamWrite: scrub },
@@ -50,4 +51,15 @@ export function createLogger(
     return pino(settings, pretty({ destination: fd, sync: true, colorize: true, translateTime: "SYS:HH:MM:ss", ignore: "name", singleLine: true }));
   }
   return pino(settings, pino.destination({ fd, sync: fd === 2 }));
+}
+
+/**
+ * pino's error serializer, less what a database error carries besides itself: node-postgres puts
+ * the client it came on (its connection, buffers and type tables) on the error, thousands of
+ * characters of noise in every line that logs one.
+ */
+function serializeError(error: Error): Record<string, unknown> {
+  const serialized = pino.stdSerializers.err(error) as unknown as Record<string, unknown>;
+  delete serialized.client;
+  return serialized;
 }

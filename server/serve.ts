@@ -50,8 +50,9 @@ export async function serve(options: {
       ? await viteDevServer()
       : { build: await loadServerBuild() };
 
-  // Without DATABASE_URL, the process that serves owns the embedded server; a worker alone joins it.
-  const database = await openConfiguredDatabase(config, logger, { retryForMs: START_RETRY_MS, role: serving ? "serve" : "command" });
+  // Without DATABASE_URL, this process owns the embedded server: one per DATA_DIR, whatever its ROLE
+  // (separate web and worker processes are for a PostgreSQL of your own, DATABASE_URL).
+  const database = await openConfiguredDatabase(config, logger, { retryForMs: START_RETRY_MS, role: "serve" });
   const http = createGuardedClient({ userAgent: userAgentFor(config.siteUrl), allowHosts: config.fetchAllowHosts });
   // Every request to a site goes through the one politeness gate (decision 021), the browser's too.
   const polite = createPoliteness({ http, repos: createRepos(database.db), logger, siteUrl: config.siteUrl });
