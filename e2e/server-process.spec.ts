@@ -4,7 +4,8 @@ import path from "node:path";
 import { expect, test } from "@playwright/test";
 import { tempDir } from "~/test/temp-dir";
 
-// The production server as a real process: start-up line, the data-dir lock, clean shutdown.
+// The production server as a real process: start-up line, its embedded database shared with the CLI,
+// one server per data dir, clean shutdown.
 const BIN = path.resolve("bin/oddwire.mjs");
 
 function serverEnv(dataDir: string, port: number): NodeJS.ProcessEnv {
@@ -31,7 +32,7 @@ function waitForLine(child: ChildProcess, pattern: RegExp, timeoutMs = 120_000):
   });
 }
 
-test("the server logs its address, serves an empty site, guards its data dir, and shuts down cleanly on SIGTERM", async ({ page }) => {
+test("the server logs its address, serves an empty site, shares its database with commands, refuses a second server, and shuts down cleanly on SIGTERM", async ({ page }) => {
   test.setTimeout(240_000);
   const dataDir = tempDir("oddwire-proc-");
   // Port 0: the system picks a free port, and the start-up line says which.
@@ -41,7 +42,8 @@ test("the server logs its address, serves an empty site, guards its data dir, an
     const { msg } = JSON.parse(line) as { msg: string };
     expect(msg).toMatch(/^Oddwire is serving on http:\/\/localhost:\d+$/);
     const port = Number(msg.split(":").pop());
-    expect(existsSync(path.join(dataDir, "oddwire.lock"))).toBe(true);
+    const postmasterPid = path.join(dataDir, "postgres", "pgdata", "postmaster.pid");
+    expect(existsSync(postmasterPid)).toBe(true);
 
     // On an empty database the home page says so, and the default categories are in the header.
     await page.goto(`http://127.0.0.1:${port}/`);
@@ -54,16 +56,23 @@ test("the server logs its address, serves an empty site, guards its data dir, an
     expect((await page.goto(`http://127.0.0.1:${port}/no/such/page`))?.status()).toBe(404);
     await expect.poll(() => log).toContain('"path":"/no/such/page"');
 
-    // A second process on the same embedded database gets a clear error instead of corrupting it.
-    const second = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
-      execFile(process.execPath, [BIN, "migrate"], { env: serverEnv(dataDir, 0), timeout: 120_000 }, (error, _out, stderr) =>
-        resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stderr }),
-      );
-    });
+    // A command runs on the server's own embedded database while it serves.
+    const run = (args: string[]) =>
+      new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+        execFile(process.execPath, [BIN, ...args], { env: { ...serverEnv(dataDir, 0), LOG_LEVEL: "warn" }, timeout: 120_000 }, (error, stdout, stderr) =>
+          resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+        );
+      });
+    const created = await run(["user:create", "--email", "ops@oddwire.test", "--password", "long-enough-1", "--admin"]);
+    expect(created.code).toBe(0);
+    expect(JSON.parse(created.stdout)).toMatchObject({ email: "ops@oddwire.test", isAdmin: true });
+
+    // A second server on the same data dir is refused, naming the one that serves it.
+    const second = await run(["serve"]);
     expect(second.code).toBe(1);
     const { error } = JSON.parse(second.stderr.trim().split("\n").pop()!);
-    expect(error.code).toBe("DATA_DIR_IN_USE");
-    expect(error.message).toContain("DATABASE_URL");
+    expect(error.code).toBe("SERVE_ALREADY_RUNNING");
+    expect(error.message).toContain(`pid ${server.pid}`);
 
     const exited = new Promise<number | null>((resolve) => server.once("exit", (code) => resolve(code)));
     let output = "";
@@ -71,7 +80,8 @@ test("the server logs its address, serves an empty site, guards its data dir, an
     server.kill("SIGTERM");
     expect(await exited).toBe(0);
     expect(output).toContain('"msg":"stopped"');
-    expect(existsSync(path.join(dataDir, "oddwire.lock"))).toBe(false);
+    // The embedded database stopped with it.
+    expect(existsSync(postmasterPid)).toBe(false);
   } finally {
     if (server.exitCode === null) server.kill("SIGKILL");
     rmSync(dataDir, { recursive: true, force: true });
