@@ -3,8 +3,8 @@ import path from "node:path";
 import { defineConfig } from "@playwright/test";
 import { CHROMIUM_ARGS, DEFAULT_CHROMIUM_PATH } from "./integrations/browser/chromium";
 
-// Every worker has a server of its own, on its own database (a PGlite data dir, or a PostgreSQL
-// database when TEST_DATABASE_URL is set), so one worker's edits never show in another's pages.
+// Every worker has a server of its own, on its own database (the embedded server in a data dir, or a
+// database on TEST_DATABASE_URL's server), so one worker's edits never show in another's pages.
 // Change the worker count with E2E_WORKERS: each slot needs its server started before the tests.
 const workers = Number(process.env.E2E_WORKERS ?? 2);
 if (!Number.isInteger(workers) || workers < 1) throw new Error(`E2E_WORKERS must be a positive integer, not ${process.env.E2E_WORKERS}`);

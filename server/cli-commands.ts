@@ -56,4 +56,5 @@ Commands:
                                                    (on PostgreSQL both commands point to pg_dump and pg_restore)
 
 Every command that reports prints JSON on stdout; errors are JSON on stderr with a non-zero exit.
-The database is PGlite in DATA_DIR (default ./data), or PostgreSQL when DATABASE_URL is set.`;
+The database is the PostgreSQL server Oddwire runs itself in DATA_DIR (default ./data), shared with a
+running server, or the one at DATABASE_URL.`;

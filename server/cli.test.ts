@@ -155,7 +155,7 @@ describe("usage errors of the database commands", () => {
   });
 });
 
-describe("database commands, on PGlite in a fresh DATA_DIR", () => {
+describe("database commands, on the embedded server in a fresh DATA_DIR", () => {
   let savedEnv: NodeJS.ProcessEnv;
   beforeEach(() => {
     savedEnv = { ...process.env };
