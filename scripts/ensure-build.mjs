@@ -39,7 +39,10 @@ if (built > 0 && built >= changed) process.exit(0);
 console.log(built === 0 ? "No build yet: building the web app..." : "Sources changed: rebuilding the web app...");
 // The bundler's file-by-file report stays out of the way; it is shown in full when the build fails.
 const started = Date.now();
-const step = (script, args) => spawnSync(process.execPath, [script, ...args], { cwd: root, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
+// Always the production build: a caller's NODE_ENV (a test runner's "test", say) would otherwise give
+// React's development build to every browser.
+const env = { ...process.env, NODE_ENV: "production" };
+const step = (script, args) => spawnSync(process.execPath, [script, ...args], { cwd: root, encoding: "utf8", env, maxBuffer: 64 * 1024 * 1024 });
 const result = step(path.join(root, "node_modules", "@react-router", "dev", "bin.js"), ["build"]);
 if (result.status !== 0) {
   process.stdout.write(result.stdout ?? "");

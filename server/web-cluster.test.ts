@@ -1,6 +1,6 @@
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { createHash } from "node:crypto";
-import { existsSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import http from "node:http";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -103,6 +103,14 @@ describe("the site served by several web processes", () => {
     expect(output).toMatch(/"code":"bundle"[^\n]*Oddwire is serving on/);
     const environ = (pid: number) => readFileSync(`/proc/${pid}/environ`, "utf8").split("\0");
     for (const pid of webProcesses(primary.pid!)) expect(environ(pid)).toContain("ODDWIRE_SERVER_BUNDLE=1");
+  });
+
+  test("the build they serve is React's production build, though the build was asked for under a test runner's NODE_ENV", () => {
+    // beforeAll ran scripts/ensure-build.mjs with Vitest's NODE_ENV=test in its environment.
+    const assets = path.join(ROOT, "build", "client", "assets");
+    const entry = readdirSync(assets).find((name) => /^entry\.client-.*\.js$/.test(name));
+    expect(entry).toBeDefined();
+    expect(readFileSync(path.join(assets, entry!), "utf8")).not.toContain("Download the React DevTools");
   });
 
   test("web processes keep to two malloc arenas, unless MALLOC_ARENA_MAX says otherwise", () => {
