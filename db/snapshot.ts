@@ -6,6 +6,7 @@ import { from as copyFrom, to as copyTo } from "pg-copy-streams";
 import { readMigrationFiles, type MigrationMeta } from "drizzle-orm/migrator";
 import type { Database } from "./client";
 import { MIGRATIONS_FOLDER } from "./migrate";
+import { MIGRATIONS_SQL, SEQUENCES_SQL, SESSION_SETTINGS, SNAPSHOT_FORMAT, SNAPSHOT_VERSION, TABLES_SQL } from "./snapshot-catalog.mjs";
 
 // A snapshot of every table of the database, as one gzipped stream:
 //
@@ -17,10 +18,10 @@ import { MIGRATIONS_FOLDER } from "./migrate";
 //
 // COPY's text format is PostgreSQL's own, version-independent text of each value, so a snapshot
 // taken from one server version (PGlite's 18, say) loads into another (17). db/embedded/
-// carry-over-reader.mjs writes the same format from PGlite: change both together.
+// carry-over-reader.mjs writes the same format from PGlite, with the same catalog queries
+// (./snapshot-catalog.mjs).
 
-export const SNAPSHOT_FORMAT = "oddwire-snapshot";
-export const SNAPSHOT_VERSION = 1;
+export { SNAPSHOT_FORMAT, SNAPSHOT_VERSION };
 // A header is a few kilobytes; a first "line" longer than this is not one.
 const MAX_HEADER_BYTES = 4 * 1024 * 1024;
 // How every header starts (its first key): a file that starts so and breaks is a damaged snapshot.
@@ -77,26 +78,6 @@ export class SnapshotError extends Error {
   }
 }
 
-// Fixed text of values whose output depends on the session (timestamps, intervals), on both sides.
-const SESSION_SETTINGS = "SET LOCAL TimeZone = 'UTC'; SET LOCAL DateStyle = 'ISO, YMD'; SET LOCAL IntervalStyle = 'postgres'; SET LOCAL extra_float_digits = 1";
-
-// Plain tables (a partition would be one of its own, its parent none: the schema has none).
-const TABLES_SQL = `
-  SELECT c.relname AS name,
-         json_agg(json_build_object('name', a.attname, 'type', format_type(a.atttypid, a.atttypmod)) ORDER BY a.attnum) AS columns
-  FROM pg_class c
-  JOIN pg_namespace n ON n.oid = c.relnamespace
-  JOIN pg_attribute a ON a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped AND a.attgenerated = ''
-  WHERE n.nspname = 'public' AND c.relkind = 'r'
-  GROUP BY c.relname
-  ORDER BY c.relname`;
-
-const SEQUENCES_SQL = `
-  SELECT c.relname AS name FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
-  WHERE n.nspname = 'public' AND c.relkind = 'S' ORDER BY c.relname`;
-
-const MIGRATIONS_SQL = `
-  SELECT hash, created_at::text AS "createdAt" FROM drizzle.__drizzle_migrations ORDER BY created_at, id`;
 
 // The indexes of a table that no constraint owns (constraints' indexes stay: primary keys, unique
 // constraints), with the statement that builds each again.

@@ -1,6 +1,5 @@
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
 import { readdirSync, rmSync } from "node:fs";
-import http from "node:http";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, inject, test } from "vitest";
@@ -11,6 +10,7 @@ import { freePort } from "~/test/http-test-server";
 import { PAGE_COPIES_DIR } from "./web";
 import { until } from "~/test/until";
 import { tempDir } from "~/test/temp-dir";
+import { ensureWebBuild, getAlone, type Answer } from "~/test/web-processes";
 
 // Two `serve` processes on one PostgreSQL database and one DATA_DIR, as two web processes of one
 // machine, each on a port of its own so that the test says which answers. The database is taken away
@@ -19,22 +19,6 @@ const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const BIN = path.join(ROOT, "bin", "oddwire.mjs");
 const spec = inject("testDatabase");
 
-type Answer = { status: number; body: string; cache: string | undefined; etag: string | undefined };
-/** A GET with no Accept-Encoding (the body as rendered), on a connection of its own. */
-function get(url: string): Promise<Answer> {
-  return new Promise((resolve, reject) => {
-    http
-      .get(url, { agent: false }, (response) => {
-        let body = "";
-        response.setEncoding("utf8");
-        response.on("data", (chunk: string) => (body += chunk));
-        response.on("end", () =>
-          resolve({ status: response.statusCode ?? 0, body, cache: response.headers["x-cache"] as string | undefined, etag: response.headers.etag }),
-        );
-      })
-      .on("error", reject);
-  });
-}
 
 
 describe("two web processes sharing a DATA_DIR, while the database is away", () => {
@@ -79,14 +63,13 @@ describe("two web processes sharing a DATA_DIR, while the database is away", () 
     processes.push({ child, base, output: () => output });
     await until(async () => {
       if (child.exitCode !== null) throw new Error(`serve ended early:\n${output}`);
-      return (await get(`${base}/healthz`).catch(() => null))?.status === 200 ? true : undefined;
+      return (await getAlone(`${base}/healthz`).catch(() => null))?.status === 200 ? true : undefined;
     }, "the site to be served", 120_000);
     return base;
   };
 
   beforeAll(async () => {
-    const build = spawnSync(process.execPath, [path.join(ROOT, "scripts", "ensure-build.mjs")], { cwd: ROOT, encoding: "utf8" });
-    if (build.status !== 0) throw new Error(`the build failed:\n${build.stdout}${build.stderr}`);
+    ensureWebBuild();
     admin = await openDatabase({ databaseUrl: spec.url, poolSize: 1 });
     await admin.exec(dropDatabaseSql(name));
     await admin.exec(createDatabaseSql(name));
@@ -115,7 +98,7 @@ describe("two web processes sharing a DATA_DIR, while the database is away", () 
     // Rendered once, by the first process only.
     const rendered = new Map<string, Answer>();
     for (const page of pages) {
-      const answer = await get(`${one}${page}`);
+      const answer = await getAlone(`${one}${page}`);
       expect(answer.status).toBe(200);
       expect(answer.cache).toBe("MISS");
       rendered.set(page, answer);
@@ -129,7 +112,7 @@ describe("two web processes sharing a DATA_DIR, while the database is away", () 
         for (const page of pages) {
           // Past the two seconds a page is fresh in memory, each request tries to render it.
           const answer = await until(async () => {
-            const tried = await get(`${base}${page}`);
+            const tried = await getAlone(`${base}${page}`);
             return tried.cache === "HIT" ? undefined : tried;
           }, "the page to be rendered again");
           expect({ base, page, status: answer.status, cache: answer.cache }).toEqual({ base, page, status: 200, cache: "STALE-IF-ERROR" });
@@ -137,7 +120,7 @@ describe("two web processes sharing a DATA_DIR, while the database is away", () 
           expect(answer.etag).toBe(rendered.get(page)!.etag);
         }
         // A page no process rendered has no copy: the maintenance page.
-        expect((await get(`${base}${unrendered}`)).status).toBe(503);
+        expect((await getAlone(`${base}${unrendered}`)).status).toBe(503);
       }
     };
 
@@ -153,6 +136,6 @@ describe("two web processes sharing a DATA_DIR, while the database is away", () 
 
     // Back for good: the pages are rendered again.
     await bringDatabaseBack();
-    await until(async () => ((await get(`${other}${pages[0]}`)).cache === "MISS" ? true : undefined), "the pages to render again");
+    await until(async () => ((await getAlone(`${other}${pages[0]}`)).cache === "MISS" ? true : undefined), "the pages to render again");
   }, 180_000);
 });

@@ -1,34 +1,18 @@
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, readFileSync, rmSync } from "node:fs";
-import http from "node:http";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { tempDir } from "~/test/temp-dir";
 import { until } from "~/test/until";
+import { ensureWebBuild, getAlone, webProcessesOf } from "~/test/web-processes";
 
 // `serve` on the embedded default (no DATABASE_URL) with WEB_CONCURRENCY=2: the primary starts the
 // database server in DATA_DIR, and two web processes serve on it (decision 025).
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const BIN = path.join(ROOT, "bin", "oddwire.mjs");
 
-/** A GET on a connection of its own, with the pid of the web process that answered it. */
-function get(url: string): Promise<{ status: number; body: string }> {
-  return new Promise((resolve, reject) => {
-    http
-      .get(url, { agent: false }, (response) => {
-        let body = "";
-        response.setEncoding("utf8");
-        response.on("data", (chunk: string) => (body += chunk));
-        response.on("end", () => resolve({ status: response.statusCode ?? 0, body }));
-      })
-      .on("error", reject);
-  });
-}
 
-const childrenOf = (pid: number) => readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").trim().split(/\s+/).filter(Boolean).map(Number);
-const commandOf = (pid: number) => readFileSync(`/proc/${pid}/cmdline`, "utf8").replaceAll("\0", " ");
-const webProcesses = (primary: number) => childrenOf(primary).filter((pid) => commandOf(pid).includes("web-process.mjs"));
 const postmasterFile = (dataDir: string) => path.join(dataDir, "postgres", "pgdata", "postmaster.pid");
 
 describe("the embedded default served by several web processes", () => {
@@ -38,8 +22,7 @@ describe("the embedded default served by several web processes", () => {
   let base = "";
 
   beforeAll(async () => {
-    const build = spawnSync(process.execPath, [path.join(ROOT, "scripts", "ensure-build.mjs")], { cwd: ROOT, encoding: "utf8" });
-    if (build.status !== 0) throw new Error(`the build failed:\n${build.stdout}${build.stderr}`);
+    ensureWebBuild();
     const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: "production", DATA_DIR: dataDir, PORT: "0", HOST: "127.0.0.1", WEB_CONCURRENCY: "2", LOG_LEVEL: "info" };
     delete env.DATABASE_URL;
     delete env.AUTH_SECRET;
@@ -58,21 +41,21 @@ describe("the embedded default served by several web processes", () => {
   });
 
   test("two web processes answer pages read from the embedded database", async () => {
-    expect(webProcesses(primary.pid!)).toHaveLength(2);
+    expect(webProcessesOf(primary.pid!)).toHaveLength(2);
     expect(existsSync(postmasterFile(dataDir))).toBe(true);
     // Requests on connections of their own go to each web process in turn: both render the demo's stories.
     for (let i = 0; i < 4; i++) {
-      const home = await get(`${base}/`);
+      const home = await getAlone(`${base}/`);
       expect(home.status).toBe(200);
       expect(home.body).toContain("<article");
     }
-    expect((await get(`${base}/readyz`)).status).toBe(200);
+    expect((await getAlone(`${base}/readyz`)).status).toBe(200);
     // The embedded server's secret is in no log line.
     expect(output).not.toContain(readFileSync(path.join(dataDir, "postgres.secret"), "utf8").trim());
   });
 
   test("SIGTERM stops the web processes, the primary and the database server", async () => {
-    const web = webProcesses(primary.pid!);
+    const web = webProcessesOf(primary.pid!);
     const exited = new Promise<number | null>((resolve) => primary.once("exit", (code) => resolve(code)));
     primary.kill("SIGTERM");
     expect(await exited).toBe(0);

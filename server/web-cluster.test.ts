@@ -1,7 +1,6 @@
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
 import { createHash } from "node:crypto";
 import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
-import http from "node:http";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, inject, test } from "vitest";
@@ -11,6 +10,7 @@ import { adminUrl, createDatabaseSql, dropDatabaseSql } from "~/db/testing/postg
 import { PAGE_COPIES_DIR } from "./web";
 import { until } from "~/test/until";
 import { tempDir } from "~/test/temp-dir";
+import { ensureWebBuild, getAlone, webProcessesOf } from "~/test/web-processes";
 
 // `serve` on PostgreSQL with WEB_CONCURRENCY=2, as production runs it: a primary and two web
 // processes sharing the port (node:cluster). One server for the whole file; the tests run in order.
@@ -19,28 +19,7 @@ const BIN = path.join(ROOT, "bin", "oddwire.mjs");
 const spec = inject("testDatabase");
 const METRICS_TOKEN = "a-metrics-token-for-the-cluster-test";
 
-type Get = { status: number; body: string };
-/** A GET on a connection of its own, so that the cluster hands each request to the next web process. */
-function get(url: string, headers: Record<string, string> = {}): Promise<Get> {
-  return new Promise((resolve, reject) => {
-    http
-      .get(url, { agent: false, headers }, (response) => {
-        let body = "";
-        response.setEncoding("utf8");
-        response.on("data", (chunk: string) => (body += chunk));
-        response.on("end", () => resolve({ status: response.statusCode ?? 0, body }));
-      })
-      .on("error", reject);
-  });
-}
 
-/** The pids of the processes `pid` started, from /proc. */
-function childrenOf(pid: number): number[] {
-  const tasks = readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").trim();
-  return tasks ? tasks.split(/\s+/).map(Number) : [];
-}
-const commandOf = (pid: number) => readFileSync(`/proc/${pid}/cmdline`, "utf8").replaceAll("\0", " ");
-const webProcesses = (primary: number) => childrenOf(primary).filter((pid) => commandOf(pid).includes("web-process.mjs"));
 
 
 describe("the site served by several web processes", () => {
@@ -52,8 +31,7 @@ describe("the site served by several web processes", () => {
 
   beforeAll(async () => {
     // The web processes serve the production build: made here when missing or older than the sources.
-    const build = spawnSync(process.execPath, [path.join(ROOT, "scripts", "ensure-build.mjs")], { cwd: ROOT, encoding: "utf8" });
-    if (build.status !== 0) throw new Error(`the build failed:\n${build.stdout}${build.stderr}`);
+    ensureWebBuild();
     const admin = await openDatabase({ databaseUrl: spec.url, poolSize: 1 });
     await admin.exec(dropDatabaseSql(name));
     await admin.exec(createDatabaseSql(name));
@@ -84,7 +62,7 @@ describe("the site served by several web processes", () => {
   afterAll(async () => {
     if (primary && primary.exitCode === null) {
       primary.kill("SIGKILL");
-      for (const pid of webProcesses(primary.pid!)) process.kill(pid, "SIGKILL");
+      for (const pid of webProcessesOf(primary.pid!)) process.kill(pid, "SIGKILL");
     }
     rmSync(dataDir, { recursive: true, force: true });
     const admin = await openDatabase({ databaseUrl: spec.url, poolSize: 1 });
@@ -93,16 +71,16 @@ describe("the site served by several web processes", () => {
   }, 60_000);
 
   test("WEB_CONCURRENCY web processes answer on one port, and the site says it is served once", async () => {
-    expect(webProcesses(primary.pid!)).toHaveLength(2);
+    expect(webProcessesOf(primary.pid!)).toHaveLength(2);
     expect(output.match(/Oddwire is serving on/g)).toHaveLength(1);
-    expect((await get(`${base}/`)).status).toBe(200);
-    expect((await get(`${base}/healthz`)).status).toBe(200);
+    expect((await getAlone(`${base}/`)).status).toBe(200);
+    expect((await getAlone(`${base}/healthz`)).status).toBe(200);
   });
 
   test("the primary and its web processes run the server bundle, not the TypeScript sources (decision 018)", () => {
     expect(output).toMatch(/"code":"bundle"[^\n]*Oddwire is serving on/);
     const environ = (pid: number) => readFileSync(`/proc/${pid}/environ`, "utf8").split("\0");
-    for (const pid of webProcesses(primary.pid!)) expect(environ(pid)).toContain("ODDWIRE_SERVER_BUNDLE=1");
+    for (const pid of webProcessesOf(primary.pid!)) expect(environ(pid)).toContain("ODDWIRE_SERVER_BUNDLE=1");
   });
 
   test("the build they serve is React's production build, though the build was asked for under a test runner's NODE_ENV", () => {
@@ -115,14 +93,14 @@ describe("the site served by several web processes", () => {
 
   test("web processes keep to two malloc arenas, unless MALLOC_ARENA_MAX says otherwise", () => {
     const environ = (pid: number) => readFileSync(`/proc/${pid}/environ`, "utf8").split("\0");
-    for (const pid of webProcesses(primary.pid!)) expect(environ(pid)).toContain("MALLOC_ARENA_MAX=2");
+    for (const pid of webProcessesOf(primary.pid!)) expect(environ(pid)).toContain("MALLOC_ARENA_MAX=2");
     expect(environ(primary.pid!).some((line) => line.startsWith("MALLOC_ARENA_MAX="))).toBe(false);
   });
 
   test("a client's search allowance is one for all the web processes", async () => {
     // 35 searches at once, each a new query (so each reaches the database) on a new connection: with
     // an allowance per process, two processes would let 60 through.
-    const answers = await Promise.all(Array.from({ length: 35 }, (_, i) => get(`${base}/search?q=${encodeURIComponent(`cluster word ${i}`)}`)));
+    const answers = await Promise.all(Array.from({ length: 35 }, (_, i) => getAlone(`${base}/search?q=${encodeURIComponent(`cluster word ${i}`)}`)));
     const refused = answers.filter((a) => a.status === 429).length;
     expect(answers.filter((a) => a.status !== 200 && a.status !== 429)).toEqual([]);
     // 30 at once, and one more each second the searches took.
@@ -131,21 +109,21 @@ describe("the site served by several web processes", () => {
 
   test("/metrics counts the requests every web process answered", async () => {
     const before = await requestsCounted();
-    for (let i = 0; i < 6; i++) expect((await get(`${base}/readyz`)).status).toBe(200);
+    for (let i = 0; i < 6; i++) expect((await getAlone(`${base}/readyz`)).status).toBe(200);
     expect((await requestsCounted()) - before).toBe(6);
   });
 
   test("a web process that dies is replaced", async () => {
-    const [victim] = webProcesses(primary.pid!);
+    const [victim] = webProcessesOf(primary.pid!);
     process.kill(victim!, "SIGKILL");
     await until(() => {
-      const now = webProcesses(primary.pid!);
+      const now = webProcessesOf(primary.pid!);
       return now.length === 2 && !now.includes(victim!) ? now : undefined;
     }, "a replacement web process");
     expect(output).toContain("a web process ended; starting another");
     await until(() => (output.includes("the replacement web process is serving") ? true : undefined), "the replacement to serve");
     // Both answer: six requests in a row, each handed to the next process.
-    for (let i = 0; i < 6; i++) expect((await get(`${base}/healthz`)).status).toBe(200);
+    for (let i = 0; i < 6; i++) expect((await getAlone(`${base}/healthz`)).status).toBe(200);
   });
 
   test("while the database is away, a category and a story page one web process rendered are served, the same, by both", async () => {
@@ -157,7 +135,7 @@ describe("the site served by several web processes", () => {
     // Each rendered once, by whichever web process takes the request, and its copy written.
     const rendered = new Map<string, string>();
     for (const page of pages) {
-      const answer = await get(`${base}${page}`);
+      const answer = await getAlone(`${base}${page}`);
       expect(answer.status).toBe(200);
       rendered.set(page, answer.body);
       const copy = path.join(dataDir, PAGE_COPIES_DIR, `${createHash("sha256").update(page).digest("hex")}.page`);
@@ -171,7 +149,7 @@ describe("the site served by several web processes", () => {
       // Requests on connections of their own go to each web process in turn: six per page reach both.
       for (const page of pages) {
         for (let i = 0; i < 6; i++) {
-          const answer = await get(`${base}${page}`);
+          const answer = await getAlone(`${base}${page}`);
           expect({ page, status: answer.status }).toEqual({ page, status: 200 });
           expect(answer.body).toBe(rendered.get(page));
         }
@@ -182,13 +160,13 @@ describe("the site served by several web processes", () => {
     }
     // Back: both web processes answer from the database again.
     await until(async () => {
-      const answers = await Promise.all(Array.from({ length: 4 }, () => get(`${base}/healthz`)));
+      const answers = await Promise.all(Array.from({ length: 4 }, () => getAlone(`${base}/healthz`)));
       return answers.every((answer) => answer.status === 200) ? true : undefined;
     }, "both web processes to be healthy again");
   });
 
   test("SIGTERM stops the web processes and then the primary, cleanly", async () => {
-    const web = webProcesses(primary.pid!);
+    const web = webProcessesOf(primary.pid!);
     const exited = new Promise<number | null>((resolve) => primary.once("exit", (code) => resolve(code)));
     const from = output.length;
     primary.kill("SIGTERM");
@@ -201,7 +179,7 @@ describe("the site served by several web processes", () => {
   });
 
   async function requestsCounted(): Promise<number> {
-    const metrics = await get(`${base}/metrics`, { authorization: `Bearer ${METRICS_TOKEN}` });
+    const metrics = await getAlone(`${base}/metrics`, { authorization: `Bearer ${METRICS_TOKEN}` });
     expect(metrics.status).toBe(200);
     const line = metrics.body.split("\n").find((l) => l.startsWith('oddwire_http_requests_total{route="/readyz",method="GET",status="200"}'));
     return line ? Number(line.split(" ").pop()) : 0;

@@ -10,28 +10,10 @@
 import { once } from "node:events";
 import { pipeline } from "node:stream/promises";
 import { createGzip } from "node:zlib";
+import { MIGRATIONS_SQL, SEQUENCES_SQL, SESSION_SETTINGS, SNAPSHOT_FORMAT, SNAPSHOT_VERSION, TABLES_SQL } from "../snapshot-catalog.mjs";
 
-const SNAPSHOT_FORMAT = "oddwire-snapshot";
-const SNAPSHOT_VERSION = 1;
 // Pages of a table copied per COPY: a bounded piece of it in memory at a time.
 const PAGES_PER_PIECE = 512;
-
-// The same catalog queries and session settings as db/snapshot.ts.
-const SESSION_SETTINGS = "SET LOCAL TimeZone = 'UTC'; SET LOCAL DateStyle = 'ISO, YMD'; SET LOCAL IntervalStyle = 'postgres'; SET LOCAL extra_float_digits = 1";
-const TABLES_SQL = `
-  SELECT c.relname AS name,
-         json_agg(json_build_object('name', a.attname, 'type', format_type(a.atttypid, a.atttypmod)) ORDER BY a.attnum) AS columns
-  FROM pg_class c
-  JOIN pg_namespace n ON n.oid = c.relnamespace
-  JOIN pg_attribute a ON a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped AND a.attgenerated = ''
-  WHERE n.nspname = 'public' AND c.relkind = 'r'
-  GROUP BY c.relname
-  ORDER BY c.relname`;
-const SEQUENCES_SQL = `
-  SELECT c.relname AS name FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
-  WHERE n.nspname = 'public' AND c.relkind = 'S' ORDER BY c.relname`;
-const MIGRATIONS_SQL = `
-  SELECT hash, created_at::text AS "createdAt" FROM drizzle.__drizzle_migrations ORDER BY created_at, id`;
 
 const ident = (name) => `"${name.replace(/"/g, '""')}"`;
 
