@@ -77,15 +77,16 @@ async function report(io: Io, error: unknown): Promise<number> {
     return 2;
   }
   // The kinds of error a command can end with, loaded only when one did.
-  const [{ ConfigError }, { EmbeddedServerError }, { isDomainError }, { isFetchError }, { isImageProbeError }] = await Promise.all([
+  const [{ ConfigError }, { EmbeddedServerError }, { ListenError }, { isDomainError }, { isFetchError }, { isImageProbeError }] = await Promise.all([
     import("./config"),
     import("~/db/embedded/errors"),
+    import("./listen-error"),
     import("~/domain/errors"),
     import("~/integrations/http/fetch-error"),
     import("~/integrations/images/probe"),
   ]);
   if (error instanceof ConfigError) print(error.code, error.message, { problems: error.problems });
-  else if (error instanceof EmbeddedServerError) print(error.code, error.message);
+  else if (error instanceof EmbeddedServerError || error instanceof ListenError) print(error.code, error.message);
   else if (isDomainError(error)) print(error.code, error.message);
   else if (isFetchError(error)) print(error.code, error.message, { url: error.url });
   else if (isImageProbeError(error)) print(error.code, error.message, { url: error.url });

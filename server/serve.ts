@@ -17,6 +17,7 @@ import { createFacebookGraph } from "./facebook";
 import { schedulePostWith } from "~/jobs/social.job";
 import { configSecrets, describeConfig, type Config } from "./config";
 import { createLogger, type Logger } from "./logger";
+import { checkCanListen } from "./listen-error";
 import { loadServerBuild, SEARCH_RATE_LIMITS, startWebServer, type WebServer } from "./web";
 import { startWebCluster, type PrimaryLink, type WebCluster } from "./web-cluster";
 
@@ -115,6 +116,7 @@ export async function serve(options: {
     jobs = runner = await createJobRunner({ database, logger, handlers });
     await jobs.start();
     if (clustered) {
+      await checkCanListen(config.port, config.host);
       // The web processes open the database this one opened (the embedded server's too).
       webCluster = startWebCluster({ config: { ...config, databaseUrl: database.connectionString }, demo: options.demo === true, logger, limits: SEARCH_RATE_LIMITS });
       clusterUrl = await webCluster.ready;

@@ -20,6 +20,7 @@ import { parseFeed } from "~/domain/ingestion/feed/parse-feed";
 import { getStoryCard } from "~/domain/public/public-site";
 import { recordMeasuredImageSize } from "~/domain/images/image-size";
 import { errorMessage } from "~/lib/error-message";
+import { listenErrorOf } from "./listen-error";
 import { onceEvery } from "~/lib/once-every";
 import { createRateLimiter } from "~/lib/rate-limit";
 import { publicConfig, type AppContext, type SessionUser } from "./app-context";
@@ -392,11 +393,12 @@ export async function startWebServer(options: Parameters<typeof createWebApp>[0]
   const app = createWebApp(options);
   const server = await new Promise<Server>((resolve, reject) => {
     const s = createServer(app.nodeHandler);
-    s.once("error", reject);
+    s.once("error", (error) => reject(listenErrorOf(error, options.config.port)));
     s.listen(options.config.port, options.config.host, () => resolve(s));
   });
   // METRICS_PORT: /metrics alone, on a port of its own (kept off the public one by the firewall).
-  const metricsServer = options.config.metrics.port
+  const metricsPort = options.config.metrics.port;
+  const metricsServer = metricsPort
     ? await new Promise<Server>((resolve, reject) => {
         const s = createServer((req, res) => {
           if ((req.url ?? "").split("?", 1)[0] !== "/metrics" || req.method !== "GET") {
@@ -408,8 +410,8 @@ export async function startWebServer(options: Parameters<typeof createWebApp>[0]
             (error: unknown) => res.writeHead(500, { "Content-Type": "text/plain" }).end(errorMessage(error)),
           );
         });
-        s.once("error", reject);
-        s.listen(options.config.metrics.port, options.config.host, () => resolve(s));
+        s.once("error", (error) => reject(listenErrorOf(error, metricsPort, "METRICS_PORT")));
+        s.listen(metricsPort, options.config.host, () => resolve(s));
       })
     : null;
   // Pages another web process changed are dropped here too (decision 004), and all of
