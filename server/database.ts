@@ -58,7 +58,10 @@ export function hasEmbeddedDatabase(dataDir: string): boolean {
 
 /** The embedded server's database for DATA_DIR; closing it leaves the server to whoever still uses it. */
 export async function openEmbeddedDatabase(dataDir: string, logger?: Logger, options: Pick<OpenOptions, "role" | "poolSize"> = {}): Promise<Database> {
-  const server = await startEmbeddedServer({ dataDir, role: options.role ?? "command", ...(logger ? { logger } : {}) });
+  const role = options.role ?? "command";
+  // A command says only what went wrong with the server; its starts and stops are the site's to log.
+  const serverLogger = logger && role === "command" ? { info: () => {}, warn: (fields: object, message: string) => logger.warn(fields, message) } : logger;
+  const server = await startEmbeddedServer({ dataDir, role, ...(serverLogger ? { logger: serverLogger } : {}) });
   try {
     const database = await openDatabase({
       databaseUrl: server.url,
