@@ -22,7 +22,8 @@ import { runDiscoveryCycle, type DiscoveryCycleResult } from "~/domain/crawl/dis
 import { createPoliteClient } from "~/domain/crawl/polite-client";
 import { createGuardedClient } from "~/integrations/http/guarded-client";
 import { errorMessage } from "~/lib/error-message";
-import { benchDatabases, openFreshDatabase, type BenchDatabaseKind } from "./fresh-database";
+import { benchDatabases, type BenchDatabaseKind } from "./databases";
+import { openFreshDatabase } from "./fresh-database";
 import { embeddedDatabaseMemory } from "./measure";
 
 const out = (line: string) => process.stdout.write(`${line}\n`);

@@ -3,22 +3,7 @@ import { openDatabase, type Database } from "~/db/client";
 import { openEmbeddedDatabase } from "~/server/database";
 import { tempDir } from "~/test/temp-dir";
 import { adminUrl, createDatabaseSql, dropDatabaseSql } from "~/db/testing/postgres-admin";
-
-/** The databases a benchmark runs on: the product's embedded server, or a PostgreSQL server of one's own. */
-export const BENCH_DATABASE_KINDS = ["embedded", "postgres"] as const;
-export type BenchDatabaseKind = (typeof BENCH_DATABASE_KINDS)[number];
-
-/** BENCH_DATABASES (default "embedded,postgres") as a list; an unknown name throws. */
-export function benchDatabases(value = process.env.BENCH_DATABASES): BenchDatabaseKind[] {
-  const kinds = (value?.trim() || BENCH_DATABASE_KINDS.join(","))
-    .split(",")
-    .map((s) => s.trim())
-    .filter(Boolean);
-  for (const kind of kinds) {
-    if (!(BENCH_DATABASE_KINDS as readonly string[]).includes(kind)) throw new Error(`BENCH_DATABASES: unknown database "${kind}" (known: ${BENCH_DATABASE_KINDS.join(", ")})`);
-  }
-  return kinds as BenchDatabaseKind[];
-}
+import type { BenchDatabaseKind } from "./databases";
 
 /**
  * An empty database for one benchmark run: the embedded server in a fresh temporary DATA_DIR

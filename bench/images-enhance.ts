@@ -17,7 +17,8 @@ import { stories } from "~/db/schema";
 import { enhanceStoryImages } from "~/domain/images/enhance";
 import { createGuardedClient } from "~/integrations/http/guarded-client";
 import { errorMessage } from "~/lib/error-message";
-import { benchDatabases, openFreshDatabase } from "./fresh-database";
+import { benchDatabases } from "./databases";
+import { openFreshDatabase } from "./fresh-database";
 
 const out = (line: string) => process.stdout.write(`${line}\n`);
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");

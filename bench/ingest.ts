@@ -20,7 +20,8 @@ import { sources, stories } from "~/db/schema";
 import { runIngestionCycle, type IngestionResult } from "~/domain/ingestion/ingest";
 import { createGuardedClient } from "~/integrations/http/guarded-client";
 import { errorMessage } from "~/lib/error-message";
-import { benchDatabases, openFreshDatabase, type BenchDatabaseKind } from "./fresh-database";
+import { benchDatabases, type BenchDatabaseKind } from "./databases";
+import { openFreshDatabase } from "./fresh-database";
 import { embeddedDatabaseMemory } from "./measure";
 import { createFeedParserPool } from "~/server/feed-parser-pool";
 

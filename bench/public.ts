@@ -28,7 +28,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { freePort } from "~/test/http-test-server";
 import { tempDir } from "~/test/temp-dir";
-import { benchDatabases, type BenchDatabaseKind } from "./fresh-database";
+import { benchDatabases, type BenchDatabaseKind } from "./databases";
 import { embeddedDatabaseMemory, percentile, processTreeMemory, redactUrl, writeMarkedBlock, type DatabaseProcessMemory, type ProcessMemory } from "./measure";
 import { nginxVersion, startNginx, startNodeReference, wrk, type NodeReferenceFile, type ReferenceFile, type WrkResult } from "./reference";
 

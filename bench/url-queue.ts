@@ -9,7 +9,8 @@ import { runMigrations } from "~/db/migrate";
 import { createRepos } from "~/db/repos";
 import { listUrlQueue, type UrlQueueFilterStatus } from "~/domain/crawl/url-queue";
 import { errorMessage } from "~/lib/error-message";
-import { benchDatabases, openFreshDatabase, type BenchDatabaseKind } from "./fresh-database";
+import { benchDatabases, type BenchDatabaseKind } from "./databases";
+import { openFreshDatabase } from "./fresh-database";
 
 const out = (line: string) => process.stdout.write(`${line}\n`);
 const ROWS = Number(process.env.BENCH_ROWS ?? 100_000);

@@ -1,5 +1,5 @@
 import { expect, test } from "vitest";
-import { benchDatabases } from "./fresh-database";
+import { benchDatabases } from "./databases";
 
 test.each([
   [undefined, ["embedded", "postgres"]],
