@@ -4,13 +4,13 @@
 // oddwire database, then start), a start of the existing cluster, a command joining the running server,
 // and the memory of the idle server (PSS, summed over all its processes from /proc/PID/smaps_rollup,
 // after a warm-up that creates the extensions and runs a few queries). Prints the median of BENCH_RUNS.
-import { chmodSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
-import os from "node:os";
+import { readFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import pg from "pg";
 import { processesIn } from "~/db/embedded/processes";
 import { startEmbeddedServer } from "~/db/embedded/server";
+import { tempDir } from "~/test/temp-dir";
 
 const out = (line: string) => process.stdout.write(`${line}\n`);
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
@@ -32,8 +32,7 @@ function measure(pgdata: string): Pss {
 }
 
 for (let run = 0; run < RUNS; run++) {
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), "oddwire-bench-embedded-"));
-  chmodSync(dataDir, 0o755);
+  const dataDir = tempDir("oddwire-bench-embedded-");
   try {
     let t = performance.now();
     const first = await startEmbeddedServer({ dataDir: path.join(dataDir, "data"), role: "serve" });

@@ -3,20 +3,23 @@ import { openDatabase, type Database } from "~/db/client";
 import { openEmbeddedDatabase } from "~/server/database";
 import { tempDir } from "~/test/temp-dir";
 import { adminUrl, createDatabaseSql, dropDatabaseSql } from "~/db/testing/postgres-admin";
+import type { BenchDatabaseKind } from "./databases";
 
 /**
- * An empty database for one benchmark run: the embedded server in a temporary data dir, or a PostgreSQL database
- * `name` created afresh on `pgUrl` (dropped first if a failed run left it). `cleanup` removes it.
+ * An empty database for one benchmark run: the embedded server in a fresh temporary DATA_DIR
+ * (`dataDir`, to find its processes), or a PostgreSQL database `name` created afresh on `pgUrl`
+ * (dropped first if a failed run left it). `cleanup` removes it.
  */
 export async function openFreshDatabase(
-  kind: string,
+  kind: BenchDatabaseKind,
   options: { pgUrl: string; name: string; poolSize?: number },
-): Promise<{ database: Database; cleanup: () => Promise<void> }> {
-  if (kind === "pglite" || kind === "embedded") {
+): Promise<{ database: Database; dataDir?: string; cleanup: () => Promise<void> }> {
+  if (kind === "embedded") {
     const dir = tempDir(`${options.name}-`);
-    const database = await openEmbeddedDatabase(dir);
+    const database = await openEmbeddedDatabase(dir, undefined, options.poolSize ? { poolSize: options.poolSize } : {});
     return {
       database,
+      dataDir: dir,
       cleanup: async () => {
         await database.close();
         rmSync(dir, { recursive: true, force: true });

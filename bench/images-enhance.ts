@@ -4,7 +4,7 @@
 // naming a 1600x900 JPEG as og:image, a 300x200 WordPress-style resize in the article (whose original is
 // 2000x1333) and a logo. BENCH_STORIES stories with a 150x100 thumbnail are enhanced in one bulk run
 // (enhanceStoryImages, as the dashboard's job does) through the real guarded client (2 requests per host at
-// once, all pages on one host), on PGlite and PostgreSQL. Prints stories per second and the requests made.
+// once, all pages on one host), on the embedded server and PostgreSQL. Prints stories per second and the requests made.
 import { spawn } from "node:child_process";
 import os from "node:os";
 import path from "node:path";
@@ -17,12 +17,13 @@ import { stories } from "~/db/schema";
 import { enhanceStoryImages } from "~/domain/images/enhance";
 import { createGuardedClient } from "~/integrations/http/guarded-client";
 import { errorMessage } from "~/lib/error-message";
+import { benchDatabases } from "./databases";
 import { openFreshDatabase } from "./fresh-database";
 
 const out = (line: string) => process.stdout.write(`${line}\n`);
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const STORIES = Number(process.env.BENCH_STORIES ?? 200);
-const DATABASES = (process.env.BENCH_DATABASES ?? "pglite,postgres").split(",").map((s) => s.trim());
+const DATABASES = benchDatabases();
 const PG_URL = process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 
 async function startSite(): Promise<{ url: string; hits: () => Promise<number>; stop: () => void }> {

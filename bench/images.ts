@@ -1,6 +1,6 @@
 // Story image serving benchmark: `npm run bench:images` (see docs/benchmarks.md).
 //
-// Starts the real production server in this process on a fresh PGlite database with published stories
+// Starts the real production server in this process on the embedded server in a fresh DATA_DIR with published stories
 // whose pictures are a photo-like 2000 x 1333 JPEG on a site of our own on 127.0.0.1, then measures the
 // image route:
 //   - cold: the first request for a variant (fetch, check, store, resize, encode), and a variant of a
@@ -19,7 +19,7 @@
 process.env.NODE_ENV = "production";
 
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -28,6 +28,7 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { NodeMiddleware } from "~/server/node-handler";
+import { tempDir } from "~/test/temp-dir";
 import { percentile } from "./measure";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -175,7 +176,7 @@ async function benchServing(): Promise<string[]> {
   await new Promise<void>((resolve) => site.listen(0, "127.0.0.1", resolve));
   const siteUrl = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
 
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), "oddwire-bench-images-"));
+  const dataDir = tempDir("oddwire-bench-images-");
   const staticDir = path.join(dataDir, "static");
   mkdirSync(staticDir);
   const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "warn", FETCH_ALLOW_HOSTS: "127.0.0.1" };

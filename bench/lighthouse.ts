@@ -17,6 +17,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { tempDir } from "~/test/temp-dir";
 
 const LIGHTHOUSE = "lighthouse@12.8.2";
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -105,7 +106,7 @@ async function waitForServer(url: string, timeoutMs: number) {
   throw new Error(`no server at ${url} after ${timeoutMs} ms`);
 }
 
-const dataDir = mkdtempSync(path.join(os.tmpdir(), "oddwire-lighthouse-"));
+const dataDir = tempDir("oddwire-lighthouse-");
 const build = spawnSync(process.execPath, [path.join(ROOT, "scripts", "ensure-build.mjs")], { cwd: ROOT, stdio: "inherit" });
 if (build.status !== 0) process.exit(build.status ?? 1);
 const server = spawn(process.execPath, [path.join(ROOT, "bin", "oddwire.mjs"), "serve", "--demo"], {

@@ -51,7 +51,8 @@ export function processTreeMemory(pid: number): ProcessMemory[] {
   return found;
 }
 
-function childrenOf(pid: number): number[] {
+/** The pids a process started (read from /proc/<pid>/task/<tid>/children), smallest first; none when it has ended. */
+export function childrenOf(pid: number): number[] {
   let tasks: string[];
   try {
     tasks = readdirSync(`/proc/${pid}/task`);
@@ -80,6 +81,43 @@ function commandOf(pid: number): string | undefined {
   const script = argv.findIndex((arg, i) => i > 0 && !arg.startsWith("-") && /\.(m?js|ts)$/.test(arg));
   if (script === -1) return argv.length > 0 ? path.basename(argv[0]!) : undefined;
   return [path.basename(argv[script]!), ...argv.slice(script + 1)].join(" ");
+}
+
+/** Proportional set size of a process (its own pages, plus each shared page divided by the processes sharing it), from /proc/<pid>/smaps_rollup; NaN when it cannot be read. */
+export function pssMiB(pid: number): number {
+  try {
+    return Number(/^Pss:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/smaps_rollup`, "utf8"))?.[1] ?? NaN) / 1024;
+  } catch {
+    return NaN;
+  }
+}
+
+export type DatabaseProcessMemory = { pid: number; command: string; pssMiB: number; rssMiB: number };
+
+/**
+ * Every process of the embedded PostgreSQL server of `dataDir`: the postmaster (the first line of
+ * its postmaster.pid) first, then the processes under it, each with its PSS and RSS. The cluster is
+ * DATA_DIR/postgres/pgdata, or where DATA_DIR/postgres.location says. Empty when it is not running.
+ * Linux only. PSS, not RSS: the server's processes share its buffers, and RSS would count them once a process.
+ */
+export function embeddedDatabaseMemory(dataDir: string): DatabaseProcessMemory[] {
+  let home = path.join(dataDir, "postgres");
+  try {
+    home = readFileSync(path.join(dataDir, "postgres.location"), "utf8").trim();
+  } catch {
+    // the cluster lives in DATA_DIR
+  }
+  let postmaster: number;
+  try {
+    postmaster = Number.parseInt(readFileSync(path.join(home, "pgdata", "postmaster.pid"), "utf8").split("\n")[0] ?? "", 10);
+  } catch {
+    return [];
+  }
+  if (!Number.isInteger(postmaster)) return [];
+  // A process ending meanwhile (a zombie has no memory left) is left out.
+  return processTreeMemory(postmaster)
+    .map((p) => ({ pid: p.pid, command: p.command.trim(), pssMiB: pssMiB(p.pid), rssMiB: p.rssMiB }))
+    .filter((p) => !Number.isNaN(p.pssMiB) && !Number.isNaN(p.rssMiB));
 }
 
 /**

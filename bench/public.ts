@@ -1,32 +1,35 @@
 // Public-site benchmark of record: `npm run bench:public` (see docs/benchmarks.md).
 //
-// For PGlite, then PostgreSQL: seeds many published stories into a fresh database (in this process,
-// which then closes it), starts the production server in its own process(es) (`bin/oddwire.mjs serve`,
-// ROLE=web; on PostgreSQL WEB_CONCURRENCY web processes), and measures with wrk (1 thread, N
+// For the embedded server (a fresh temporary DATA_DIR), then PostgreSQL: seeds many published stories
+// into a fresh database (in this process, which then closes it), starts the production server in its own
+// process(es) (`bin/oddwire.mjs serve`, ROLE=web, WEB_CONCURRENCY web processes), and measures with wrk (1 thread, N
 // connections, D seconds) the home, a category, a story and a search page, the sitemap index and the
 // last page of the story sitemap from the page cache: plain, with `Accept-Encoding: gzip, deflate, br`
 // as browsers send, and revalidated with If-None-Match (304). In the same run Debian's nginx, with as
 // many workers as the app has web processes, serves the very same bytes (bench/reference.ts), and
 // every figure is given as a ratio to it. Then, request by request, renders that miss the page cache
 // (p50/p99) of those pages and of searches: a common word, a rare word, and a common word that finds
-// nothing. Last, the memory (VmRSS) of every server process. nginx and wrk are installed when missing.
+// nothing. Last, the memory (VmRSS) of every server process, and on the embedded server the PSS of its
+// database processes. nginx and wrk are installed when missing.
 // The results go to stdout and, one marked block per database and size, to docs/benchmarks.md.
 //
 // Environment: BENCH_STORIES (default 100000), BENCH_LARGE=1 (1,000,000 stories on PostgreSQL only),
 // BENCH_DURATION (seconds, default 10), BENCH_CONNECTIONS (default 50), BENCH_DATABASE_URL
 // (default postgres://postgres@127.0.0.1:5432/postgres; a database "oddwire_bench" is created on that
-// server and dropped at the end), BENCH_DATABASES (default "pglite,postgres"), WEB_CONCURRENCY (passed
+// server and dropped at the end), BENCH_DATABASES (default "embedded,postgres"), WEB_CONCURRENCY (passed
 // to the server), BENCH_WRITE_DOCS (1: write docs/benchmarks.md once every database asked for has
 // run; 0: do not; by default 1, or 0 when BENCH_STORIES sets a size of one's own).
 
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { createWriteStream, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createWriteStream, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { freePort } from "~/test/http-test-server";
-import { percentile, processTreeMemory, redactUrl, writeMarkedBlock, type ProcessMemory } from "./measure";
+import { tempDir } from "~/test/temp-dir";
+import { benchDatabases, type BenchDatabaseKind } from "./databases";
+import { embeddedDatabaseMemory, percentile, processTreeMemory, redactUrl, writeMarkedBlock, type DatabaseProcessMemory, type ProcessMemory } from "./measure";
 import { nginxVersion, startNginx, startNodeReference, wrk, type NodeReferenceFile, type ReferenceFile, type WrkResult } from "./reference";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -47,28 +50,24 @@ const DURATION = intFromEnv("BENCH_DURATION", 10, 1);
 const CONNECTIONS = intFromEnv("BENCH_CONNECTIONS", 50, 1);
 const LARGE = process.env.BENCH_LARGE === "1";
 const STORIES_OVERRIDE = process.env.BENCH_STORIES?.trim() ? intFromEnv("BENCH_STORIES", 100_000, 10) : undefined;
-const PGLITE_STORIES = STORIES_OVERRIDE ?? 100_000;
+const EMBEDDED_STORIES = STORIES_OVERRIDE ?? 100_000;
 const POSTGRES_STORIES = STORIES_OVERRIDE ?? (LARGE ? 1_000_000 : 100_000);
 const PG_URL = process.env.BENCH_DATABASE_URL?.trim() || "postgres://postgres@127.0.0.1:5432/postgres";
 const PG_BENCH_DB = "oddwire_bench";
-const DATABASES = (process.env.BENCH_DATABASES ?? "pglite,postgres")
-  .split(",")
-  .map((d) => d.trim())
-  .filter(Boolean);
-for (const d of DATABASES) if (d !== "pglite" && d !== "postgres") throw new Error(`BENCH_DATABASES: unknown database "${d}"`);
+const DATABASES = benchDatabases();
 const WRITE_DOCS = (process.env.BENCH_WRITE_DOCS?.trim() || (STORIES_OVERRIDE === undefined ? "1" : "0")) !== "0";
 const UNCACHED_SAMPLES = 30;
 /**
  * Renders of each page before its samples are taken: the samples are those of a process that has been
- * serving a while. The first renders of a fresh process run before V8 has optimised the render path and
- * PGlite's WebAssembly (PGlite, 100,000 stories, home page, 33 renders one at a time: p50 16.9 ms for
- * the first 33 of a fresh process, 10.7 ms for the next 33).
+ * serving a while. The first renders of a fresh process run before V8 has optimised the render path
+ * (an earlier release, 100,000 stories, home page, 33 renders one at a time: p50 16.9 ms for the first
+ * 33 of a fresh process, 10.7 ms for the next 33).
  */
 const WARM_UP = 50;
 
 // Targets (issue 14): cache hits at least half of nginx's requests/s; uncached render p50 at most
-// 15 ms at 100k stories (30 ms at 1M); search p99 under 100 ms (200 ms at 1M); on PostgreSQL, every
-// server process under 300 MB of RSS (on PGlite the web process holds the database as well).
+// 15 ms at 100k stories (30 ms at 1M); search p99 under 100 ms (200 ms at 1M); every server process
+// under 300 MB of RSS (the embedded server's database processes are reported apart, by PSS).
 const MIN_RATIO = 0.5;
 const MAX_RSS_BYTES = 300e6;
 const targetsFor = (stories: number) => (stories >= 1_000_000 ? { renderP50: 30, searchP99: 200 } : { renderP50: 15, searchP99: 100 });
@@ -199,7 +198,7 @@ type HitRow = { page: Page; mode: Mode; app: WrkResult; nginx: WrkResult; node?:
 type RenderRow = { page: Page; p50: number; p99: number; bytes: number };
 
 type DatabaseRun = {
-  kind: "pglite" | "postgres";
+  kind: BenchDatabaseKind;
   name: string;
   stories: number;
   pending: number;
@@ -211,6 +210,8 @@ type DatabaseRun = {
   renders: RenderRow[];
   memoryAfterHits: ProcessMemory[];
   memoryAfterRun: ProcessMemory[];
+  /** The embedded server's processes after the run; empty on a PostgreSQL of one's own. */
+  databaseMemoryAfterRun: DatabaseProcessMemory[];
   complaints: string[];
 };
 
@@ -379,6 +380,10 @@ function largest(memory: ProcessMemory[]): ProcessMemory | undefined {
   return [...memory].sort((a, b) => b.rssMiB - a.rssMiB)[0];
 }
 
+function sumPss(memory: DatabaseProcessMemory[]): number {
+  return memory.reduce((sum, p) => sum + (Number.isNaN(p.pssMiB) ? 0 : p.pssMiB), 0);
+}
+
 function memoryLabel(p: ProcessMemory, all: ProcessMemory[]): string {
   const forked = forkedWebProcesses(all);
   const role = p.parent === null ? (forked.length > 0 ? "primary" : "web") : forked.includes(p) ? "web" : "other";
@@ -452,6 +457,16 @@ function report(run: DatabaseRun, context: { date: string; command: string; mach
     const before = run.memoryAfterHits.find((m) => m.pid === p.pid);
     lines.push(`| ${memoryLabel(p, run.memoryAfterRun)} | ${before ? fmt(before.rssMiB) : "n/a"} | ${fmt(p.rssMiB)} |`);
   }
+  if (run.databaseMemoryAfterRun.length > 0) {
+    const total = sumPss(run.databaseMemoryAfterRun);
+    const nodeRss = run.memoryAfterRun.reduce((sum, p) => sum + p.rssMiB, 0);
+    lines.push(
+      "",
+      `The embedded server's ${run.databaseMemoryAfterRun.length} processes after the run, by PSS (shared pages divided among the processes sharing them): ` +
+        `${fmt(total)} MiB in all (the postmaster ${fmt(run.databaseMemoryAfterRun[0]!.pssMiB)} MiB, the largest other ` +
+        `${fmt(Math.max(0, ...run.databaseMemoryAfterRun.slice(1).map((p) => p.pssMiB)))} MiB); with the server processes' RSS, ${fmt(nodeRss + total)} MiB.`,
+    );
+  }
   lines.push("", "Against the targets:", "", ...targetLines(run, targets));
   return lines;
 }
@@ -489,9 +504,7 @@ function targetLines(run: DatabaseRun, targets: { renderP50: number; searchP99: 
   lines.push(
     !biggest
       ? "- Every server process under 300 MB of RSS: not measured (no process found)."
-      : run.kind === "pglite"
-        ? `- Every server process under 300 MB of RSS: a target for PostgreSQL; on PGlite the web process holds the database too (${fmt(biggest.rssMiB)} MiB after the run).`
-        : biggest.rssMiB < limitMiB
+      : biggest.rssMiB < limitMiB
         ? `- Every server process under 300 MB (${fmt(limitMiB)} MiB) of RSS: met; the largest, ${memoryLabel(biggest, run.memoryAfterRun)}, held ${fmt(biggest.rssMiB)} MiB after the run.`
         : `- Every server process under 300 MB (${fmt(limitMiB)} MiB) of RSS: missed; the largest, ${memoryLabel(biggest, run.memoryAfterRun)}, held ${fmt(biggest.rssMiB)} MiB after the run, ${fmt(biggest.rssMiB - limitMiB)} MiB over` +
           (largest(run.memoryAfterHits) ? ` (${fmt(largest(run.memoryAfterHits)!.rssMiB)} MiB after the cache hits).` : "."),
@@ -502,7 +515,7 @@ function targetLines(run: DatabaseRun, targets: { renderP50: number; searchP99: 
 // ---------------------------------------------------------------------------------------------
 // One database
 
-async function benchDatabase(kind: "pglite" | "postgres"): Promise<DatabaseRun | string> {
+async function benchDatabase(kind: BenchDatabaseKind): Promise<DatabaseRun | string> {
   const { openDatabase } = await import("~/db/client");
   const { openEmbeddedDatabase } = await import("~/server/database");
   const { runMigrations } = await import("~/db/migrate");
@@ -510,9 +523,9 @@ async function benchDatabase(kind: "pglite" | "postgres"): Promise<DatabaseRun |
   const { COMMON_WORD, RARE_WORD, seedStories } = await import("./seed-stories");
   const { sql } = await import("drizzle-orm");
 
-  const name = kind === "pglite" ? "PGlite" : "PostgreSQL";
-  const storiesWanted = kind === "pglite" ? PGLITE_STORIES : POSTGRES_STORIES;
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), "oddwire-bench-"));
+  const name = kind === "embedded" ? "embedded server" : "PostgreSQL";
+  const storiesWanted = kind === "embedded" ? EMBEDDED_STORIES : POSTGRES_STORIES;
+  const dataDir = tempDir("oddwire-bench-");
   const port = await freePort();
   const settings: Record<string, string> = {
     NODE_ENV: "production",
@@ -617,8 +630,10 @@ async function benchDatabase(kind: "pglite" | "postgres"): Promise<DatabaseRun |
     out("Uncached:");
     const renders = await measureRenders(server.url, uncached);
     const memoryAfterRun = processTreeMemory(server.pid);
+    const databaseMemoryAfterRun = kind === "embedded" ? embeddedDatabaseMemory(dataDir) : [];
     for (const p of memoryAfterRun) out(`  RSS ${memoryLabel(p, memoryAfterRun)}: ${fmt(p.rssMiB)} MiB`);
     out(`  largest: ${fmt(largest(memoryAfterRun)?.rssMiB ?? NaN)} MiB`);
+    if (databaseMemoryAfterRun.length > 0) out(`  embedded server: ${databaseMemoryAfterRun.length} processes, PSS ${fmt(sumPss(databaseMemoryAfterRun))} MiB`);
     await server.stop();
     const complaints = serverComplaints(server.log);
     if (complaints.length > 0) out(`The server logged ${complaints.length} warning(s) or error(s); the first:\n  ${complaints.slice(0, 5).join("\n  ")}`);
@@ -635,6 +650,7 @@ async function benchDatabase(kind: "pglite" | "postgres"): Promise<DatabaseRun |
       renders,
       memoryAfterHits,
       memoryAfterRun,
+      databaseMemoryAfterRun,
       complaints,
     };
   } finally {
@@ -669,7 +685,7 @@ async function main(): Promise<number> {
 
   const runs: DatabaseRun[] = [];
   const notes: string[] = [];
-  for (const kind of DATABASES as ("pglite" | "postgres")[]) {
+  for (const kind of DATABASES) {
     const result = await benchDatabase(kind);
     if (typeof result === "string") {
       out(`\n${result}`);

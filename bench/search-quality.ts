@@ -1,5 +1,5 @@
 // Search quality on the query set of test/search-queries.ts: `npm run bench:search-quality`.
-// Seeds the set's stories into a fresh embedded database (PGlite, temporary data dir), runs every
+// Seeds the set's stories into the embedded server in a fresh temporary DATA_DIR, runs every
 // query through the public search and prints recall, precision, the share of typos corrected and
 // each query that missed. Figures: docs/benchmarks.md.
 import { createRepos } from "~/db/repos";
@@ -7,7 +7,7 @@ import { runMigrations } from "~/db/migrate";
 import { runSearchCases, SEARCH_QUERIES, seedSearchStories } from "~/test/search-queries";
 import { openFreshDatabase } from "./fresh-database";
 
-const { database, cleanup } = await openFreshDatabase("pglite", { pgUrl: "", name: "oddwire-bench-search-quality" });
+const { database, cleanup } = await openFreshDatabase("embedded", { pgUrl: "", name: "oddwire-bench-search-quality" });
 try {
   await runMigrations(database);
   const keys = await seedSearchStories(database.db);

@@ -104,8 +104,8 @@ async function runAll(tasks: (() => Promise<void>)[], parallel: number): Promise
  * Seeds `published` published stories across 12 categories (plus 1% pending ones) into a migrated,
  * empty database, then VACUUM ANALYZE. Stories are numbered 1..n, 1 being the newest; publish dates
  * spread over two years. The search columns and each category's count are the database's own work
- * (generated columns, triggers), checked at the end. On PostgreSQL the batches run `parallel` at a
- * time (default: one per CPU core, at most 4); PGlite has one connection.
+ * (generated columns, triggers), checked at the end. The batches run `parallel` at a time (default:
+ * one per CPU core, at most 4).
  */
 export async function seedStories(
   database: Pick<Database, "db" | "exec">,

@@ -7,7 +7,7 @@
 //    same command on a one-entry sitemap.
 // 2. Discovery of a site whose robots.txt lists that sitemap, served by a process of its own, as a server
 //    with ROLE=all runs it (the worker's discovery handler with the feed parser pool, the web app on the
-//    same thread, PGlite in a fresh data dir, every URL queued), while another process asks /healthz
+//    same thread, the embedded server in a fresh DATA_DIR, every URL queued), while another process asks /healthz
 //    again as soon as it answers: the latency of each answer, its max and p99. /healthz asks the database,
 //    so it also waits behind discovery's inserts; the event loop delay of this process (the server's
 //    thread: perf_hooks' monitorEventLoopDelay) is how long any answer, an in-memory asset's too, waited.
@@ -32,6 +32,7 @@ import { createPoliteness } from "~/server/politeness";
 import { createWebApp } from "~/server/web";
 import { workerHandlers } from "~/server/worker-handlers";
 import { freePort } from "~/test/http-test-server";
+import { tempDir } from "~/test/temp-dir";
 import { openFreshDatabase } from "./fresh-database";
 import { percentile } from "./measure";
 
@@ -159,11 +160,11 @@ async function discoveryWithHealthz(bytes: number) {
   const site = await startChild(SITE, { SITEMAP_FILE: file, PLACEHOLDER: SITE_ORIGIN_PLACEHOLDER });
   const { port: sitePort } = JSON.parse(await site.line((l) => l.startsWith("{"))) as { port: number };
   const siteUrl = `http://127.0.0.1:${sitePort}`;
-  const { database, cleanup } = await openFreshDatabase("pglite", { pgUrl: "", name: "oddwire_bench_sitemap" });
+  const { database, cleanup } = await openFreshDatabase("embedded", { pgUrl: "", name: "oddwire_bench_sitemap" });
   const logger = pino({ level: "warn" }) as Logger;
   const parsers = createFeedParserPool({ logger });
   const fetcher = createGuardedClient({ userAgent: "Oddwire/bench (+http://localhost)", allowHosts: ["127.0.0.1"], timeoutMs: 120_000 });
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), "oddwire-bench-sitemap-web-"));
+  const dataDir = tempDir("oddwire-bench-sitemap-web-");
   let server: http.Server | undefined;
   try {
     await runMigrations(database);

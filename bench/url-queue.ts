@@ -1,19 +1,20 @@
 // URL Que list benchmark: `npm run bench:url-queue` (see docs/benchmarks.md).
 //
 // Fills url_queue with BENCH_ROWS rows (default 100,000) over 20 sources and three statuses, then runs the
-// URL Que's list read (listUrlQueue, 1000 rows) for each filter the page offers, on PGlite and PostgreSQL,
-// printing the median time of 5 runs and the plan's access path (PostgreSQL's EXPLAIN of the same query).
+// URL Que's list read (listUrlQueue, 1000 rows) for each filter the page offers, on the embedded server and PostgreSQL,
+// printing the median time of 5 runs and the plan's access path (EXPLAIN of the same query).
 import os from "node:os";
 import { sql } from "drizzle-orm";
 import { runMigrations } from "~/db/migrate";
 import { createRepos } from "~/db/repos";
 import { listUrlQueue, type UrlQueueFilterStatus } from "~/domain/crawl/url-queue";
 import { errorMessage } from "~/lib/error-message";
+import { benchDatabases, type BenchDatabaseKind } from "./databases";
 import { openFreshDatabase } from "./fresh-database";
 
 const out = (line: string) => process.stdout.write(`${line}\n`);
 const ROWS = Number(process.env.BENCH_ROWS ?? 100_000);
-const DATABASES = (process.env.BENCH_DATABASES ?? "pglite,postgres").split(",").map((s) => s.trim());
+const DATABASES = benchDatabases();
 const PG_URL = process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 const PG_NAME = "oddwire_bench_url_queue";
 
@@ -28,7 +29,7 @@ const FILTERS: Filter[] = [
 ];
 
 
-async function benchOne(kind: string) {
+async function benchOne(kind: BenchDatabaseKind) {
   const { database, cleanup } = await openFreshDatabase(kind, { pgUrl: PG_URL, name: PG_NAME, poolSize: 2 });
   try {
     await runMigrations(database);
@@ -53,19 +54,16 @@ async function benchOne(kind: string) {
         times.push(performance.now() - start);
       }
       times.sort((a, b) => a - b);
-      let plan = "";
-      if (kind === "postgres") {
-        const where = [
-          filter.status !== "all" ? `q.status = '${filter.status}'` : null,
-          filter.sourceId ? `q.source_id = ${filter.sourceId}` : null,
-          filter.search ? `q.url ILIKE '%${filter.search}%'` : null,
-        ].filter(Boolean);
-        const explained = (await database.db.execute(
-          sql.raw(`EXPLAIN SELECT q.id FROM url_queue q LEFT JOIN sources s ON s.id = q.source_id ${where.length ? `WHERE ${where.join(" AND ")}` : ""}
-            ORDER BY q.lastmod DESC NULLS LAST, q.id DESC NULLS LAST LIMIT 1000`),
-        )) as unknown as { rows: { "QUERY PLAN": string }[] };
-        plan = explained.rows.map((r) => r["QUERY PLAN"]).find((l) => /Scan/.test(l))?.trim().replace(/\s+\(cost.*$/, "") ?? "";
-      }
+      const where = [
+        filter.status !== "all" ? `q.status = '${filter.status}'` : null,
+        filter.sourceId ? `q.source_id = ${filter.sourceId}` : null,
+        filter.search ? `q.url ILIKE '%${filter.search}%'` : null,
+      ].filter(Boolean);
+      const explained = (await database.db.execute(
+        sql.raw(`EXPLAIN SELECT q.id FROM url_queue q LEFT JOIN sources s ON s.id = q.source_id ${where.length ? `WHERE ${where.join(" AND ")}` : ""}
+          ORDER BY q.lastmod DESC NULLS LAST, q.id DESC NULLS LAST LIMIT 1000`),
+      )) as unknown as { rows: { "QUERY PLAN": string }[] };
+      const plan = explained.rows.map((r) => r["QUERY PLAN"]).find((l) => /Scan/.test(l))?.trim().replace(/\s+\(cost.*$/, "") ?? "";
       out(`| ${kind} | ${filter.label} | ${rows} | ${times[2]!.toFixed(1)} ms | ${plan} |`);
     }
   } finally {
@@ -74,7 +72,7 @@ async function benchOne(kind: string) {
 }
 
 out(`${ROWS.toLocaleString("en-US")} queue rows, 20 sources; Node ${process.version}, ${os.cpus().length} cores\n`);
-out("| database | filter | rows listed | median of 5 | access path (PostgreSQL) |");
+out("| database | filter | rows listed | median of 5 | access path |");
 out("|---|---|---|---|---|");
 for (const kind of DATABASES) {
   try {
