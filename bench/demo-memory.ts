@@ -17,19 +17,11 @@ import { fileURLToPath } from "node:url";
 import { envSchema } from "~/server/config";
 import { freePort } from "~/test/http-test-server";
 import { tempDir } from "~/test/temp-dir";
-import { embeddedDatabaseMemory, pssMiB, processTreeMemory, type DatabaseProcessMemory } from "./measure";
+import { type DatabaseProcessMemory, embeddedDatabaseMemory, intFromEnv, processTreeMemory, pssMiB } from "./measure";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const out = (line = "") => process.stdout.write(`${line}\n`);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-function intFromEnv(name: string, fallback: number, min: number): number {
-  const raw = process.env[name]?.trim();
-  if (!raw) return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < min) throw new Error(`${name} must be an integer >= ${min} (got "${raw}")`);
-  return value;
-}
 
 const VISITS = intFromEnv("BENCH_VISITS", 50, 1);
 const SETTLE_SECONDS = intFromEnv("BENCH_SETTLE_SECONDS", 5, 0);

@@ -29,7 +29,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { NodeMiddleware } from "~/server/node-handler";
 import { tempDir } from "~/test/temp-dir";
-import { percentile } from "./measure";
+import { intFromEnv, percentile } from "./measure";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 
@@ -37,14 +37,6 @@ type Histogram = { average: number; p50: number; p99: number; max: number };
 type AutocannonResult = { requests: Histogram & { total: number }; latency: Histogram; throughput: Histogram; errors: number; non2xx: number };
 type AutocannonOptions = { url: string; connections: number; duration: number; workers?: number; headers?: Record<string, string> };
 const autocannon = createRequire(import.meta.url)("autocannon") as (options: AutocannonOptions) => Promise<AutocannonResult>;
-
-function intFromEnv(name: string, fallback: number, min: number): number {
-  const raw = process.env[name]?.trim();
-  if (!raw) return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < min) throw new Error(`${name} must be an integer >= ${min} (got "${raw}")`);
-  return value;
-}
 
 const DURATION = intFromEnv("BENCH_DURATION", 10, 1);
 const CONNECTIONS = intFromEnv("BENCH_CONNECTIONS", 50, 1);

@@ -141,3 +141,12 @@ export function writeMarkedBlock(document: string, options: { name: string; grou
   const after = last.index + last[0].length;
   return `${document.slice(0, after)}\n\n${block}${document.slice(after)}`;
 }
+
+/** A whole number from the environment, at least `min`; `fallback` when unset. */
+export function intFromEnv(name: string, fallback: number, min: number): number {
+  const raw = process.env[name]?.trim();
+  if (!raw) return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min) throw new Error(`${name} must be an integer >= ${min} (got "${raw}")`);
+  return value;
+}

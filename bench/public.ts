@@ -29,7 +29,7 @@ import { fileURLToPath } from "node:url";
 import { freePort } from "~/test/http-test-server";
 import { tempDir } from "~/test/temp-dir";
 import { benchDatabases, type BenchDatabaseKind } from "./databases";
-import { embeddedDatabaseMemory, percentile, processTreeMemory, redactUrl, writeMarkedBlock, type DatabaseProcessMemory, type ProcessMemory } from "./measure";
+import { type DatabaseProcessMemory, embeddedDatabaseMemory, intFromEnv, percentile, type ProcessMemory, processTreeMemory, redactUrl, writeMarkedBlock } from "./measure";
 import { nginxVersion, startNginx, startNodeReference, wrk, type NodeReferenceFile, type ReferenceFile, type WrkResult } from "./reference";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -37,14 +37,6 @@ const DOCS = path.join(ROOT, "docs", "benchmarks.md");
 
 // ---------------------------------------------------------------------------------------------
 // Settings
-
-function intFromEnv(name: string, fallback: number, min: number): number {
-  const raw = process.env[name]?.trim();
-  if (!raw) return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < min) throw new Error(`${name} must be an integer >= ${min} (got "${raw}")`);
-  return value;
-}
 
 const DURATION = intFromEnv("BENCH_DURATION", 10, 1);
 const CONNECTIONS = intFromEnv("BENCH_CONNECTIONS", 50, 1);
