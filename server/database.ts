@@ -2,6 +2,7 @@ import { openDatabase, type Database } from "~/db/client";
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { carryOverPglite, PGLITE_DIR } from "~/db/embedded/carry-over";
+import { clusterExists } from "~/db/embedded/layout";
 import { startEmbeddedServer } from "~/db/embedded/server";
 import { withFileLock } from "~/db/embedded/start-lock";
 import { runMigrations } from "~/db/migrate";
@@ -53,7 +54,7 @@ export async function openConfiguredDatabase(config: Config, logger?: Logger, op
 
 /** Whether DATA_DIR holds an embedded database (this release's cluster, or an earlier release's files to carry over). */
 export function hasEmbeddedDatabase(dataDir: string): boolean {
-  return [path.join("postgres", "pgdata", "PG_VERSION"), "postgres.location", path.join(PGLITE_DIR, "PG_VERSION")].some((file) => existsSync(path.join(dataDir, file)));
+  return clusterExists(dataDir) || existsSync(path.join(dataDir, PGLITE_DIR, "PG_VERSION"));
 }
 
 /** The embedded server's database for DATA_DIR; closing it leaves the server to whoever still uses it. */

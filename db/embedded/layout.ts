@@ -103,3 +103,10 @@ function ownedDir(dir: string, user: DbUser, what: string): void {
   }
   if ((stat.mode & 0o077) !== 0) chmodSync(dir, 0o700);
 }
+
+/** Whether DATA_DIR holds an embedded cluster already, in it or where DATA_DIR/postgres.location names. */
+export function clusterExists(dataDir: string): boolean {
+  const locationFile = path.join(dataDir, "postgres.location");
+  const home = existsSync(locationFile) ? readFileSync(locationFile, "utf8").trim() : path.join(dataDir, "postgres");
+  return existsSync(path.join(home, "pgdata", "PG_VERSION"));
+}
