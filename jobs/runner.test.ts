@@ -65,6 +65,16 @@ function deferred() {
 }
 
 describe("the job runner", () => {
+  test("the queue opens no connections of its own: every one it uses is the process's pool's", async () => {
+    await startRunner({ handlers: idleHandlers });
+    // Let every queue's worker poll a few times.
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    const result = (await t.db.execute(
+      sql`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND backend_type = 'client backend'`,
+    )) as unknown as { rows: { n: number }[] };
+    expect(result.rows[0]!.n).toBeLessThanOrEqual(t.database.pool.totalCount);
+  });
+
   test("a queued job runs its handler and ends succeeded with its result and progress", async () => {
     const editor = await makeUser(t.db);
     const inputs: unknown[] = [];

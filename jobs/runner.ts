@@ -52,8 +52,6 @@ export type JobRunnerOptions = {
   handlers?: JobHandlers;
   /** Cron expression (UTC) for the due-sources poll; every minute by default; null for none. */
   pollSchedule?: string | null;
-  /** Size of pg-boss's own pool on PostgreSQL. */
-  poolSize?: number;
   /** How often an idle worker looks for a job (pg-boss allows 0.5 s at least). */
   pollingIntervalSeconds?: number;
   /** On stop, how long running jobs may finish on their own before they are asked to abort. */
@@ -130,10 +128,10 @@ export async function createJobRunner(options: JobRunnerOptions): Promise<JobRun
   const resumeDelayMs = options.resumeDelayMs ?? SOURCE_LEASE_MS;
 
   const boss = new PgBoss({
-    connectionString: database.connectionString,
-    max: options.poolSize ?? 4,
+    // The queue's queries go through the process's own pool rather than a pool of pg-boss's: each
+    // connection is a PostgreSQL process, and at rest the site's few idle ones are all it keeps.
+    db: { executeSql: (text: string, values?: unknown[]) => database.pool.query(text, values) },
     schema: QUEUE_SCHEMA,
-    application_name: "oddwire-jobs",
     // Only workers maintain the queue and run the schedule; a web process just sends.
     supervise: working,
     schedule: working && pollSchedule !== null,

@@ -58,6 +58,20 @@ describe("the server bundle that `serve` runs (decision 018)", () => {
     expect(readFileSync(bundledEntry("cli"), "utf8")).toMatch(/import\("\.\/chunks\/cli-core-[A-Z0-9]+\.mjs"\)/);
   });
 
+  test("the server's code loads libvips, the mailer and the terminal log format only when it needs them", async () => {
+    await ensureServerBundle();
+    const script = `
+      import { createRequire } from "node:module";
+      await import(${JSON.stringify(pathToFileURL(bundledEntry("web-process")).href)});
+      const loaded = Object.keys(createRequire(import.meta.url).cache);
+      console.log(JSON.stringify(["sharp", "nodemailer", "pino-pretty", "pg"].filter((name) => loaded.some((file) => file.includes("/node_modules/" + name + "/")))));
+    `;
+    const run = spawnSync(process.execPath, ["--input-type=module", "-e", script], { encoding: "utf8" });
+    expect(run.stderr).toBe("");
+    // pg is loaded, so the check sees packages at all.
+    expect(JSON.parse(run.stdout)).toEqual(["pg"]);
+  }, 60_000);
+
   test("a command run from the bundle does its work", () => {
     const bin = path.join(import.meta.dirname, "..", "bin", "oddwire.mjs");
     const run = spawnSync(process.execPath, [bin, "normalize-url", "HTTP://Example.COM/a/?utm_source=x&b=1"], { encoding: "utf8" });

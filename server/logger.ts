@@ -1,6 +1,7 @@
+import { createRequire } from "node:module";
 import { isatty } from "node:tty";
 import pino, { type Logger } from "pino";
-import pretty from "pino-pretty";
+import type PinoPretty from "pino-pretty";
 import { secretScrubber } from "~/lib/scrub-secrets";
 
 export type { Logger };
@@ -48,6 +49,8 @@ export function createLogger(
     hooks: { streamWrite: scrub },
   };
   if (options.pretty ?? isatty(fd)) {
+    // Loaded only for a person's terminal: a server writing JSON lines does not carry it.
+    const pretty = createRequire(import.meta.url)("pino-pretty") as typeof PinoPretty;
     return pino(settings, pretty({ destination: fd, sync: true, colorize: true, translateTime: "SYS:HH:MM:ss", ignore: "name", singleLine: true }));
   }
   return pino(settings, pino.destination({ fd, sync: fd === 2 }));

@@ -26,7 +26,8 @@ describe("the embedded default served by several web processes", () => {
     const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: "production", DATA_DIR: dataDir, PORT: "0", HOST: "127.0.0.1", WEB_CONCURRENCY: "2", LOG_LEVEL: "info" };
     delete env.DATABASE_URL;
     delete env.AUTH_SECRET;
-    primary = spawn(process.execPath, [BIN, "serve", "--demo"], { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
+    // As `npm run demo` starts it: the file itself, run by its first line.
+    primary = spawn(BIN, ["serve", "--demo"], { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
     primary.stdout?.on("data", (chunk: Buffer) => (output += chunk.toString()));
     primary.stderr?.on("data", (chunk: Buffer) => (output += chunk.toString()));
     base = await until(() => {
@@ -52,6 +53,14 @@ describe("the embedded default served by several web processes", () => {
     expect((await getAlone(`${base}/readyz`)).status).toBe(200);
     // The embedded server's secret is in no log line.
     expect(output).not.toContain(readFileSync(path.join(dataDir, "postgres.secret"), "utf8").trim());
+  });
+
+  test("the primary and each web process run with the small young generation bin/oddwire.mjs asks for", () => {
+    const flagsOf = (pid: number) => readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").filter((arg) => arg.startsWith("--max-semi-space-size="));
+    expect(flagsOf(primary.pid!)).toEqual(["--max-semi-space-size=2"]);
+    const web = webProcessesOf(primary.pid!);
+    expect(web).toHaveLength(2);
+    for (const pid of web) expect(flagsOf(pid)).toEqual(["--max-semi-space-size=2"]);
   });
 
   test("SIGTERM stops the web processes, the primary and the database server", async () => {

@@ -23,6 +23,8 @@ const ENTRY = path.join(PROJECT_ROOT, "server", "web-process.mjs");
  * after `npm run bench:public`, 241 MiB with two arenas.
  */
 const WEB_MALLOC_ARENAS = "2";
+/** The young generation's size, as bin/oddwire.mjs's first line gives it to the primary (why: there). */
+const WEB_NODE_FLAGS = ["--max-semi-space-size=2"];
 /** How long a web process waits for the primary's answer on a search allowance before deciding alone. */
 const ASK_TIMEOUT_MS = 1_000;
 /** The primary gives every web process 5 s to report its metrics (prom-client's AggregatorRegistry). */
@@ -71,7 +73,7 @@ export function startWebCluster(options: { config: Config; demo: boolean; logger
   let stopping = false;
   let restartPauseMs = 1_000;
 
-  cluster.setupPrimary({ exec: ENTRY, args: [], execArgv: [] });
+  cluster.setupPrimary({ exec: ENTRY, args: [], execArgv: WEB_NODE_FLAGS });
 
   const answer = async (worker: Worker, message: Message) => {
     if (message.type === "oddwire:take") {

@@ -1,4 +1,10 @@
-import sharp, { type Metadata } from "sharp";
+import type SharpModule from "sharp";
+import type { Metadata } from "sharp";
+
+// libvips is loaded with the first picture, not with the process: a process that never draws one
+// (a web process, the site at rest) does not carry it.
+let sharpModule: Promise<typeof SharpModule> | undefined;
+const loadSharp = () => (sharpModule ??= import("sharp").then((loaded) => loaded.default));
 
 // Decoding and re-encoding pictures with sharp (libvips). Every variant is a crop to the exact size
 // asked for, so a page can reserve its box before the image arrives.
@@ -44,7 +50,7 @@ export async function inspectImage(bytes: Buffer, options: { maxInputPixels?: nu
   let metadata: Metadata;
   try {
     // The header only: the size is checked against the limit below, with a message that says so.
-    metadata = await sharp(bytes, { limitInputPixels: false }).metadata();
+    metadata = await (await loadSharp())(bytes, { limitInputPixels: false }).metadata();
   } catch (error) {
     throw new NotAnImageError("not a picture sharp can read", { cause: error });
   }
@@ -66,6 +72,7 @@ export async function renderVariant(
 ): Promise<Buffer> {
   // An SVG (only ever one of the site's own) is drawn at a density that makes its largest variant sharp.
   const svg = /^\s*(<\?xml[^>]*>\s*)?<svg[\s>]/.test(original.subarray(0, 512).toString("utf8"));
+  const sharp = await loadSharp();
   const image = sharp(original, { limitInputPixels: options.maxInputPixels ?? DEFAULT_MAX_INPUT_PIXELS, failOn: "error", ...(svg ? { density: 300 } : {}) })
     .rotate()
     .resize(target.width, target.height, { fit: "cover", position: sharp.strategy.attention })
@@ -80,6 +87,7 @@ export async function renderVariant(
  */
 export async function renderPlaceholder(logoSvg: Buffer, target: { width: number; height: number; format: VariantFormat }): Promise<Buffer> {
   const side = Math.round(target.height * 0.4);
+  const sharp = await loadSharp();
   const logo = await sharp(logoSvg, { density: 300 }).resize(side, side, { fit: "contain", background: { r: 0, g: 0, b: 0, alpha: 0 } }).png().toBuffer();
   return sharp({ create: { width: target.width, height: target.height, channels: 3, background: "#ece4d3" } })
     .composite([{ input: logo, gravity: "centre" }])

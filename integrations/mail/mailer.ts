@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
-import nodemailer from "nodemailer";
+import type { Transporter } from "nodemailer";
 
 export type MailMessage = { to: string; subject: string; text: string; html?: string };
 export type SentMail = MailMessage & { id: string; from: string; sentAt: string };
@@ -11,14 +11,15 @@ export type Mailer = { kind: "smtp" | "outbox"; send(message: MailMessage): Prom
 
 export const DEFAULT_FROM = "Oddwire <no-reply@oddwire.news>";
 
-/** A mailer over an smtp:// or smtps:// URL (nodemailer). */
+/** A mailer over an smtp:// or smtps:// URL (nodemailer, loaded with the first message: most processes never send one). */
 export function smtpMailer(options: { url: string; from?: string }): Mailer {
-  const transport = nodemailer.createTransport(options.url);
+  let transport: Promise<Transporter> | undefined;
   const from = options.from ?? DEFAULT_FROM;
   return {
     kind: "smtp",
     async send(message) {
-      const info = await transport.sendMail({ from, ...message });
+      transport ??= import("nodemailer").then(({ default: nodemailer }) => nodemailer.createTransport(options.url));
+      const info = await (await transport).sendMail({ from, ...message });
       return { ...message, from, id: String(info.messageId ?? randomUUID()), sentAt: new Date().toISOString() };
     },
   };
