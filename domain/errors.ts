@@ -9,6 +9,7 @@ export const DOMAIN_ERROR_KINDS = {
   CATEGORY_NOT_FOUND: "not-found",
   USER_NOT_FOUND: "not-found",
   POST_NOT_FOUND: "not-found",
+  JOB_NOT_FOUND: "not-found",
   // The request is well-formed but clashes with the current state.
   NOT_A_CRAWL_SOURCE: "conflict",
   ALREADY_POSTED: "conflict",
@@ -21,6 +22,7 @@ export const DOMAIN_ERROR_KINDS = {
   SLUG_TAKEN: "conflict",
   CATEGORY_HAS_STORIES: "conflict",
   STALE_ORDER: "conflict",
+  JOB_NOT_FINISHED: "conflict",
   // The input itself is wrong; fields name what to fix.
   INVALID_INPUT: "invalid",
   INVALID_STORY: "invalid",

@@ -5,7 +5,8 @@ import { useFetcher } from "react-router";
 import type { AdminCategory } from "~/domain/categories/admin-categories";
 import { useActionSuccess, useActionToast, type ActionResult } from "~/app/lib/action-toast";
 import { DisabledReason } from "~/app/components/admin/disabled-reason";
-import { deleteNote, missingFieldsReason } from "./reasons";
+import { categoryFormProblem } from "~/domain/categories/category-form";
+import { deleteNote } from "./reasons";
 
 /** One category: name, slug, story count and order, or its edit form; a drag handle; delete, moving its stories. */
 export function CategoryCard({
@@ -29,7 +30,7 @@ export function CategoryCard({
   const [moveTo, setMoveTo] = useState("");
   useActionSuccess(fetcher, onDone);
   const field = "min-w-0 flex-1 basis-40 rounded-lg border-2 border-ink bg-white px-3 py-1.5";
-  const saveReason = missingFieldsReason(name, slug, "save");
+  const saveReason = categoryFormProblem({ name, slug });
   const deleteReason = deleteNote(category.storyCount, others.find((o) => String(o.id) === moveTo)?.name ?? null);
   return (
     <li
