@@ -67,6 +67,14 @@ test("the disabled Delete and Add Category buttons say why beside them, and Dele
   const empty = page.getByRole("button", { name: `Delete ${CATEGORIES.empty.name}` });
   await expect(empty).toBeEnabled();
   await expect(empty).toHaveAccessibleDescription("");
+  // Delete asks first in the one confirmation dialog; Escape cancels and nothing is deleted.
+  await empty.click();
+  const confirm = page.getByRole("dialog", { name: "Delete category" });
+  await expect(confirm).toContainText(`Delete the category ${CATEGORIES.empty.name}?`);
+  await expect(confirm.getByRole("button", { name: "Cancel" })).toBeFocused();
+  await page.keyboard.press("Escape");
+  await expect(confirm).toHaveCount(0);
+  await expect(empty).toBeVisible();
 
   await page.getByRole("button", { name: "Add Category" }).first().click();
   const submit = page.getByRole("main").locator("form").getByRole("button", { name: "Add Category" });

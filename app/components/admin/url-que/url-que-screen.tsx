@@ -1,6 +1,7 @@
 import { useCallback, useState } from "react";
 import { Link, useFetcher, useNavigation, useRevalidator } from "react-router";
 import { toast } from "sonner";
+import { ConfirmDialog } from "~/app/components/admin/confirm-dialog";
 import { PageHeader } from "~/app/components/admin/page-header";
 import { Notice } from "~/app/components/states";
 import { useActionToast, type ActionResult } from "~/app/lib/action-toast";
@@ -8,7 +9,7 @@ import type { UrlQueueItem } from "~/domain/crawl/url-queue";
 import { filtersKey, type StatusChoices, type UrlQueFilters } from "./filters";
 import { URL_QUE_TEXT } from "./texts";
 import { UrlQueFiltersBar } from "./url-que-filters";
-import { ConfirmDeleteDialog, ScrapeProgressBar, UrlQueToolbar, type QueueIntent } from "./url-que-toolbar";
+import { ScrapeProgressBar, UrlQueToolbar, type QueueIntent } from "./url-que-toolbar";
 import { UrlQueueList } from "./url-queue-list";
 import { scrapeProgress, useScrapeJob } from "./use-scrape-job";
 
@@ -129,14 +130,18 @@ export function UrlQueScreen({
       {scrape.run ? <ScrapeProgressBar {...scrapeProgress(scrape.run)} /> : null}
       {items.length === 0 ? <EmptyQueue filtered={filtered} /> : <UrlQueueList items={items} selected={selected} onSelect={select} busy={loading} />}
       {confirming !== null ? (
-        <ConfirmDeleteDialog
-          count={confirming}
+        // Delete asks first (spec section 8).
+        <ConfirmDialog
+          title="Delete URLs"
+          confirmLabel="Delete"
           onCancel={cancelDelete}
           onConfirm={() => {
             setConfirming(null);
             submit("delete", [...selected]);
           }}
-        />
+        >
+          <p>{URL_QUE_TEXT.confirmDelete(confirming)}</p>
+        </ConfirmDialog>
       ) : null}
     </>
   );
