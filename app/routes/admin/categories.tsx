@@ -1,7 +1,7 @@
 import { closestCenter, DndContext, type DragEndEvent } from "@dnd-kit/core";
 import { arrayMove, SortableContext, verticalListSortingStrategy } from "@dnd-kit/sortable";
 import { useMemo, useState } from "react";
-import { useFetcher, useNavigation } from "react-router";
+import { useFetcher } from "react-router";
 import { AddCategory } from "~/app/components/admin/categories/add-category";
 import { CategoryCard } from "~/app/components/admin/categories/category-card";
 import { CATEGORY_DRAG_INSTRUCTIONS, categoryAnnouncements, useCategorySensors } from "~/app/components/admin/categories/sortable";
@@ -14,6 +14,7 @@ import { categoryFormSchema } from "~/domain/categories/category-form";
 import { addCategory, deleteCategory, listAdminCategories, reorderCategories, updateCategory } from "~/domain/categories/admin-categories";
 import { PageHeader } from "~/app/components/admin/page-header";
 import { adminMeta } from "~/app/lib/meta";
+import { usePageLoading } from "~/app/lib/use-page-loading";
 import type { Route } from "./+types/categories";
 
 export function meta(): Route.MetaDescriptors {
@@ -75,7 +76,6 @@ export default function Categories({ loaderData }: Route.ComponentProps) {
   const [editingId, setEditingId] = useState<number | null>(null);
   const [adding, setAdding] = useState(false);
   const reorder = useFetcher<ActionResult>();
-  const navigation = useNavigation();
   useActionToast(reorder.data);
   // The server's order wins whenever it changes (after a save, an add, a delete).
   const [shown, setShown] = useState(loaderData.categories);
@@ -96,7 +96,7 @@ export default function Categories({ loaderData }: Route.ComponentProps) {
     reorder.submit({ intent: "reorder", ids: JSON.stringify(next.map((c) => c.id)) }, { method: "post" });
   };
 
-  const loading = navigation.state === "loading" && navigation.location.pathname === "/admin/categories";
+  const loading = usePageLoading("/admin/categories") !== null;
   return (
     <>
       <PageHeader

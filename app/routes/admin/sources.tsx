@@ -6,6 +6,7 @@ import { RssValidatorTab } from "~/app/components/admin/sources/rss-validator-ta
 import { DELETE_FETCHER } from "~/app/components/admin/sources/source-card";
 import { DISCOVERY_FAILED, type DiscoverAnswer } from "~/app/components/admin/sources/discovery-messages";
 import { SourceDialog } from "~/app/components/admin/sources/source-dialog";
+import { SOURCE_LIST } from "~/app/components/admin/sources/source-list-query";
 import { Tabs, TABS, type TabId } from "~/app/components/admin/sources/source-tabs";
 import { SourcesPanel } from "~/app/components/admin/sources/sources-panel";
 import { primaryButtonClass } from "~/app/components/admin/sources/ui";
@@ -30,9 +31,7 @@ export function meta(): Route.MetaDescriptors {
 
 export async function loader(args: Route.LoaderArgs) {
   await requireAdmin(args);
-  const params = new URL(args.request.url).searchParams;
-  const q = params.get("q")?.trim() ?? "";
-  const troubled = params.get("trouble") === "1";
+  const { q, troubled } = SOURCE_LIST.read(new URL(args.request.url).searchParams);
   const [sources, sourceNames, categories] = await Promise.all([
     listSources({ sources: args.context.repos.sources, crawl: args.context.repos.crawl }, { search: q, troubled }),
     args.context.repos.sources.listNames(),

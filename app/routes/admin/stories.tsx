@@ -4,7 +4,7 @@ import { ShortcutsDialog, useReviewShortcuts } from "~/app/components/admin/stor
 import { StoryDialog } from "~/app/components/admin/stories/story-dialog";
 import { PublishDialog } from "~/app/components/admin/stories/publish-dialog";
 import { RejectedList, StoryList } from "~/app/components/admin/stories/story-list";
-import { BulkBar, listHref, StatusButtons, StoryToolbar } from "~/app/components/admin/stories/stories-toolbar";
+import { BulkBar, StatusButtons, STORY_LIST, StoryToolbar } from "~/app/components/admin/stories/stories-toolbar";
 import { Pagination } from "~/app/components/pagination";
 import { z } from "zod";
 import { useActionToast, type ActionResult } from "~/app/lib/action-toast";
@@ -12,7 +12,7 @@ import { adminAction, intent, type Failure } from "~/app/lib/admin-action.server
 import { requireAdmin } from "~/app/lib/admin.server";
 import { idField, idListField, optionalIdField } from "~/app/lib/form-fields";
 import { storyFormFields } from "~/domain/stories/story-form";
-import { listAdminStories, parseAdminListQuery, type AdminStory } from "~/domain/stories/admin-list";
+import { listAdminStories, type AdminStory } from "~/domain/stories/admin-list";
 import { bulkOutcomeMessage, bulkPublishStories, bulkRejectStories } from "~/domain/stories/bulk-review";
 import { changeStoryCategory, createStory, deleteStory, editStory, publishStory, rejectStory, unpublishStory } from "~/domain/stories/editorial";
 import { PageHeader } from "~/app/components/admin/page-header";
@@ -25,8 +25,7 @@ export function meta(): Route.MetaDescriptors {
 
 export async function loader(args: Route.LoaderArgs) {
   await requireAdmin(args);
-  const params = new URL(args.request.url).searchParams;
-  const query = parseAdminListQuery((name) => params.get(name));
+  const query = STORY_LIST.read(new URL(args.request.url).searchParams);
   return { ...(await listAdminStories(args.context.repos, query)), query };
 }
 
@@ -207,7 +206,7 @@ export default function Stories({ loaderData }: Route.ComponentProps) {
           {didYouMean ? (
             <p className="mt-2 text-lg">
               Did you mean{" "}
-              <Link to={listHref(query, { search: didYouMean })} className="font-bold text-ufo underline">
+              <Link to={STORY_LIST.href(query, { search: didYouMean })} className="font-bold text-ufo underline">
                 {didYouMean}
               </Link>
               ?

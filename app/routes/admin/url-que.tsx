@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { readUrlQueFilters } from "~/app/components/admin/url-que/filters";
+import { urlQueList } from "~/app/components/admin/url-que/filters";
 import { URL_QUE_TEXT } from "~/app/components/admin/url-que/texts";
 import { UrlQueScreen, type UrlQueAnswer } from "~/app/components/admin/url-que/url-que-screen";
 import { adminAction, intent, type Failure } from "~/app/lib/admin-action.server";
@@ -17,7 +17,7 @@ export function meta(): Route.MetaDescriptors {
 export async function loader(args: Route.LoaderArgs) {
   await requireAdmin(args);
   const statuses = { options: URL_QUEUE_STATUSES, fallback: DEFAULT_URL_QUEUE_STATUS };
-  const filters = readUrlQueFilters(new URL(args.request.url).searchParams, statuses);
+  const filters = urlQueList(statuses).read(new URL(args.request.url).searchParams);
   const [items, sources] = await Promise.all([
     listUrlQueue({ repos: args.context.repos }, { sourceId: filters.sourceId, status: filters.status, search: filters.q }),
     args.context.repos.sources.listNames(),

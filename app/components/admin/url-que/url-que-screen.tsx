@@ -1,12 +1,13 @@
 import { useCallback, useState } from "react";
-import { Link, useFetcher, useNavigation, useRevalidator } from "react-router";
+import { Link, useFetcher, useRevalidator } from "react-router";
 import { toast } from "sonner";
 import { ConfirmDialog } from "~/app/components/admin/confirm-dialog";
 import { PageHeader } from "~/app/components/admin/page-header";
 import { Notice } from "~/app/components/states";
 import { useActionToast, type ActionResult } from "~/app/lib/action-toast";
+import { usePageLoading } from "~/app/lib/use-page-loading";
 import type { UrlQueueItem } from "~/domain/crawl/url-queue";
-import { filtersKey, type StatusChoices, type UrlQueFilters } from "./filters";
+import { urlQueList, type StatusChoices, type UrlQueFilters } from "./filters";
 import { URL_QUE_TEXT } from "./texts";
 import { UrlQueFiltersBar } from "./url-que-filters";
 import { ScrapeProgressBar, UrlQueToolbar, type QueueIntent } from "./url-que-toolbar";
@@ -64,12 +65,11 @@ export function UrlQueScreen({
   const [confirming, setConfirming] = useState<number | null>(null);
   const fetcher = useFetcher<UrlQueAnswer>();
   const revalidator = useRevalidator();
-  const navigation = useNavigation();
   const scrape = useScrapeJob({ onFailed: () => setSelected(new Set()) });
   useActionToast(fetcher.data && "toast" in fetcher.data ? fetcher.data : undefined);
 
   // The selection belongs to one set of filters; a reload keeps only the rows still listed.
-  const key = filtersKey(filters);
+  const key = urlQueList(statuses).href(filters);
   const [seen, setSeen] = useState({ key, items });
   if (seen.key !== key || seen.items !== items) {
     setSeen({ key, items });
@@ -85,8 +85,9 @@ export function UrlQueScreen({
     else if (fetcher.data?.ok) setSelected(new Set());
   }
 
+  const pageLoading = usePageLoading(URL_QUE_PATH) !== null;
   const loading =
-    (navigation.state === "loading" && navigation.location.pathname.replace(/\/$/, "") === URL_QUE_PATH) ||
+    pageLoading ||
     revalidator.state === "loading" ||
     fetcher.state === "loading";
   const intent = (fetcher.formData?.get("intent") as QueueIntent | null) ?? null;
