@@ -20,7 +20,8 @@ export type FilterSelect<Q> = {
 /** The search box of the bar: which filter holds the text, its label and its hint. */
 export type FilterSearch<Q> = { field: keyof Q & string; label: string; placeholder: string };
 
-const WIDTHS = { narrow: "w-full sm:w-40", wide: "w-full sm:w-52" } as const;
+// On a phone two selects share a line (gap-3 is 0.75rem), so the filters do not push the list off the screen.
+const WIDTHS = { narrow: "w-[calc(50%-0.375rem)] sm:w-40", wide: "w-[calc(50%-0.375rem)] sm:w-52" } as const;
 
 const asText = (value: unknown) => (value === null || value === undefined ? "" : String(value));
 
