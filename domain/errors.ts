@@ -67,3 +67,10 @@ export class DomainError extends Error {
 export function isDomainError(error: unknown): error is DomainError {
   return typeof error === "object" && error !== null && (error as { [BRAND]?: unknown })[BRAND] === true;
 }
+
+/** Each field's first problem among a schema's issues, by its path ("_" for the input as a whole). */
+export function fieldMessages(issues: readonly { path: readonly PropertyKey[]; message: string }[]): Record<string, string> {
+  const fields: Record<string, string> = {};
+  for (const issue of issues) fields[issue.path.map(String).join(".") || "_"] ??= issue.message;
+  return fields;
+}

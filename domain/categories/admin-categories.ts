@@ -1,5 +1,5 @@
 import type { CategoriesRepo } from "~/db/repos/categories.repo";
-import { DomainError } from "~/domain/errors";
+import { DomainError, fieldMessages } from "~/domain/errors";
 import { categoryFormSchema, CATEGORY_FIELDS_MESSAGE } from "./category-form";
 
 // The Categories page (spec sections 2, 4 and 5): add, edit, reorder, and (beyond the spec) delete.
@@ -29,8 +29,7 @@ export async function listAdminCategories(deps: Deps): Promise<AdminCategory[]> 
 function clean(input: { name: string; slug: string }) {
   const parsed = categoryFormSchema.safeParse(input);
   if (!parsed.success) {
-    const fields = Object.fromEntries(parsed.error.issues.map((issue) => [String(issue.path[0]), issue.message]));
-    throw new DomainError("INVALID_CATEGORY", CATEGORY_FIELDS_MESSAGE, { fields });
+    throw new DomainError("INVALID_CATEGORY", CATEGORY_FIELDS_MESSAGE, { fields: fieldMessages(parsed.error.issues) });
   }
   return parsed.data;
 }

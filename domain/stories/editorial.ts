@@ -1,5 +1,5 @@
 import type { EditorialRepo, StoryLinkFields } from "~/db/repos/editorial.repo";
-import { DomainError } from "~/domain/errors";
+import { DomainError, fieldMessages } from "~/domain/errors";
 import { normalizeUrl, rejectionContentHash } from "~/lib/normalize-url";
 import { ALREADY_REJECTED_MESSAGE, REQUIRED_FIELDS_MESSAGE } from "./messages";
 import { storyFormSchema, type StoryForm } from "./story-form";
@@ -28,9 +28,7 @@ function parseForm(input: StoryForm) {
     const message =
       first.message === REQUIRED_FIELDS_MESSAGE ? REQUIRED_FIELDS_MESSAGE : `${String(first.path[0])} ${first.message}`;
     // Each field's first problem, for the dialog to show beside the field.
-    const fields: Record<string, string> = {};
-    for (const issue of parsed.error.issues) fields[String(issue.path[0])] ??= issue.message;
-    throw new DomainError("INVALID_STORY", message, { fields });
+    throw new DomainError("INVALID_STORY", message, { fields: fieldMessages(parsed.error.issues) });
   }
   return parsed.data;
 }
