@@ -1,4 +1,4 @@
-import type { ReactNode } from "react";
+import { useState, type ReactNode } from "react";
 import { Dialog } from "~/app/components/admin/dialog";
 
 const button = "rounded-full border-2 px-4 py-2 font-bold";
@@ -42,4 +42,30 @@ export function ConfirmDialog({
       </div>
     </Dialog>
   );
+}
+
+/** A question for useConfirm: what ConfirmDialog shows, and what a yes does. */
+export type Question = { title: string; message: ReactNode; confirmLabel: string; tone?: keyof typeof CONFIRM_CLASS; onConfirm: () => void };
+
+/**
+ * Asking first, for a control that acts at once otherwise: `ask(question)` opens the confirmation,
+ * and `dialog` is rendered where the control is. A yes closes it and acts; Cancel or Escape only closes it.
+ */
+export function useConfirm(): { ask: (question: Question) => void; dialog: ReactNode } {
+  const [asking, setAsking] = useState<Question | null>(null);
+  const dialog = asking ? (
+    <ConfirmDialog
+      title={asking.title}
+      confirmLabel={asking.confirmLabel}
+      tone={asking.tone}
+      onCancel={() => setAsking(null)}
+      onConfirm={() => {
+        setAsking(null);
+        asking.onConfirm();
+      }}
+    >
+      {asking.message}
+    </ConfirmDialog>
+  ) : null;
+  return { ask: setAsking, dialog };
 }

@@ -20,6 +20,16 @@ import { action as usersAction } from "./users";
 const t = useTestDatabase();
 const SITE = "https://oddwire.test";
 
+// A runner without handlers only queues jobs, as a web process does: a queued job is the outcome.
+let runner: JobRunner;
+beforeAll(async () => {
+  runner = await createJobRunner({ database: t.database, logger: pino({ level: "silent" }), pollSchedule: null });
+  await runner.start();
+});
+afterAll(async () => {
+  await runner.stop();
+});
+
 async function signedInAdmin(options: { isAdmin?: boolean } = {}) {
   const admin = await makeUser(t.db, { isAdmin: options.isAdmin ?? true, email: "boss@oddwire.test" });
   const errors: unknown[] = [];
@@ -192,15 +202,6 @@ describe("category actions", () => {
 });
 
 describe("'Discover now' on a source", () => {
-  // A runner without handlers only queues jobs, as a web process does: a queued job is the outcome.
-  let runner: JobRunner;
-  beforeAll(async () => {
-    runner = await createJobRunner({ database: t.database, logger: pino({ level: "silent" }), pollSchedule: null });
-    await runner.start();
-  });
-  afterAll(async () => {
-    await runner.stop();
-  });
   const withJobs = (context: AppLoadContext) => ({ ...context, jobs: runner }) as unknown as AppLoadContext;
   const discover = (sourceId: number) => post("/admin/sources", { intent: "discover", sourceId: String(sourceId) });
 
@@ -242,14 +243,6 @@ describe("'Discover now' on a source", () => {
 });
 
 describe("the job endpoints answer through the one error mapping", () => {
-  let runner: JobRunner;
-  beforeAll(async () => {
-    runner = await createJobRunner({ database: t.database, logger: pino({ level: "silent" }), pollSchedule: null });
-    await runner.start();
-  });
-  afterAll(async () => {
-    await runner.stop();
-  });
   const get = (path: string) => new Request(`${SITE}${path}`);
   const read = async (response: unknown) => ({ status: (response as Response).status, body: await (response as Response).json() });
 

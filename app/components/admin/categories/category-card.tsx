@@ -4,7 +4,7 @@ import { useRef, useState } from "react";
 import { useFetcher } from "react-router";
 import type { AdminCategory } from "~/domain/categories/admin-categories";
 import { useActionSuccess, useActionToast, type ActionResult } from "~/app/lib/action-toast";
-import { ConfirmDialog } from "~/app/components/admin/confirm-dialog";
+import { useConfirm } from "~/app/components/admin/confirm-dialog";
 import { DisabledReason } from "~/app/components/admin/disabled-reason";
 import { categoryFormProblem } from "~/domain/categories/category-form";
 import { deleteNote } from "./reasons";
@@ -29,7 +29,7 @@ export function CategoryCard({
   const [name, setName] = useState(category.name);
   const [slug, setSlug] = useState(category.slug);
   const [moveTo, setMoveTo] = useState("");
-  const [confirming, setConfirming] = useState(false);
+  const confirm = useConfirm();
   const deleteForm = useRef<HTMLFormElement>(null);
   useActionSuccess(fetcher, onDone);
   const field = "min-w-0 flex-1 basis-40 rounded-lg border-2 border-ink bg-white px-3 py-1.5";
@@ -98,9 +98,21 @@ export function CategoryCard({
                 method="post"
                 className="flex items-center gap-2"
                 onSubmit={(event) => {
-                  // Delete asks first; the answer sends the form.
+                  // Delete asks first; a yes sends the form.
                   event.preventDefault();
-                  setConfirming(true);
+                  confirm.ask({
+                    title: "Delete category",
+                    message: (
+                      <>
+                        <p>{`Delete the category ${category.name}?`}</p>
+                        {deleteReason ? <p className="mt-2 text-sm text-ink/70">{deleteReason}</p> : null}
+                      </>
+                    ),
+                    confirmLabel: "Delete",
+                    onConfirm: () => {
+                      if (deleteForm.current) void fetcher.submit(deleteForm.current);
+                    },
+                  });
                 }}
               >
                 <input type="hidden" name="intent" value="delete" />
@@ -138,20 +150,7 @@ export function CategoryCard({
             </div>
             {deleteReason ? <DisabledReason id={`delete-reason-${category.id}`}>{deleteReason}</DisabledReason> : null}
           </div>
-          {confirming ? (
-            <ConfirmDialog
-              title="Delete category"
-              confirmLabel="Delete"
-              onCancel={() => setConfirming(false)}
-              onConfirm={() => {
-                setConfirming(false);
-                if (deleteForm.current) void fetcher.submit(deleteForm.current);
-              }}
-            >
-              <p>{`Delete the category ${category.name}?`}</p>
-              {deleteReason ? <p className="mt-2 text-sm text-ink/70">{deleteReason}</p> : null}
-            </ConfirmDialog>
-          ) : null}
+          {confirm.dialog}
         </>
       )}
     </li>

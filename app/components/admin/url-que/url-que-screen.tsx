@@ -1,7 +1,7 @@
-import { useCallback, useState } from "react";
+import { useState } from "react";
 import { Link, useFetcher, useRevalidator } from "react-router";
 import { toast } from "sonner";
-import { ConfirmDialog } from "~/app/components/admin/confirm-dialog";
+import { useConfirm } from "~/app/components/admin/confirm-dialog";
 import { PageHeader } from "~/app/components/admin/page-header";
 import { Notice } from "~/app/components/states";
 import { useActionToast, type ActionResult } from "~/app/lib/action-toast";
@@ -62,7 +62,7 @@ export function UrlQueScreen({
   limit: number;
 }) {
   const [selected, setSelected] = useState<Set<number>>(new Set());
-  const [confirming, setConfirming] = useState<number | null>(null);
+  const confirm = useConfirm();
   const fetcher = useFetcher<UrlQueAnswer>();
   const revalidator = useRevalidator();
   const scrape = useScrapeJob({ onFailed: () => setSelected(new Set()) });
@@ -107,10 +107,11 @@ export function UrlQueScreen({
       toast.error(URL_QUE_TEXT.noSelection.title, { description: URL_QUE_TEXT.noSelection.description });
       return;
     }
-    if (action === "delete") setConfirming(selected.size);
-    else submit(action, [...selected]);
+    const ids = [...selected];
+    // Delete asks first (spec section 8).
+    if (action === "delete") confirm.ask({ title: "Delete URLs", message: <p>{URL_QUE_TEXT.confirmDelete(ids.length)}</p>, confirmLabel: "Delete", onConfirm: () => submit("delete", ids) });
+    else submit(action, ids);
   };
-  const cancelDelete = useCallback(() => setConfirming(null), []);
   const filtered = filters.sourceId !== null || filters.status !== statuses.fallback || filters.q !== "";
 
   return (
@@ -130,20 +131,7 @@ export function UrlQueScreen({
       />
       {scrape.run ? <ScrapeProgressBar {...scrapeProgress(scrape.run)} /> : null}
       {items.length === 0 ? <EmptyQueue filtered={filtered} /> : <UrlQueueList items={items} selected={selected} onSelect={select} busy={loading} />}
-      {confirming !== null ? (
-        // Delete asks first (spec section 8).
-        <ConfirmDialog
-          title="Delete URLs"
-          confirmLabel="Delete"
-          onCancel={cancelDelete}
-          onConfirm={() => {
-            setConfirming(null);
-            submit("delete", [...selected]);
-          }}
-        >
-          <p>{URL_QUE_TEXT.confirmDelete(confirming)}</p>
-        </ConfirmDialog>
-      ) : null}
+      {confirm.dialog}
     </>
   );
 }
