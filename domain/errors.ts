@@ -9,6 +9,7 @@ export const DOMAIN_ERROR_KINDS = {
   CATEGORY_NOT_FOUND: "not-found",
   USER_NOT_FOUND: "not-found",
   POST_NOT_FOUND: "not-found",
+  JOB_NOT_FOUND: "not-found",
   // The request is well-formed but clashes with the current state.
   NOT_A_CRAWL_SOURCE: "conflict",
   ALREADY_POSTED: "conflict",
@@ -21,6 +22,7 @@ export const DOMAIN_ERROR_KINDS = {
   SLUG_TAKEN: "conflict",
   CATEGORY_HAS_STORIES: "conflict",
   STALE_ORDER: "conflict",
+  JOB_NOT_FINISHED: "conflict",
   // The input itself is wrong; fields name what to fix.
   INVALID_INPUT: "invalid",
   INVALID_STORY: "invalid",
@@ -64,4 +66,11 @@ export class DomainError extends Error {
 /** Narrows an unknown thrown value to a DomainError, whichever copy of this module made it. */
 export function isDomainError(error: unknown): error is DomainError {
   return typeof error === "object" && error !== null && (error as { [BRAND]?: unknown })[BRAND] === true;
+}
+
+/** Each field's first problem among a schema's issues, by its path ("_" for the input as a whole). */
+export function fieldMessages(issues: readonly { path: readonly PropertyKey[]; message: string }[]): Record<string, string> {
+  const fields: Record<string, string> = {};
+  for (const issue of issues) fields[issue.path.map(String).join(".") || "_"] ??= issue.message;
+  return fields;
 }

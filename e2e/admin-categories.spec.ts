@@ -67,18 +67,27 @@ test("the disabled Delete and Add Category buttons say why beside them, and Dele
   const empty = page.getByRole("button", { name: `Delete ${CATEGORIES.empty.name}` });
   await expect(empty).toBeEnabled();
   await expect(empty).toHaveAccessibleDescription("");
+  // Delete asks first in the one confirmation dialog; Escape cancels and nothing is deleted.
+  await empty.click();
+  const confirm = page.getByRole("dialog", { name: "Delete category" });
+  await expect(confirm).toContainText(`Delete the category ${CATEGORIES.empty.name}?`);
+  await expect(confirm.getByRole("button", { name: "Cancel" })).toBeFocused();
+  await page.keyboard.press("Escape");
+  await expect(confirm).toHaveCount(0);
+  await expect(empty).toBeVisible();
 
   await page.getByRole("button", { name: "Add Category" }).first().click();
   const submit = page.getByRole("main").locator("form").getByRole("button", { name: "Add Category" });
   await expect(submit).toBeDisabled();
-  await expect(page.getByText("Enter a category name and a URL slug to add the category.")).toBeVisible();
-  await expect(submit).toHaveAccessibleDescription("Enter a category name and a URL slug to add the category.");
+  // The browser says why in the server's own words: one rule for both (domain/categories/category-form.ts).
+  await expect(page.getByText("A category needs a name and a URL slug")).toBeVisible();
+  await expect(submit).toHaveAccessibleDescription("A category needs a name and a URL slug");
   await page.getByLabel("Category Name").first().fill("Strange Weather");
   await expect(submit).toBeEnabled();
   await expect(submit).toHaveAccessibleDescription("");
   await page.getByLabel("URL Slug").first().fill("");
   await expect(submit).toBeDisabled();
-  await expect(submit).toHaveAccessibleDescription("Enter a URL slug to add the category.");
+  await expect(submit).toHaveAccessibleDescription("A category needs a name and a URL slug");
 });
 
 test("moving a category with the keyboard is announced by the category's name, not its id", async ({ page }) => {

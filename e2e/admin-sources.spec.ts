@@ -112,12 +112,12 @@ test("an editor adds an RSS source with keywords, edits it, finds it by search a
   await page.getByPlaceholder("Search sources...").fill("weird wire");
   await page.getByPlaceholder("Search sources...").press("Enter");
 
-  // Delete asks first, then says what went.
-  page.once("dialog", (confirm) => {
-    expect(confirm.message()).toContain('Delete "Weird Wire Monthly"?');
-    void confirm.accept();
-  });
+  // Delete asks first in the back office's one confirmation dialog (Cancel has the focus), then says what went.
   await card(page, "Weird Wire Monthly").getByRole("button", { name: "Delete Weird Wire Monthly" }).click();
+  const confirm = page.getByRole("dialog", { name: "Delete source" });
+  await expect(confirm).toContainText('Delete "Weird Wire Monthly"? Its stories, rejected stories, and logs are removed too. This cannot be undone.');
+  await expect(confirm.getByRole("button", { name: "Cancel" })).toBeFocused();
+  await confirm.getByRole("button", { name: "Delete" }).click();
   await expect(toast(page, "Source deleted successfully")).toContainText("Source and all associated data (stories, rejected stories, and logs) have been removed.");
   await expect(card(page, "Weird Wire Monthly")).toHaveCount(0);
   await expect(page.getByText("No sources found matching your criteria")).toBeVisible();

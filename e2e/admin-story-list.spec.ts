@@ -31,6 +31,15 @@ test("at 1366x900 at least 15 stories fit on the screen, each with the spec's ca
   await expect(row.getByRole("button", { name: `Reject ${PENDING[0]!.title}` })).toBeVisible();
   await expect(row.getByRole("link", { name: `Edit ${PENDING[0]!.title}` })).toBeVisible();
   await expect(row.getByRole("button", { name: `Delete ${PENDING[0]!.title}` })).toBeVisible();
+  // Delete asks first in the one confirmation dialog; Cancel keeps the story and gives the focus back.
+  await row.getByRole("button", { name: `Delete ${PENDING[0]!.title}` }).click();
+  const confirm = page.getByRole("dialog", { name: "Delete story" });
+  await expect(confirm).toContainText(`Delete "${PENDING[0]!.title}" permanently?`);
+  await expect(confirm.getByRole("button", { name: "Cancel" })).toBeFocused();
+  await confirm.getByRole("button", { name: "Cancel" }).click();
+  await expect(confirm).toHaveCount(0);
+  await expect(row.getByRole("button", { name: `Delete ${PENDING[0]!.title}` })).toBeFocused();
+  await expect(row).toBeVisible();
   // Each row is one line of title over one of summary.
   const height = await row.evaluate((li) => li.getBoundingClientRect().height);
   expect(height).toBeLessThanOrEqual(48);

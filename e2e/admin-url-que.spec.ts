@@ -140,8 +140,11 @@ test("reject and delete act on the selection, by mouse and by keyboard, with the
   await expectListed(page, [QUEUE_ROWS.deleteA, QUEUE_ROWS.deleteB]);
   await expect(action(page, "Reject", 0)).toBeVisible();
 
-  // By keyboard: from the search box, Tab reaches the buttons, then the rows' boxes; Space ticks one.
+  // By keyboard: from the search box (which holds a search, so it offers to clear it), Tab reaches the
+  // buttons, then the rows' boxes; Space ticks one.
   await page.getByLabel("Search URL").focus();
+  await page.keyboard.press("Tab");
+  await expectFocusRing(page.getByRole("button", { name: "Clear search" }));
   await page.keyboard.press("Tab");
   await expectFocusRing(page.getByRole("button", { name: "Search", exact: true }));
   await page.keyboard.press("Tab");

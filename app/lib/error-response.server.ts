@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { isDomainError, type DomainErrorKind } from "~/domain/errors";
+import { fieldMessages, isDomainError, type DomainErrorKind } from "~/domain/errors";
 
 /** Where an unexpected failure is written (a pino logger fits). */
 export type ErrorLogger = { error: (obj: Record<string, unknown>, msg: string) => void };
@@ -20,12 +20,7 @@ export function errorAnswer(error: unknown, logger: ErrorLogger, fallback: strin
     return { status: STATUS_OF_KIND[error.kind], code: error.code, message: error.message, ...(error.fields ? { fields: error.fields } : {}) };
   }
   if (error instanceof z.ZodError) {
-    const fields: Record<string, string> = {};
-    for (const issue of error.issues) {
-      const key = issue.path.join(".") || "_";
-      fields[key] ??= issue.message;
-    }
-    return { status: 400, code: "INVALID_INPUT", message: error.issues[0]?.message ?? "That request was not understood.", fields };
+    return { status: 400, code: "INVALID_INPUT", message: error.issues[0]?.message ?? "That request was not understood.", fields: fieldMessages(error.issues) };
   }
   logger.error({ err: error, ...logFields }, fallback);
   return { status: 500, code: "INTERNAL", message: fallback };

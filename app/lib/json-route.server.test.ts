@@ -1,7 +1,7 @@
 import { describe, expect, test } from "vitest";
 import { z } from "zod";
 import { DomainError } from "~/domain/errors";
-import { failureResponse, json, methodNotAllowed, parseOr400, readJsonBody } from "./json-route.server";
+import { failureResponse, json, methodNotAllowed, parseInput, readJsonBody } from "./json-route.server";
 
 const Body = z.object({ urls: z.array(z.string()).min(1, "Paste one or more valid URLs first.") });
 const post = (body: string) => new Request("https://oddwire.test/admin/api/scrape", { method: "POST", body, headers: { "content-type": "application/json" } });
@@ -21,13 +21,16 @@ describe("reading an admin endpoint's input", () => {
     expect(await readJsonBody(post('{"urls":["https://a.example"]}'), Body)).toEqual({ urls: ["https://a.example"] });
   });
 
-  test("a body that is not JSON is refused with 400", async () => {
-    expect(await refusal(readJsonBody(post("urls=1"), Body))).toEqual({ status: 400, body: { error: "The request body must be JSON." } });
+  test("a body that is not JSON is refused with 400 as invalid input", async () => {
+    expect(await refusal(readJsonBody(post("urls=1"), Body))).toEqual({ status: 400, body: { error: "The request body must be JSON.", code: "INVALID_INPUT" } });
   });
 
-  test("a body that does not fit is refused with the schema's first message", async () => {
-    expect(await refusal(readJsonBody(post('{"urls":[]}'), Body))).toEqual({ status: 400, body: { error: "Paste one or more valid URLs first." } });
-    expect(await refusal(() => parseOr400(z.string().min(1, "Not a job id."), ""))).toEqual({ status: 400, body: { error: "Not a job id." } });
+  test("a body or query that does not fit is refused by the one mapping: the schema's first message, its code and each field's message", async () => {
+    expect(await refusal(readJsonBody(post('{"urls":[]}'), Body))).toEqual({
+      status: 400,
+      body: { error: "Paste one or more valid URLs first.", code: "INVALID_INPUT", fields: { urls: "Paste one or more valid URLs first." } },
+    });
+    expect(await refusal(() => parseInput(z.string().min(1, "Not a job id."), ""))).toEqual({ status: 400, body: { error: "Not a job id.", code: "INVALID_INPUT", fields: { _: "Not a job id." } } });
   });
 });
 

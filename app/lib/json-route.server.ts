@@ -1,4 +1,5 @@
 import type { z } from "zod";
+import { DomainError } from "~/domain/errors";
 import { errorAnswer, type ErrorLogger } from "./error-response.server";
 
 const NO_STORE = { "Cache-Control": "no-store" };
@@ -8,21 +9,27 @@ export function json(body: unknown, init: { status?: number } = {}): Response {
   return Response.json(body, { status: init.status ?? 200, headers: NO_STORE });
 }
 
-/** The request's JSON body checked against a schema; throws a 400 JSON response when it does not fit. */
+// A refused input is the caller's doing, never a failure of ours: the mapping has nothing to log.
+const NOTHING_TO_LOG: ErrorLogger = { error: () => {} };
+
+/** The request's JSON body checked against a schema; throws the invalid-input answer when it is not JSON or does not fit. */
 export async function readJsonBody<T extends z.ZodType>(request: Request, schema: T): Promise<z.infer<T>> {
   let body: unknown;
   try {
     body = await request.json();
   } catch {
-    throw json({ error: "The request body must be JSON." }, { status: 400 });
+    throw failureResponse(new DomainError("INVALID_INPUT", "The request body must be JSON."), NOTHING_TO_LOG, "");
   }
-  return parseOr400(schema, body);
+  return parseInput(schema, body);
 }
 
-/** A value checked against a schema; throws a 400 JSON response naming the first problem. */
-export function parseOr400<T extends z.ZodType>(schema: T, value: unknown): z.infer<T> {
+/**
+ * A value (a query, a path parameter) checked against a schema; throws the one mapping's answer to
+ * invalid input when it does not fit: 400, `{error, code: "INVALID_INPUT", fields}`.
+ */
+export function parseInput<T extends z.ZodType>(schema: T, value: unknown): z.infer<T> {
   const parsed = schema.safeParse(value);
-  if (!parsed.success) throw json({ error: parsed.error.issues[0]?.message ?? "Invalid request" }, { status: 400 });
+  if (!parsed.success) throw failureResponse(parsed.error, NOTHING_TO_LOG, "");
   return parsed.data;
 }
 

@@ -1,6 +1,6 @@
 import type { CategoriesRepo } from "~/db/repos/categories.repo";
-import { DomainError } from "~/domain/errors";
-import { categorySlug } from "./category-slug";
+import { DomainError, fieldMessages } from "~/domain/errors";
+import { categoryFormSchema, CATEGORY_FIELDS_MESSAGE } from "./category-form";
 
 // The Categories page (spec sections 2, 4 and 5): add, edit, reorder, and (beyond the spec) delete.
 
@@ -27,10 +27,11 @@ export async function listAdminCategories(deps: Deps): Promise<AdminCategory[]> 
 }
 
 function clean(input: { name: string; slug: string }) {
-  const name = input.name.trim();
-  const slug = categorySlug(input.slug);
-  if (name === "" || slug === "") throw new DomainError("INVALID_CATEGORY", "A category needs a name and a URL slug");
-  return { name, slug };
+  const parsed = categoryFormSchema.safeParse(input);
+  if (!parsed.success) {
+    throw new DomainError("INVALID_CATEGORY", CATEGORY_FIELDS_MESSAGE, { fields: fieldMessages(parsed.error.issues) });
+  }
+  return parsed.data;
 }
 
 async function assertSlugFree(deps: Deps, slug: string, exceptId?: number) {

@@ -233,27 +233,26 @@ export function validateSourceForm(input: SourceFormInput): SourceFormCheck {
   };
 }
 
-/** Reads the form's fields from submitted form data (keywords are repeated fields). */
-export function sourceFormFromData(form: FormData): SourceFormInput {
-  const text = (key: string) => {
-    const value = form.get(key);
-    return typeof value === "string" ? value : "";
-  };
-  const list = (key: string) => form.getAll(key).filter((v): v is string => typeof v === "string");
-  return {
-    name: text("name"),
-    websiteUrl: text("websiteUrl"),
-    rssFeedUrl: text("rssFeedUrl"),
-    sourceType: text("sourceType"),
-    status: text("status"),
-    scrapingConfig: text("scrapingConfig"),
-    includeKeywords: list("includeKeywords"),
-    excludeKeywords: list("excludeKeywords"),
-    notes: text("notes"),
-    pollIntervalMinutes: text("pollIntervalMinutes"),
-    defaultCategoryId: text("defaultCategoryId"),
-  };
-}
+const text = z.preprocess((value) => (Array.isArray(value) ? value[0] : value) ?? "", z.string());
+const list = z.preprocess((value) => (value === undefined ? [] : Array.isArray(value) ? value : [value]), z.array(z.string()));
+
+/**
+ * The form's fields as submitted (keywords are repeated fields), read by the server's action and by
+ * the dialog alike; validateSourceForm then checks them by the same rules on both sides.
+ */
+export const sourceFormSchema = z.object({
+  name: text,
+  websiteUrl: text,
+  rssFeedUrl: text,
+  sourceType: text,
+  status: text,
+  scrapingConfig: text,
+  includeKeywords: list,
+  excludeKeywords: list,
+  notes: text,
+  pollIntervalMinutes: text,
+  defaultCategoryId: text,
+}) satisfies z.ZodType<SourceFormInput, unknown>;
 
 /** The toasts of the Sources page (spec section 8). */
 export const SOURCE_MESSAGES = {

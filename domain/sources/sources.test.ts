@@ -66,13 +66,13 @@ describe("creating a source", () => {
     expect(cleared.defaultCategoryId).toBeNull();
     const error = await updateSource(withCategories(), { actorUserId: null, sourceId: created.id, form: form({ rssFeedUrl: created.rssFeedUrl!, defaultCategoryId: "999999" }) }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(InvalidSourceError);
-    expect((error as InvalidSourceError).fieldErrors).toEqual({ defaultCategoryId: "That category no longer exists: choose another, or none" });
+    expect((error as InvalidSourceError).fields).toEqual({ defaultCategoryId: "That category no longer exists: choose another, or none" });
   });
 
   test("a refused form stores nothing and says what is wrong with each field", async () => {
     const error = await createSource(deps(), { actorUserId: null, form: form({ name: " ", rssFeedUrl: "" }) }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(InvalidSourceError);
-    expect((error as InvalidSourceError).fieldErrors).toEqual({ name: "Name is required", rssFeedUrl: "RSS Feed URL is required for RSS sources" });
+    expect((error as InvalidSourceError).fields).toEqual({ name: "Name is required", rssFeedUrl: "RSS Feed URL is required for RSS sources" });
     expect(await t.db.select().from(sources)).toEqual([]);
   });
 
@@ -82,7 +82,7 @@ describe("creating a source", () => {
       actorUserId: null,
       form: form({ name: "Second", rssFeedUrl: "https://www.OddPlanet.example/feed.xml/?utm_source=x" }),
     }).catch((e: unknown) => e);
-    expect((error as InvalidSourceError).fieldErrors).toEqual({ rssFeedUrl: 'This feed is already added as "First"' });
+    expect((error as InvalidSourceError).fields).toEqual({ rssFeedUrl: 'This feed is already added as "First"' });
     expect(await t.db.select().from(sources)).toHaveLength(1);
   });
 });
@@ -218,7 +218,7 @@ describe("editing a source", () => {
     await makeSource(t.db, { name: "Theirs", rssFeedUrl: "https://theirs.example/feed" });
     await expect(updateSource(deps(), { actorUserId: null, sourceId: mine.id, form: form({ rssFeedUrl: "https://mine.example/feed" }) })).resolves.toBeTruthy();
     await expect(updateSource(deps(), { actorUserId: null, sourceId: mine.id, form: form({ rssFeedUrl: "https://theirs.example/feed" }) })).rejects.toMatchObject({
-      fieldErrors: { rssFeedUrl: 'This feed is already added as "Theirs"' },
+      fields: { rssFeedUrl: 'This feed is already added as "Theirs"' },
     });
   });
 

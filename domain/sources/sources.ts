@@ -56,10 +56,10 @@ export type SourceView = {
   discovery: { lastRun: DiscoveryStats | null; queuedNow: number } | null;
 };
 
-/** The form was refused; `fieldErrors` says why, by field. */
+/** The form was refused; `fields` says why, by field. */
 export class InvalidSourceError extends DomainError {
-  constructor(readonly fieldErrors: SourceFieldErrors) {
-    super("INVALID_SOURCE", Object.values(fieldErrors).join(" "), { fields: fieldErrors });
+  constructor(fields: SourceFieldErrors) {
+    super("INVALID_SOURCE", Object.values(fields).join(" "), { fields: fields as Record<string, string> });
     this.name = "InvalidSourceError";
   }
 }

@@ -1,7 +1,7 @@
 import { expect, test } from "vitest";
 import { makeCategory, makeRejectedStory, makeSource, makeStory, makeUser } from "~/db/testing/factories";
 import { useTestDatabase } from "~/db/testing/test-database";
-import { ADMIN_PAGE_SIZE, listAdminStories, parseAdminListQuery, type AdminListQuery } from "./admin-list";
+import { ADMIN_PAGE_SIZE, listAdminStories, type AdminListQuery } from "./admin-list";
 import { publishStory, rejectStory } from "./editorial";
 
 const t = useTestDatabase();
@@ -106,16 +106,6 @@ test("a search that finds nothing offers the public search's 'Did you mean'; one
   expect((await listAdminStories(t.repos, query({ search: "" }))).didYouMean).toBeNull();
   // Nothing pending matches, but the word is right: no correction.
   expect((await listAdminStories(t.repos, query({ search: "parrot", status: "pending" }))).didYouMean).toBeNull();
-});
-
-test.each([
-  [{}, { status: "all", search: "", categoryId: null, sourceId: null, sort: "newest", page: 1 }],
-  [{ status: "pending", q: "  goat ", category: "3", source: "none", sort: "source", page: "2" }, { status: "pending", search: "goat", categoryId: 3, sourceId: "none", sort: "source", page: 2 }],
-  [{ status: "deleted", category: "abc", source: "-1", sort: "random", page: "0" }, { status: "all", search: "", categoryId: null, sourceId: null, sort: "newest", page: 1 }],
-  [{ category: "none", source: "12", sort: "oldest" }, { status: "all", search: "", categoryId: "none", sourceId: 12, sort: "oldest", page: 1 }],
-])("the list's address %j reads as %j", (params, expected) => {
-  const get = (name: string) => (params as Record<string, string>)[name] ?? null;
-  expect(parseAdminListQuery(get)).toEqual(expected);
 });
 
 test("a story shows its link, its source's own date, and the category its source gives as the one to publish with", async () => {

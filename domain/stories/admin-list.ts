@@ -49,27 +49,6 @@ export type AdminListQuery = {
   page: number;
 };
 
-function ownerFrom(raw: string | null): OwnerFilter {
-  if (raw === "none") return "none";
-  const id = Number(raw);
-  return raw && Number.isSafeInteger(id) && id > 0 ? id : null;
-}
-
-/** Reads the list's query from the page's address; anything not understood falls back to its default. */
-export function parseAdminListQuery(get: (name: string) => string | null): AdminListQuery {
-  const status = get("status");
-  const sort = get("sort");
-  const page = Number(get("page"));
-  return {
-    status: (STATUS_FILTERS as readonly string[]).includes(status ?? "") ? (status as StatusFilter) : "all",
-    search: (get("q") ?? "").trim(),
-    categoryId: ownerFrom(get("category")),
-    sourceId: ownerFrom(get("source")),
-    sort: (ADMIN_SORTS as readonly string[]).includes(sort ?? "") ? (sort as AdminSort) : "newest",
-    page: Number.isSafeInteger(page) && page > 0 ? page : 1,
-  };
-}
-
 export type AdminListDeps = {
   stories: Pick<StoriesRepo, "adminList" | "adminRejectedList" | "adminCounts">;
   audit: Pick<AuditRepo, "forEntities">;

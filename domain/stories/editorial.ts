@@ -1,10 +1,9 @@
-import { z } from "zod";
 import type { EditorialRepo, StoryLinkFields } from "~/db/repos/editorial.repo";
-import { DomainError } from "~/domain/errors";
+import { DomainError, fieldMessages } from "~/domain/errors";
 import { normalizeUrl, rejectionContentHash } from "~/lib/normalize-url";
 import { ALREADY_REJECTED_MESSAGE, REQUIRED_FIELDS_MESSAGE } from "./messages";
+import { storyFormSchema, type StoryForm } from "./story-form";
 import { storySlug } from "~/lib/slug";
-import { isHttpUrl } from "~/lib/http-url";
 import { sitePicturePath } from "~/lib/story-image";
 import { storyLink } from "./story-link";
 
@@ -21,39 +20,6 @@ export type EditorialDeps = {
 };
 type Actor = { actorUserId: string };
 
-const optionalUrl = z
-  .string()
-  .trim()
-  .transform((v) => (v === "" ? null : v))
-  .nullable()
-  .refine((v) => v === null || /^https?:\/\//i.test(v), "must be an http(s) URL")
-  .refine((v) => v === null || isHttpUrl(v), "is not a valid URL");
-
-/** A picture the site can serve: one on another site (http(s)), or one of the site's own files by its path. */
-const optionalPicture = z
-  .string()
-  .trim()
-  .transform((v) => (v === "" ? null : v))
-  .nullable()
-  .refine((v) => v === null || isHttpUrl(v) || sitePicturePath(v) !== null, "must be an http(s) URL or a picture on this site, such as /demo/cat.svg");
-
-const optionalText = z
-  .string()
-  .transform((v) => (v.trim() === "" ? null : v.trim()))
-  .nullable();
-
-/** The Add/Edit dialog's fields, as submitted. */
-export const storyFormSchema = z.object({
-  title: z.string().trim().min(1, REQUIRED_FIELDS_MESSAGE),
-  categoryId: z.coerce.number({ message: REQUIRED_FIELDS_MESSAGE }).int().positive(REQUIRED_FIELDS_MESSAGE),
-  summary: optionalText.default(null),
-  content: optionalText.default(null),
-  imageUrl: optionalPicture.default(null),
-  sourceUrl: optionalUrl.default(null),
-  isFeatured: z.boolean().default(false),
-  slug: z.string().trim().optional(),
-});
-export type StoryForm = z.input<typeof storyFormSchema>;
 
 function parseForm(input: StoryForm) {
   const parsed = storyFormSchema.safeParse(input);
@@ -62,9 +28,7 @@ function parseForm(input: StoryForm) {
     const message =
       first.message === REQUIRED_FIELDS_MESSAGE ? REQUIRED_FIELDS_MESSAGE : `${String(first.path[0])} ${first.message}`;
     // Each field's first problem, for the dialog to show beside the field.
-    const fields: Record<string, string> = {};
-    for (const issue of parsed.error.issues) fields[String(issue.path[0])] ??= issue.message;
-    throw new DomainError("INVALID_STORY", message, { fields });
+    throw new DomainError("INVALID_STORY", message, { fields: fieldMessages(parsed.error.issues) });
   }
   return parsed.data;
 }

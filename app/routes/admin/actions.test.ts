@@ -6,6 +6,9 @@ import { makeCategory, makeSource, makeStory, makeUser } from "~/db/testing/fact
 import { useTestDatabase } from "~/db/testing/test-database";
 import { REQUIRED_FIELDS_MESSAGE } from "~/domain/stories/messages";
 import { createJobRunner, type JobRunner } from "~/jobs/runner";
+import { loader as ingestionLoader } from "./api.ingestion";
+import { loader as jobsLoader } from "./api.jobs";
+import { action as categoriesAction } from "./categories";
 import { action as sourcesAction } from "./sources";
 import { action as storiesAction } from "./stories";
 import { action as usersAction } from "./users";
@@ -16,6 +19,16 @@ import { action as usersAction } from "./users";
 // eslint-disable-next-line react-hooks/rules-of-hooks -- a Vitest fixture named like a hook, not a React hook
 const t = useTestDatabase();
 const SITE = "https://oddwire.test";
+
+// A runner without handlers only queues jobs, as a web process does: a queued job is the outcome.
+let runner: JobRunner;
+beforeAll(async () => {
+  runner = await createJobRunner({ database: t.database, logger: pino({ level: "silent" }), pollSchedule: null });
+  await runner.start();
+});
+afterAll(async () => {
+  await runner.stop();
+});
 
 async function signedInAdmin(options: { isAdmin?: boolean } = {}) {
   const admin = await makeUser(t.db, { isAdmin: options.isAdmin ?? true, email: "boss@oddwire.test" });
@@ -34,7 +47,7 @@ async function signedInAdmin(options: { isAdmin?: boolean } = {}) {
 const post = (path: string, fields: Record<string, string>) =>
   new Request(`${SITE}${path}`, { method: "POST", headers: { origin: SITE }, body: new URLSearchParams(fields) });
 
-type Answer = { status: number; body: { ok?: boolean; error?: string | null; toast?: { title: string; description?: string }; fieldErrors?: Record<string, string> } };
+type Answer = { status: number; body: { ok?: boolean; toast?: { title: string; description?: string }; fields?: Record<string, string> } };
 
 // An action answers either plain data (200) or data(...) with a status.
 async function answerOf(result: Promise<unknown>): Promise<Answer> {
@@ -59,7 +72,7 @@ describe("story actions", () => {
     const answer = await run(storiesAction, post("/admin/stories", { intent: "create", title: " ", categoryId: "", imageUrl: "javascript:alert(1)" }), context);
     expect(answer.status).toBe(400);
     expect(answer.body.toast?.description).toBe(REQUIRED_FIELDS_MESSAGE);
-    expect(answer.body.fieldErrors).toEqual({ title: REQUIRED_FIELDS_MESSAGE, categoryId: REQUIRED_FIELDS_MESSAGE, imageUrl: "must be an http(s) URL or a picture on this site, such as /demo/cat.svg" });
+    expect(answer.body.fields).toEqual({ title: REQUIRED_FIELDS_MESSAGE, categoryId: REQUIRED_FIELDS_MESSAGE, imageUrl: "must be an http(s) URL or a picture on this site, such as /demo/cat.svg" });
     expect(errors).toEqual([]);
   });
 
@@ -94,7 +107,7 @@ describe("story actions", () => {
     const category = await makeCategory(t.db);
     const bare = await makeStory(t.db, { status: "pending", title: "Owl post" });
     const refused = await run(storiesAction, post("/admin/stories", { intent: "publish", storyId: String(bare.id) }), context);
-    expect(refused).toMatchObject({ status: 400, body: { ok: false, fieldErrors: { categoryId: "Choose a category to publish this story" } } });
+    expect(refused).toMatchObject({ status: 400, body: { ok: false, fields: { categoryId: "Choose a category to publish this story" } } });
     const published = await run(storiesAction, post("/admin/stories", { intent: "publish", storyId: String(bare.id), categoryId: String(category.id) }), context);
     expect(published).toMatchObject({ status: 200, body: { ok: true } });
     expect(await t.repos.editorial.findById(bare.id)).toMatchObject({ status: "published", categoryId: category.id });
@@ -105,20 +118,29 @@ describe("story actions", () => {
 describe("user actions", () => {
   test("removing the last admin's right is a conflict: 409", async () => {
     const { admin, context } = await signedInAdmin();
-    const answer = await run(usersAction, post("/admin/users", { userId: admin.id, isAdmin: "false" }), context);
-    expect(answer).toEqual({ status: 409, body: { error: "The last admin cannot lose the admin right: grant it to someone else first" } });
+    const answer = await run(usersAction, post("/admin/users", { intent: "set-admin", userId: admin.id, isAdmin: "false" }), context);
+    expect(answer).toEqual({ status: 409, body: { ok: false, toast: { title: "Error", description: "The last admin cannot lose the admin right: grant it to someone else first", tone: "error" } } });
+    expect(await t.repos.users.findById(admin.id)).toMatchObject({ isAdmin: true });
   });
 
   test("a user who no longer exists is not found: 404, not a conflict", async () => {
     const { context } = await signedInAdmin();
-    const answer = await run(usersAction, post("/admin/users", { userId: "no-such-user", isAdmin: "true" }), context);
-    expect(answer).toEqual({ status: 404, body: { error: "That user no longer exists" } });
+    const answer = await run(usersAction, post("/admin/users", { intent: "set-admin", userId: "no-such-user", isAdmin: "true" }), context);
+    expect(answer).toEqual({ status: 404, body: { ok: false, toast: { title: "Error", description: "That user no longer exists", tone: "error" } } });
   });
 
   test("a request that is not understood is invalid: 400", async () => {
     const { context } = await signedInAdmin();
-    const answer = await run(usersAction, post("/admin/users", { isAdmin: "maybe" }), context);
-    expect(answer).toEqual({ status: 400, body: { error: "That request was not understood." } });
+    const answer = await run(usersAction, post("/admin/users", { intent: "set-admin", isAdmin: "maybe" }), context);
+    expect(answer).toMatchObject({ status: 400, body: { ok: false, toast: { title: "Error", description: "That request was not understood." }, fields: { userId: "That request was not understood." } } });
+  });
+
+  test("granting the admin right answers a toast, and the user is an admin", async () => {
+    const { context } = await signedInAdmin();
+    const editor = await makeUser(t.db, { isAdmin: false, email: "ed@oddwire.test" });
+    const answer = await run(usersAction, post("/admin/users", { intent: "set-admin", userId: editor.id, isAdmin: "true" }), context);
+    expect(answer).toEqual({ status: 200, body: { ok: true, toast: { title: "Admin right granted" } } });
+    expect(await t.repos.users.findById(editor.id)).toMatchObject({ isAdmin: true });
   });
 });
 
@@ -149,21 +171,37 @@ describe("source actions", () => {
     const answer = await run(sourcesAction, post("/admin/sources", { intent: "create", name: "", sourceType: "rss", status: "active" }), context);
     expect(answer.status).toBe(400);
     expect(answer.body.toast).toMatchObject({ title: "Failed to create source", description: "Please fix the highlighted fields." });
-    expect(answer.body.fieldErrors).toMatchObject({ name: "Name is required", rssFeedUrl: "RSS Feed URL is required for RSS sources" });
+    expect(answer.body.fields).toMatchObject({ name: "Name is required", rssFeedUrl: "RSS Feed URL is required for RSS sources" });
     expect(errors).toEqual([]);
   });
 });
 
+describe("category actions", () => {
+  test.each([
+    ["a blank name", { name: " ", slug: "odd" }],
+    ["a slug with no word characters", { name: "Odd", slug: "!!!" }],
+  ])("%s is refused in the words the browser shows beside Add", async (_name, fields) => {
+    const { context, errors } = await signedInAdmin();
+    const answer = await run(categoriesAction, post("/admin/categories", { intent: "create", ...fields }), context);
+    expect(answer).toMatchObject({ status: 400, body: { ok: false, toast: { title: "Error", description: "A category needs a name and a URL slug" } } });
+    expect(await t.repos.categories.listAll()).toEqual([]);
+    expect(errors).toEqual([]);
+  });
+
+  test("a category is added with its slug cleaned", async () => {
+    const { context } = await signedInAdmin();
+    const answer = await run(categoriesAction, post("/admin/categories", { intent: "create", name: " Odd Jobs ", slug: "Odd Jobs!" }), context);
+    expect(answer).toEqual({ status: 200, body: { ok: true, toast: { title: "Category added" } } });
+    expect(await t.repos.categories.listAll()).toMatchObject([{ name: "Odd Jobs", slug: "odd-jobs" }]);
+  });
+
+  test("an unknown intent is refused: 400", async () => {
+    const { context } = await signedInAdmin();
+    expect(await run(categoriesAction, post("/admin/categories", { intent: "paint" }), context)).toMatchObject({ status: 400, body: { toast: { description: "Unknown action" } } });
+  });
+});
+
 describe("'Discover now' on a source", () => {
-  // A runner without handlers only queues jobs, as a web process does: a queued job is the outcome.
-  let runner: JobRunner;
-  beforeAll(async () => {
-    runner = await createJobRunner({ database: t.database, logger: pino({ level: "silent" }), pollSchedule: null });
-    await runner.start();
-  });
-  afterAll(async () => {
-    await runner.stop();
-  });
   const withJobs = (context: AppLoadContext) => ({ ...context, jobs: runner }) as unknown as AppLoadContext;
   const discover = (sourceId: number) => post("/admin/sources", { intent: "discover", sourceId: String(sourceId) });
 
@@ -201,5 +239,32 @@ describe("'Discover now' on a source", () => {
     const scraper = await makeSource(t.db, { sourceType: "web_scraping", rssFeedUrl: null });
     await expect(run(sourcesAction, discover(scraper.id), withJobs(context))).rejects.toMatchObject({ init: { status: 403 } });
     expect(await t.db.select().from(jobs)).toEqual([]);
+  });
+});
+
+describe("the job endpoints answer through the one error mapping", () => {
+  const get = (path: string) => new Request(`${SITE}${path}`);
+  const read = async (response: unknown) => ({ status: (response as Response).status, body: await (response as Response).json() });
+
+  test("a job that does not exist is not found: 404 with its code", async () => {
+    const { context } = await signedInAdmin();
+    const answer = await read(await jobsLoader({ request: get("/admin/api/jobs/nope"), context: { ...context, jobs: runner }, params: { id: "nope" } } as never));
+    expect(answer).toEqual({ status: 404, body: { error: "No such job.", code: "JOB_NOT_FOUND" } });
+  });
+
+  test("an ingestion run that has not finished is a conflict: 409; one that does not exist, 404", async () => {
+    const { admin, context } = await signedInAdmin();
+    const withJobs = { ...context, jobs: runner } as unknown as AppLoadContext;
+    const { jobId } = await runner.enqueue("rss-ingestion", { use_canonical: false }, { requestedBy: admin.id });
+    const running = await read(await ingestionLoader({ request: get(`/admin/api/ingestion?job=${jobId}`), context: withJobs, params: {} } as never));
+    expect(running).toEqual({ status: 409, body: { error: "The run has not finished yet.", code: "JOB_NOT_FINISHED" } });
+    const missing = await read(await ingestionLoader({ request: get("/admin/api/ingestion?job=nope"), context: withJobs, params: {} } as never));
+    expect(missing).toEqual({ status: 404, body: { error: "No such ingestion run.", code: "JOB_NOT_FOUND" } });
+  });
+
+  test("a query that does not fit is invalid input with its code and field", async () => {
+    const { context } = await signedInAdmin();
+    const thrown = await ingestionLoader({ request: get("/admin/api/ingestion"), context: { ...context, jobs: runner }, params: {} } as never).catch((error: unknown) => error);
+    expect(await read(thrown)).toEqual({ status: 400, body: { error: "Which run? Add ?job=ID.", code: "INVALID_INPUT", fields: { _: "Which run? Add ?job=ID." } } });
   });
 });

@@ -1,6 +1,7 @@
 import { z } from "zod";
+import { DomainError } from "~/domain/errors";
 import { requireAdmin } from "~/app/lib/admin.server";
-import { failureResponse, json, parseOr400, readJsonBody } from "~/app/lib/json-route.server";
+import { failureResponse, json, parseInput, readJsonBody } from "~/app/lib/json-route.server";
 import { ingestionFailures } from "~/domain/sources/sources";
 import type { Route } from "./+types/api.ingestion";
 
@@ -25,11 +26,11 @@ export async function action(args: Route.ActionArgs) {
  */
 export async function loader(args: Route.LoaderArgs) {
   await requireAdmin(args);
-  const jobId = parseOr400(JobId, new URL(args.request.url).searchParams.get("job") ?? "");
+  const jobId = parseInput(JobId, new URL(args.request.url).searchParams.get("job") ?? "");
   try {
     const job = await args.context.jobs.get(jobId);
-    if (!job || job.kind !== "rss-ingestion") return json({ error: "No such ingestion run." }, { status: 404 });
-    if (!job.finishedAt) return json({ error: "The run has not finished yet." }, { status: 409 });
+    if (!job || job.kind !== "rss-ingestion") throw new DomainError("JOB_NOT_FOUND", "No such ingestion run.");
+    if (!job.finishedAt) throw new DomainError("JOB_NOT_FINISHED", "The run has not finished yet.");
     const failedSources = await ingestionFailures(args.context.repos, { from: new Date(job.startedAt ?? job.createdAt), to: new Date(job.finishedAt) });
     return json({ failedSources });
   } catch (error) {

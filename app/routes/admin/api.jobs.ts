@@ -1,6 +1,7 @@
 import { z } from "zod";
+import { DomainError } from "~/domain/errors";
 import { requireAdmin } from "~/app/lib/admin.server";
-import { failureResponse, json, methodNotAllowed, parseOr400 } from "~/app/lib/json-route.server";
+import { failureResponse, json, methodNotAllowed, parseInput } from "~/app/lib/json-route.server";
 import type { Route } from "./+types/api.jobs";
 
 const JobId = z.string().trim().min(1).max(100, "Not a job id.");
@@ -8,10 +9,11 @@ const JobId = z.string().trim().min(1).max(100, "Not a job id.");
 /** GET /admin/api/jobs/:id : a background job's status, progress and result (the JobView). */
 export async function loader(args: Route.LoaderArgs) {
   await requireAdmin(args);
-  const jobId = parseOr400(JobId, args.params.id);
+  const jobId = parseInput(JobId, args.params.id);
   try {
     const job = await args.context.jobs.get(jobId);
-    return job ? json(job) : json({ error: "No such job." }, { status: 404 });
+    if (!job) throw new DomainError("JOB_NOT_FOUND", "No such job.");
+    return json(job);
   } catch (error) {
     return failureResponse(error, args.context.logger, "Failed to read the job");
   }

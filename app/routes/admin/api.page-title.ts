@@ -2,7 +2,7 @@ import { z } from "zod";
 import { isHttpUrl } from "~/lib/http-url";
 import { fetchPageTitle } from "~/domain/ingestion/page-title";
 import { requireAdmin } from "~/app/lib/admin.server";
-import { failureResponse, json, methodNotAllowed, parseOr400 } from "~/app/lib/json-route.server";
+import { failureResponse, json, methodNotAllowed, parseInput } from "~/app/lib/json-route.server";
 import type { Route } from "./+types/api.page-title";
 
 const Query = z.object({
@@ -16,7 +16,7 @@ const Query = z.object({
 /** GET /admin/api/page-title?url= : a page's title for the watchlist, fetched through the guarded client. */
 export async function loader(args: Route.LoaderArgs) {
   await requireAdmin(args);
-  const { url } = parseOr400(Query, { url: new URL(args.request.url).searchParams.get("url") ?? "" });
+  const { url } = parseInput(Query, { url: new URL(args.request.url).searchParams.get("url") ?? "" });
   try {
     return json(await fetchPageTitle({ http: args.context.http, logger: args.context.logger }, url));
   } catch (error) {

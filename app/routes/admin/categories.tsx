@@ -1,17 +1,20 @@
 import { closestCenter, DndContext, type DragEndEvent } from "@dnd-kit/core";
 import { arrayMove, SortableContext, verticalListSortingStrategy } from "@dnd-kit/sortable";
 import { useMemo, useState } from "react";
-import { data, useFetcher, useNavigation } from "react-router";
+import { useFetcher } from "react-router";
 import { AddCategory } from "~/app/components/admin/categories/add-category";
 import { CategoryCard } from "~/app/components/admin/categories/category-card";
 import { CATEGORY_DRAG_INSTRUCTIONS, categoryAnnouncements, useCategorySensors } from "~/app/components/admin/categories/sortable";
-import { failedAction, useActionToast, type ActionResult } from "~/app/lib/action-toast";
+import { z } from "zod";
+import { useActionToast, type ActionResult } from "~/app/lib/action-toast";
+import { adminAction, intent } from "~/app/lib/admin-action.server";
 import { requireAdmin } from "~/app/lib/admin.server";
-import { errorAnswer } from "~/app/lib/error-response.server";
-import { idField, idListField } from "~/app/lib/form-fields";
+import { idField, idListField, optionalIdField } from "~/app/lib/form-fields";
+import { categoryFormSchema } from "~/domain/categories/category-form";
 import { addCategory, deleteCategory, listAdminCategories, reorderCategories, updateCategory } from "~/domain/categories/admin-categories";
 import { PageHeader } from "~/app/components/admin/page-header";
 import { adminMeta } from "~/app/lib/meta";
+import { usePageLoading } from "~/app/lib/use-page-loading";
 import type { Route } from "./+types/categories";
 
 export function meta(): Route.MetaDescriptors {
@@ -27,38 +30,45 @@ const Id = idField("That category is not known");
 const Ids = idListField("That order is not understood");
 
 export async function action(args: Route.ActionArgs) {
-  const me = await requireAdmin(args);
-  const form = Object.fromEntries(await args.request.formData()) as Record<string, string>;
-  const actor = { actorUserId: me.id };
-  const deps = args.context.repos;
-  try {
-    let message: string;
-    switch (form.intent) {
-      case "create":
-        await addCategory(deps, { ...actor, name: form.name ?? "", slug: form.slug ?? "" });
-        message = "Category added";
-        break;
-      case "update":
-        await updateCategory(deps, { ...actor, id: Id.parse(form.id), name: form.name ?? "", slug: form.slug ?? "" });
-        message = "Category saved";
-        break;
-      case "reorder":
-        await reorderCategories(deps, { ...actor, ids: Ids.parse(form.ids) });
-        message = "Order saved";
-        break;
-      case "delete":
-        await deleteCategory(deps, { ...actor, id: Id.parse(form.id), moveTo: form.moveTo ? Id.parse(form.moveTo) : null });
-        message = "Category deleted";
-        break;
-      default:
-        return data(failedAction({ message: "Unknown action" }, "Error"), { status: 400 });
-    }
-    args.context.invalidatePublicPages();
-    return { ok: true, toast: { title: message } } satisfies ActionResult;
-  } catch (error) {
-    const answer = errorAnswer(error, args.context.logger, "Failed to save the category. Please try again.", { intent: form.intent });
-    return data(failedAction(answer, "Error"), { status: answer.status });
-  }
+  const saved = (title: string): ActionResult => ({ ok: true, toast: { title } });
+  return adminAction(
+    args,
+    {
+      create: intent({
+        schema: categoryFormSchema,
+        changesSite: true,
+        run: async (input, { me, context }) => {
+          await addCategory(context.repos, { actorUserId: me.id, ...input });
+          return saved("Category added");
+        },
+      }),
+      update: intent({
+        schema: categoryFormSchema.extend({ id: Id }),
+        changesSite: true,
+        run: async (input, { me, context }) => {
+          await updateCategory(context.repos, { actorUserId: me.id, ...input });
+          return saved("Category saved");
+        },
+      }),
+      reorder: intent({
+        schema: z.object({ ids: Ids }),
+        changesSite: true,
+        run: async ({ ids }, { me, context }) => {
+          await reorderCategories(context.repos, { actorUserId: me.id, ids });
+          return saved("Order saved");
+        },
+      }),
+      delete: intent({
+        schema: z.object({ id: Id, moveTo: optionalIdField("That category is not known") }),
+        changesSite: true,
+        run: async ({ id, moveTo }, { me, context }) => {
+          await deleteCategory(context.repos, { actorUserId: me.id, id, moveTo });
+          return saved("Category deleted");
+        },
+      }),
+    },
+    { title: "Error", fallback: "Failed to save the category. Please try again." },
+  );
 }
 
 export default function Categories({ loaderData }: Route.ComponentProps) {
@@ -66,7 +76,6 @@ export default function Categories({ loaderData }: Route.ComponentProps) {
   const [editingId, setEditingId] = useState<number | null>(null);
   const [adding, setAdding] = useState(false);
   const reorder = useFetcher<ActionResult>();
-  const navigation = useNavigation();
   useActionToast(reorder.data);
   // The server's order wins whenever it changes (after a save, an add, a delete).
   const [shown, setShown] = useState(loaderData.categories);
@@ -87,7 +96,7 @@ export default function Categories({ loaderData }: Route.ComponentProps) {
     reorder.submit({ intent: "reorder", ids: JSON.stringify(next.map((c) => c.id)) }, { method: "post" });
   };
 
-  const loading = navigation.state === "loading" && navigation.location.pathname === "/admin/categories";
+  const loading = usePageLoading("/admin/categories") !== null;
   return (
     <>
       <PageHeader

@@ -45,7 +45,7 @@ type Body = {
   jobId?: string;
   run?: string;
   toast?: { title: string; description?: string; tone?: string };
-  fieldErrors?: Record<string, string>;
+  fields?: Record<string, string>;
 };
 type Answer = { status: number; body: Body };
 
@@ -293,7 +293,7 @@ describe("the single-story test", () => {
       body: {
         ok: false,
         toast: { title: "Story ID Required", description: "Please enter a story ID to test", tone: "error" },
-        fieldErrors: { storyId: "Please enter a story ID to test" },
+        fields: { storyId: "Please enter a story ID to test" },
       },
     });
     expect(await queuedJobs()).toEqual([]);
@@ -315,7 +315,7 @@ describe("the single-story test", () => {
 
     const answer = await act(context, { intent: "enhance-test", storyId: String(story.id), customImageUrl: "javascript:alert(1)" });
 
-    expect(answer).toMatchObject({ status: 400, body: { ok: false, toast: { title: "Test Failed" }, fieldErrors: { customImageUrl: "Must start with http:// or https://" } } });
+    expect(answer).toMatchObject({ status: 400, body: { ok: false, toast: { title: "Test Failed" }, fields: { customImageUrl: "Must start with http:// or https://" } } });
     expect(await queuedJobs()).toEqual([]);
   });
 });

@@ -1,13 +1,10 @@
-import { data } from "react-router";
 import { z } from "zod";
-import type { Repos } from "~/db/repos";
 import { getDashboardStats, RECENT_DAYS } from "~/domain/dashboard/dashboard";
 import { planEnhancement } from "~/domain/images/enhance";
 import { analyzeImages, imagePanelState } from "~/domain/images/image-stats";
 import { IMAGE_TEXT } from "~/domain/images/panel-rules";
 import { requireAdmin } from "~/app/lib/admin.server";
-import { failedAction } from "~/app/lib/action-toast";
-import { errorAnswer } from "~/app/lib/error-response.server";
+import { adminAction, intent, type Failure } from "~/app/lib/admin-action.server";
 import { ImagePanel, type ImageAnswer, type ImageIntent } from "~/app/components/admin/dashboard/image-panel";
 import { actionFailure, actionFailureTitle, analysisSummary, IMAGE_PANEL_TEXT, type RunKind } from "~/app/components/admin/dashboard/image-messages";
 import { RssIngestionPanel } from "~/app/components/admin/sources/rss-ingestion-panel";
@@ -36,56 +33,60 @@ const TestForm = z.object({ storyId: z.string().default(""), customImageUrl: z.s
 const RetryForm = z.object({ storyId: z.string().trim().min(1, "No story to retry.").max(20, "That story is not understood.") });
 const CancelForm = z.object({ jobId: z.string().trim().min(1, "No run to cancel.").max(100, "No run to cancel.") });
 
-/** The job input of a single-story test or a batch, checked by the domain (a blank or unknown story ID is refused there). */
-async function planRun(deps: { repos: Pick<Repos, "images"> }, intent: string, form: Record<string, string>): Promise<{ run: RunKind; plan: Awaited<ReturnType<typeof planEnhancement>> }> {
-  if (intent === "enhance-test") {
-    const { storyId, customImageUrl } = TestForm.parse(form);
-    return { run: "single", plan: await planEnhancement(deps, { singleStoryId: storyId, customImageUrl }) };
-  }
-  if (intent === "retry-images") {
-    const { storyId } = RetryForm.parse(form);
-    return { run: "retry", plan: await planEnhancement(deps, { retry: storyId }) };
-  }
-  const { batchSize, mode } = BulkForm.parse(form);
-  return { run: mode, plan: await planEnhancement(deps, { batchSize }) };
+const ANALYZE = z.object({});
+
+/** A refused or failed image action: the spec's title per button, and its words (section 8). */
+function failure(intentName: ImageIntent): Failure {
+  const { fallback, description } = actionFailure(intentName);
+  return {
+    fallback,
+    title: (answer, form) => actionFailureTitle(intentName, typeof form.mode === "string" ? form.mode : undefined, answer.fields),
+    ...(description ? { description: () => description } : {}),
+  };
 }
 
 export async function action(args: Route.ActionArgs) {
-  const me = await requireAdmin(args);
-  const form = Object.fromEntries(await args.request.formData()) as Record<string, string>;
-  const intent = form.intent ?? "";
   const { repos, jobs } = args.context;
-  try {
-    switch (intent as ImageIntent) {
-      case "analyze-images": {
-        const counts = await analyzeImages({ repos });
-        return { ok: true, toast: { title: IMAGE_TEXT.analysisComplete, description: analysisSummary(counts) } } satisfies ImageAnswer;
-      }
-      case "enhance-bulk":
-      case "enhance-test":
-      case "retry-images": {
-        const { run, plan } = await planRun({ repos }, intent, form);
-        if ("storyIds" in plan && plan.storyIds.length === 0) return { ok: true, toast: IMAGE_PANEL_TEXT.nothingToDo } satisfies ImageAnswer;
-        // One run at a time: a second request follows the run already going instead of starting another.
-        const running = await jobs.latestUnfinished("enhance-images");
-        if (running) return { ok: true, jobId: running.id, run: "other", toast: IMAGE_PANEL_TEXT.alreadyRunning } satisfies ImageAnswer;
-        const { jobId } = await jobs.enqueue("enhance-images", plan, { requestedBy: me.id });
-        return { ok: true, jobId, run } satisfies ImageAnswer;
-      }
-      case "cancel-images": {
-        const { jobId } = CancelForm.parse(form);
-        const cancelled = await jobs.cancel(jobId);
-        return (cancelled ? { ok: true } : { ok: true, toast: IMAGE_PANEL_TEXT.alreadyFinished }) satisfies ImageAnswer;
-      }
-      default:
-        return data(failedAction({ message: "Unknown action" }, "Error") satisfies ImageAnswer, { status: 400 });
-    }
-  } catch (error) {
-    const failure = actionFailure(intent);
-    const answer = errorAnswer(error, args.context.logger, failure.fallback, { intent });
-    const title = actionFailureTitle(intent, form.mode, answer.fields);
-    return data(failedAction(answer, title, failure.description ?? answer.message) satisfies ImageAnswer, { status: answer.status });
-  }
+  // The job input is checked by the domain (a blank or unknown story ID is refused there); one run at
+  // a time: a second request follows the run already going instead of starting another.
+  const start = async (run: RunKind, plan: Awaited<ReturnType<typeof planEnhancement>>, requestedBy: string): Promise<ImageAnswer> => {
+    if ("storyIds" in plan && plan.storyIds.length === 0) return { ok: true, toast: IMAGE_PANEL_TEXT.nothingToDo };
+    const running = await jobs.latestUnfinished("enhance-images");
+    if (running) return { ok: true, jobId: running.id, run: "other", toast: IMAGE_PANEL_TEXT.alreadyRunning };
+    const { jobId } = await jobs.enqueue("enhance-images", plan, { requestedBy });
+    return { ok: true, jobId, run };
+  };
+  return adminAction(
+    args,
+    {
+      "analyze-images": intent({
+        schema: ANALYZE,
+        failure: failure("analyze-images"),
+        run: async () => ({ ok: true, toast: { title: IMAGE_TEXT.analysisComplete, description: analysisSummary(await analyzeImages({ repos })) } }) satisfies ImageAnswer,
+      }),
+      "enhance-bulk": intent({
+        schema: BulkForm,
+        failure: failure("enhance-bulk"),
+        run: async ({ batchSize, mode }, { me }) => start(mode, await planEnhancement({ repos }, { batchSize }), me.id),
+      }),
+      "enhance-test": intent({
+        schema: TestForm,
+        failure: failure("enhance-test"),
+        run: async ({ storyId, customImageUrl }, { me }) => start("single", await planEnhancement({ repos }, { singleStoryId: storyId, customImageUrl }), me.id),
+      }),
+      "retry-images": intent({
+        schema: RetryForm,
+        failure: failure("retry-images"),
+        run: async ({ storyId }, { me }) => start("retry", await planEnhancement({ repos }, { retry: storyId }), me.id),
+      }),
+      "cancel-images": intent({
+        schema: CancelForm,
+        failure: failure("cancel-images"),
+        run: async ({ jobId }) => ((await jobs.cancel(jobId)) ? { ok: true } : { ok: true, toast: IMAGE_PANEL_TEXT.alreadyFinished }) satisfies ImageAnswer,
+      }),
+    },
+    { title: "Error", fallback: IMAGE_TEXT.defaultFailure },
+  );
 }
 
 function Card({ title, value, caption }: { title: string; value: number; caption: React.ReactNode }) {

@@ -1,10 +1,8 @@
-import { data } from "react-router";
 import { z } from "zod";
 import { SocialScreen, type SocialAnswer } from "~/app/components/admin/social/social-screen";
 import { SOCIAL_TEXT } from "~/app/components/admin/social/texts";
-import { failedAction } from "~/app/lib/action-toast";
+import { adminAction, intent, type Failure } from "~/app/lib/admin-action.server";
 import { requireAdmin } from "~/app/lib/admin.server";
-import { errorAnswer } from "~/app/lib/error-response.server";
 import { idField } from "~/app/lib/form-fields";
 import { cancelScheduledPost, requestPost } from "~/domain/social/post-story";
 import { socialOverview, storyForRepost } from "~/domain/social/social-page";
@@ -38,44 +36,48 @@ const PostForm = z.object({
   repost: z.literal("1").optional(),
 });
 
+const StoryId = idField("That story is not understood.");
+
 export async function action(args: Route.ActionArgs) {
-  const me = await requireAdmin(args);
-  const form = Object.fromEntries(await args.request.formData()) as Record<string, string>;
-  const intent = form.intent ?? "";
   const repos = args.context.repos;
   const jobs = args.context.jobs;
-  try {
-    switch (intent) {
-      case "post": {
-        const input = PostForm.parse(form);
-        const row = await requestPost(
-          {
-            repos,
-            siteUrl: args.context.config.siteUrl,
-            connected: args.context.facebook !== null,
-            schedule: (postRowId, at) => jobs.enqueue("facebook-post", { post_id: postRowId }, { requestedBy: me.id, startAfter: at }),
-          },
-          { storyId: input.storyId, message: input.message, at: input.at, repost: input.repost === "1", actorUserId: me.id },
-        );
-        return { ok: true, intent: "post", jobId: row.jobId ?? "", postRowId: row.id, scheduledFor: row.scheduledFor?.toISOString() ?? null } satisfies SocialAnswer;
-      }
-      case "cancel": {
-        await cancelScheduledPost({ repos, cancelJob: (jobId) => jobs.cancel(jobId) }, { postRowId: idField("That post is not understood.").parse(form.postRowId), actorUserId: me.id });
-        return { ok: true, intent: "cancel", toast: { title: "Scheduled post cancelled", description: "It will not be posted." } } satisfies SocialAnswer;
-      }
-      case "load-story": {
-        const loaded = await storyForRepost({ repos }, idField("That story is not understood.").parse(form.storyId));
-        return { ok: true, intent: "load-story", ...loaded } satisfies SocialAnswer;
-      }
-      default:
-        return data(failedAction({ message: "Unknown action" }, SOCIAL_TEXT.failedTitle), { status: 400 });
-    }
-  } catch (error) {
-    const fallback = intent === "load-story" ? SOCIAL_TEXT.repostLoadFailed : intent === "cancel" ? "Failed to cancel the scheduled post." : SOCIAL_TEXT.failedFallback;
-    const answer = errorAnswer(error, args.context.logger, fallback, { intent });
-    const title = intent === "load-story" ? SOCIAL_TEXT.repostLoadFailed : SOCIAL_TEXT.failedTitle;
-    return data({ ...failedAction(answer, title), intent }, { status: answer.status });
-  }
+  // A failed answer names its intent: the screen reads a failed load differently from a failed post.
+  const failure = (intentName: string, title: string, fallback: string): Failure => ({ title, fallback, more: () => ({ intent: intentName }) });
+  return adminAction(
+    args,
+    {
+      post: intent({
+        schema: PostForm,
+        failure: failure("post", SOCIAL_TEXT.failedTitle, SOCIAL_TEXT.failedFallback),
+        run: async (input, { me, context }) => {
+          const row = await requestPost(
+            {
+              repos,
+              siteUrl: context.config.siteUrl,
+              connected: context.facebook !== null,
+              schedule: (postRowId, at) => jobs.enqueue("facebook-post", { post_id: postRowId }, { requestedBy: me.id, startAfter: at }),
+            },
+            { storyId: input.storyId, message: input.message, at: input.at, repost: input.repost === "1", actorUserId: me.id },
+          );
+          return { ok: true, intent: "post", jobId: row.jobId ?? "", postRowId: row.id, scheduledFor: row.scheduledFor?.toISOString() ?? null } satisfies SocialAnswer;
+        },
+      }),
+      cancel: intent({
+        schema: z.object({ postRowId: idField("That post is not understood.") }),
+        failure: failure("cancel", SOCIAL_TEXT.failedTitle, "Failed to cancel the scheduled post."),
+        run: async ({ postRowId }, { me }) => {
+          await cancelScheduledPost({ repos, cancelJob: (jobId) => jobs.cancel(jobId) }, { postRowId, actorUserId: me.id });
+          return { ok: true, intent: "cancel", toast: { title: "Scheduled post cancelled", description: "It will not be posted." } } satisfies SocialAnswer;
+        },
+      }),
+      "load-story": intent({
+        schema: z.object({ storyId: StoryId }),
+        failure: failure("load-story", SOCIAL_TEXT.repostLoadFailed, SOCIAL_TEXT.repostLoadFailed),
+        run: async ({ storyId }) => ({ ok: true, intent: "load-story", ...(await storyForRepost({ repos }, storyId)) }) satisfies SocialAnswer,
+      }),
+    },
+    { title: SOCIAL_TEXT.failedTitle, fallback: SOCIAL_TEXT.failedFallback },
+  );
 }
 
 export default function Social({ loaderData }: Route.ComponentProps) {

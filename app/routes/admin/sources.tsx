@@ -1,23 +1,25 @@
 import { useCallback, useState } from "react";
-import { data, useFetcher, useSearchParams, type ShouldRevalidateFunctionArgs } from "react-router";
+import { useFetcher, useSearchParams, type ShouldRevalidateFunctionArgs } from "react-router";
 import { IngestionTrigger } from "~/app/components/admin/sources/ingestion-trigger";
 import { ManualScrapeTab } from "~/app/components/admin/sources/manual-scrape-tab";
 import { RssValidatorTab } from "~/app/components/admin/sources/rss-validator-tab";
 import { DELETE_FETCHER } from "~/app/components/admin/sources/source-card";
 import { DISCOVERY_FAILED, type DiscoverAnswer } from "~/app/components/admin/sources/discovery-messages";
 import { SourceDialog } from "~/app/components/admin/sources/source-dialog";
+import { SOURCE_LIST } from "~/app/components/admin/sources/source-list-query";
 import { Tabs, TABS, type TabId } from "~/app/components/admin/sources/source-tabs";
 import { SourcesPanel } from "~/app/components/admin/sources/sources-panel";
 import { primaryButtonClass } from "~/app/components/admin/sources/ui";
 import { WatchlistTab } from "~/app/components/admin/sources/watchlist-tab";
-import { failedAction, useActionToast, type ActionResult } from "~/app/lib/action-toast";
+import { z } from "zod";
+import { useActionToast, type ActionResult } from "~/app/lib/action-toast";
+import { adminAction, intent, type Failure } from "~/app/lib/admin-action.server";
 import { requireAdmin } from "~/app/lib/admin.server";
-import { errorAnswer } from "~/app/lib/error-response.server";
 import { idField } from "~/app/lib/form-fields";
 import { plural } from "~/app/lib/format";
 import { validateFeed } from "~/domain/ingestion/validate-feed";
 import { importSourcesOpml, OPML_MAX_BYTES } from "~/domain/sources/opml";
-import { SOURCE_MESSAGES, sourceFormFromData } from "~/domain/sources/source-form";
+import { SOURCE_MESSAGES, sourceFormSchema } from "~/domain/sources/source-form";
 import { createSource, deleteSource, listSources, startDiscovery, updateSource, type SourceView } from "~/domain/sources/sources";
 import { PageHeader } from "~/app/components/admin/page-header";
 import { adminMeta } from "~/app/lib/meta";
@@ -29,9 +31,7 @@ export function meta(): Route.MetaDescriptors {
 
 export async function loader(args: Route.LoaderArgs) {
   await requireAdmin(args);
-  const params = new URL(args.request.url).searchParams;
-  const q = params.get("q")?.trim() ?? "";
-  const troubled = params.get("trouble") === "1";
+  const { q, troubled } = SOURCE_LIST.read(new URL(args.request.url).searchParams);
   const [sources, sourceNames, categories] = await Promise.all([
     listSources({ sources: args.context.repos.sources, crawl: args.context.repos.crawl }, { search: q, troubled }),
     args.context.repos.sources.listNames(),
@@ -53,70 +53,84 @@ export function shouldRevalidate({ currentUrl, nextUrl, formMethod, defaultShoul
 }
 
 const SourceId = idField("That source is not known");
-const GENERIC_FAILURE = "Something went wrong. Please try again.";
+const OneSource = z.object({ sourceId: SourceId });
+const SaveForm = sourceFormSchema.extend({ saveAnyway: z.preprocess((value) => value === "1", z.boolean()) });
 const OPML_FAILED = "OPML import failed";
-const FAILURE_TITLES: Record<string, string> = {
-  create: SOURCE_MESSAGES.createFailed,
-  update: SOURCE_MESSAGES.updateFailed,
-  delete: SOURCE_MESSAGES.deleteFailed,
-  discover: DISCOVERY_FAILED,
-};
+const OpmlFile = z.object({
+  file: z
+    .custom<File>((value) => value instanceof File && value.size > 0, "Choose an .opml file first.")
+    .refine((file) => file.size <= OPML_MAX_BYTES, `The file is larger than ${OPML_MAX_BYTES / 1024 / 1024} MiB.`),
+});
+
+// Spec section 8: a failed delete reads 'Error: message'; a refused form points at its fields, and a
+// feed that could not be read is a warning the dialog offers to override.
+const failure = (title: string, description?: Failure["description"]): Failure => ({
+  title,
+  fallback: "Something went wrong. Please try again.",
+  description: description ?? ((answer) => (answer.code === "INVALID_SOURCE" ? SOURCE_MESSAGES.fixFields : answer.message)),
+  more: (answer) => (answer.code === "NOT_A_FEED" ? { feedWarning: answer.message } : {}),
+});
 
 export async function action(args: Route.ActionArgs) {
-  const me = await requireAdmin(args);
-  const form = await args.request.formData();
-  const intent = String(form.get("intent") ?? "");
   // Saving an RSS source reads its feed first, as the RSS Validator does; the editor may save anyway.
   const checkFeed = (url: string) => validateFeed({ http: args.context.http, parseFeed: args.context.parseFeed }, url);
   const deps = { sources: args.context.repos.sources, checkFeed, categories: args.context.repos.categories };
-  const saveAnyway = form.get("saveAnyway") === "1";
-  const actor = { actorUserId: me.id };
-  const done = (result: ActionResult) => {
-    args.context.invalidatePublicPages();
-    return result;
-  };
-  const refused = (title: string, message: string) => data(failedAction({ message }, title), { status: 400 });
-  try {
-    switch (intent) {
-      case "create":
-        await createSource(deps, { ...actor, form: sourceFormFromData(form), saveAnyway });
-        return done({ ok: true, toast: SOURCE_MESSAGES.created });
-      case "update":
-        await updateSource(deps, { ...actor, sourceId: SourceId.parse(form.get("sourceId")), form: sourceFormFromData(form), saveAnyway });
-        return done({ ok: true, toast: SOURCE_MESSAGES.updated });
-      case "delete":
-        await deleteSource(deps, { ...actor, sourceId: SourceId.parse(form.get("sourceId")) });
-        return done({ ok: true, toast: SOURCE_MESSAGES.deleted });
-      case "discover": {
-        const { jobId } = await startDiscovery({ sources: deps.sources, jobs: args.context.jobs }, { ...actor, sourceId: SourceId.parse(form.get("sourceId")) });
-        return { ok: true, jobId } satisfies DiscoverAnswer;
-      }
-      case "import": {
-        const file = form.get("file");
-        if (!(file instanceof File) || file.size === 0) return refused(OPML_FAILED, "Choose an .opml file first.");
-        if (file.size > OPML_MAX_BYTES) return refused(OPML_FAILED, `The file is larger than ${OPML_MAX_BYTES / 1024 / 1024} MiB.`);
-        const result = await importSourcesOpml(deps, { ...actor, xml: await file.text() });
-        const notes = [...result.skipped, ...result.invalid].map((s) => `${s.name}: ${s.reason}`);
-        return done({
-          ok: true,
-          toast: {
-            title: `Imported ${plural(result.imported.length, "source", "sources")}, skipped ${result.skipped.length + result.invalid.length}`,
-            description: notes.length ? notes.slice(0, 5).join("; ") + (notes.length > 5 ? `; and ${notes.length - 5} more` : "") : undefined,
-          },
-        });
-      }
-      default:
-        return refused("Error", "Unknown action");
-    }
-  } catch (error) {
-    const title = FAILURE_TITLES[intent] ?? OPML_FAILED;
-    const answer = errorAnswer(error, args.context.logger, GENERIC_FAILURE, { intent, sourceId: form.get("sourceId") ?? undefined });
-    // Spec section 8: a failed delete reads 'Error: message'; a refused form points at its fields.
-    const description = intent === "delete" ? `Error: ${answer.message}` : answer.code === "INVALID_SOURCE" ? SOURCE_MESSAGES.fixFields : answer.message;
-    // A feed that could not be read is a warning the dialog offers to override.
-    const feedWarning = answer.code === "NOT_A_FEED" ? { feedWarning: answer.message } : {};
-    return data({ ...failedAction(answer, title, description), ...feedWarning }, { status: answer.status });
-  }
+  return adminAction(
+    args,
+    {
+      create: intent({
+        schema: SaveForm,
+        changesSite: true,
+        failure: failure(SOURCE_MESSAGES.createFailed),
+        run: async ({ saveAnyway, ...form }, { me }) => {
+          await createSource(deps, { actorUserId: me.id, form, saveAnyway });
+          return { ok: true, toast: SOURCE_MESSAGES.created } satisfies ActionResult;
+        },
+      }),
+      update: intent({
+        schema: SaveForm.extend({ sourceId: SourceId }),
+        changesSite: true,
+        failure: failure(SOURCE_MESSAGES.updateFailed),
+        run: async ({ saveAnyway, sourceId, ...form }, { me }) => {
+          await updateSource(deps, { actorUserId: me.id, sourceId, form, saveAnyway });
+          return { ok: true, toast: SOURCE_MESSAGES.updated } satisfies ActionResult;
+        },
+      }),
+      delete: intent({
+        schema: OneSource,
+        changesSite: true,
+        failure: failure(SOURCE_MESSAGES.deleteFailed, (answer) => `Error: ${answer.message}`),
+        run: async ({ sourceId }, { me }) => {
+          await deleteSource(deps, { actorUserId: me.id, sourceId });
+          return { ok: true, toast: SOURCE_MESSAGES.deleted } satisfies ActionResult;
+        },
+      }),
+      discover: intent({
+        schema: OneSource,
+        failure: failure(DISCOVERY_FAILED),
+        run: async ({ sourceId }, { me, context }) => {
+          const { jobId } = await startDiscovery({ sources: deps.sources, jobs: context.jobs }, { actorUserId: me.id, sourceId });
+          return { ok: true, jobId } satisfies DiscoverAnswer;
+        },
+      }),
+      import: intent({
+        schema: OpmlFile,
+        changesSite: true,
+        run: async ({ file }, { me }) => {
+          const result = await importSourcesOpml(deps, { actorUserId: me.id, xml: await file.text() });
+          const notes = [...result.skipped, ...result.invalid].map((s) => `${s.name}: ${s.reason}`);
+          return {
+            ok: true,
+            toast: {
+              title: `Imported ${plural(result.imported.length, "source", "sources")}, skipped ${result.skipped.length + result.invalid.length}`,
+              description: notes.length ? notes.slice(0, 5).join("; ") + (notes.length > 5 ? `; and ${notes.length - 5} more` : "") : undefined,
+            },
+          } satisfies ActionResult;
+        },
+      }),
+    },
+    failure(OPML_FAILED),
+  );
 }
 
 export default function Sources({ loaderData }: Route.ComponentProps) {

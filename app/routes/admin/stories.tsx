@@ -1,16 +1,18 @@
 import { useCallback, useEffect, useState } from "react";
-import { data, Link, useFetcher, useLocation, useNavigate, useRevalidator, useSearchParams } from "react-router";
+import { Link, useFetcher, useLocation, useNavigate, useRevalidator, useSearchParams } from "react-router";
 import { ShortcutsDialog, useReviewShortcuts } from "~/app/components/admin/stories/shortcuts";
 import { StoryDialog } from "~/app/components/admin/stories/story-dialog";
 import { PublishDialog } from "~/app/components/admin/stories/publish-dialog";
 import { RejectedList, StoryList } from "~/app/components/admin/stories/story-list";
-import { BulkBar, listHref, StatusButtons, StoryToolbar } from "~/app/components/admin/stories/stories-toolbar";
+import { BulkBar, StatusButtons, STORY_LIST, StoryToolbar } from "~/app/components/admin/stories/stories-toolbar";
 import { Pagination } from "~/app/components/pagination";
-import { failedAction, useActionToast, type ActionResult } from "~/app/lib/action-toast";
+import { z } from "zod";
+import { useActionToast, type ActionResult } from "~/app/lib/action-toast";
+import { adminAction, intent, type Failure } from "~/app/lib/admin-action.server";
 import { requireAdmin } from "~/app/lib/admin.server";
-import { errorAnswer } from "~/app/lib/error-response.server";
-import { idField, idListField } from "~/app/lib/form-fields";
-import { listAdminStories, parseAdminListQuery, type AdminStory } from "~/domain/stories/admin-list";
+import { idField, idListField, optionalIdField } from "~/app/lib/form-fields";
+import { storyFormFields } from "~/domain/stories/story-form";
+import { listAdminStories, type AdminStory } from "~/domain/stories/admin-list";
 import { bulkOutcomeMessage, bulkPublishStories, bulkRejectStories } from "~/domain/stories/bulk-review";
 import { changeStoryCategory, createStory, deleteStory, editStory, publishStory, rejectStory, unpublishStory } from "~/domain/stories/editorial";
 import { PageHeader } from "~/app/components/admin/page-header";
@@ -23,81 +25,97 @@ export function meta(): Route.MetaDescriptors {
 
 export async function loader(args: Route.LoaderArgs) {
   await requireAdmin(args);
-  const params = new URL(args.request.url).searchParams;
-  const query = parseAdminListQuery((name) => params.get(name));
+  const query = STORY_LIST.read(new URL(args.request.url).searchParams);
   return { ...(await listAdminStories(args.context.repos, query)), query };
 }
 
 const StoryId = idField("That story is not known");
 const StoryIds = idListField("That list of stories is not understood");
-const CategoryId = idField("That category is not known");
+const CategoryId = optionalIdField("That category is not known");
 const FROM_SCRAPE_REFRESH_MS = 800;
+const OneStory = z.object({ storyId: StoryId });
 
 // Spec section 8's failure texts; a business-rule failure says its own words instead.
-const FAILURES: Record<string, string> = {
-  reject: "Failed to reject the story. Please try again.",
-  delete: "Failed to delete the story. Please try again.",
-  create: "Failed to save the story. Please try again.",
-  edit: "Failed to save the story. Please try again.",
-};
+const failure = (fallback: string): Failure => ({ title: "Error", fallback });
+const saveFailed = failure("Failed to save the story. Please try again.");
 
 export async function action(args: Route.ActionArgs) {
-  const me = await requireAdmin(args);
-  const form = Object.fromEntries(await args.request.formData()) as Record<string, string>;
   const deps = { editorial: args.context.repos.editorial, siteUrl: args.context.config.siteUrl, sitePictureExists: args.context.sitePictureExists };
-  const actor = { actorUserId: me.id };
-  const storyId = () => StoryId.parse(form.storyId);
-  const story = () => ({
-    title: form.title ?? "",
-    categoryId: form.categoryId ?? "",
-    summary: form.summary ?? "",
-    content: form.content ?? "",
-    imageUrl: form.imageUrl ?? "",
-    sourceUrl: form.sourceUrl ?? "",
-    isFeatured: form.isFeatured === "on",
-    slug: form.slug ?? "",
-  });
-  const done = (toast: ActionResult["toast"]): ActionResult => {
-    args.context.invalidatePublicPages();
-    return { ok: true, toast };
-  };
-  try {
-    switch (form.intent) {
-      case "publish":
-        await publishStory(deps, { ...actor, storyId: storyId(), ...(form.categoryId ? { categoryId: CategoryId.parse(form.categoryId) } : {}) });
-        return done({ title: "Story Published", description: "The story is live on the website." });
-      case "unpublish":
-        await unpublishStory(deps, { ...actor, storyId: storyId() });
-        return done({ title: "Story Unpublished", description: "The story is back in Pending." });
-      case "reject": {
-        const result = await rejectStory(deps, { ...actor, storyId: storyId() });
-        return done({ title: "Story Rejected", description: result.message ?? "The story has been rejected and removed from the main list." });
-      }
-      case "bulk-publish":
-      case "bulk-reject": {
-        const storyIds = StoryIds.parse(form.ids);
-        const outcome = form.intent === "bulk-publish" ? await bulkPublishStories(deps, { ...actor, storyIds }) : await bulkRejectStories(deps, { ...actor, storyIds });
-        return done(bulkOutcomeMessage(form.intent === "bulk-publish" ? "Published" : "Rejected", outcome));
-      }
-      case "category":
-        await changeStoryCategory(deps, { ...actor, storyId: storyId(), categoryId: form.categoryId ? Number(form.categoryId) : null });
-        return done({ title: "Category Updated" });
-      case "delete":
-        await deleteStory(deps, { ...actor, storyId: storyId() });
-        return done({ title: "Story Deleted", description: "The story has been permanently deleted." });
-      case "create":
-        await createStory(deps, { ...actor, form: story() });
-        return done({ title: "Story Created", description: "The story is published." });
-      case "edit":
-        await editStory(deps, { ...actor, storyId: storyId(), form: story() });
-        return done({ title: "Story Updated", description: "Your changes have been saved." });
-      default:
-        return data(failedAction({ message: "Unknown action" }, "Error"), { status: 400 });
-    }
-  } catch (error) {
-    const answer = errorAnswer(error, args.context.logger, FAILURES[form.intent ?? ""] ?? "Something went wrong. Please try again.", { intent: form.intent });
-    return data(failedAction(answer, "Error"), { status: answer.status });
-  }
+  const done = (toast: ActionResult["toast"]): ActionResult => ({ ok: true, toast });
+  const bulk = (verb: "Published" | "Rejected", review: typeof bulkPublishStories) =>
+    intent({
+      schema: z.object({ ids: StoryIds }),
+      changesSite: true,
+      run: async ({ ids }, { me }) => done(bulkOutcomeMessage(verb, await review(deps, { actorUserId: me.id, storyIds: ids }))),
+    });
+  return adminAction(
+    args,
+    {
+      publish: intent({
+        schema: OneStory.extend({ categoryId: CategoryId }),
+        changesSite: true,
+        run: async ({ storyId, categoryId }, { me }) => {
+          await publishStory(deps, { actorUserId: me.id, storyId, ...(categoryId !== null ? { categoryId } : {}) });
+          return done({ title: "Story Published", description: "The story is live on the website." });
+        },
+      }),
+      unpublish: intent({
+        schema: OneStory,
+        changesSite: true,
+        run: async ({ storyId }, { me }) => {
+          await unpublishStory(deps, { actorUserId: me.id, storyId });
+          return done({ title: "Story Unpublished", description: "The story is back in Pending." });
+        },
+      }),
+      reject: intent({
+        schema: OneStory,
+        changesSite: true,
+        failure: failure("Failed to reject the story. Please try again."),
+        run: async ({ storyId }, { me }) => {
+          const result = await rejectStory(deps, { actorUserId: me.id, storyId });
+          return done({ title: "Story Rejected", description: result.message ?? "The story has been rejected and removed from the main list." });
+        },
+      }),
+      "bulk-publish": bulk("Published", bulkPublishStories),
+      "bulk-reject": bulk("Rejected", bulkRejectStories),
+      category: intent({
+        schema: OneStory.extend({ categoryId: CategoryId }),
+        changesSite: true,
+        run: async ({ storyId, categoryId }, { me }) => {
+          await changeStoryCategory(deps, { actorUserId: me.id, storyId, categoryId });
+          return done({ title: "Category Updated" });
+        },
+      }),
+      delete: intent({
+        schema: OneStory,
+        changesSite: true,
+        failure: failure("Failed to delete the story. Please try again."),
+        run: async ({ storyId }, { me }) => {
+          await deleteStory(deps, { actorUserId: me.id, storyId });
+          return done({ title: "Story Deleted", description: "The story has been permanently deleted." });
+        },
+      }),
+      create: intent({
+        schema: storyFormFields,
+        changesSite: true,
+        failure: saveFailed,
+        run: async (form, { me }) => {
+          await createStory(deps, { actorUserId: me.id, form });
+          return done({ title: "Story Created", description: "The story is published." });
+        },
+      }),
+      edit: intent({
+        schema: storyFormFields.extend({ storyId: StoryId }),
+        changesSite: true,
+        failure: saveFailed,
+        run: async ({ storyId, ...form }, { me }) => {
+          await editStory(deps, { actorUserId: me.id, storyId, form });
+          return done({ title: "Story Updated", description: "Your changes have been saved." });
+        },
+      }),
+    },
+    failure("Something went wrong. Please try again."),
+  );
 }
 
 export default function Stories({ loaderData }: Route.ComponentProps) {
@@ -188,7 +206,7 @@ export default function Stories({ loaderData }: Route.ComponentProps) {
           {didYouMean ? (
             <p className="mt-2 text-lg">
               Did you mean{" "}
-              <Link to={listHref(query, { search: didYouMean })} className="font-bold text-ufo underline">
+              <Link to={STORY_LIST.href(query, { search: didYouMean })} className="font-bold text-ufo underline">
                 {didYouMean}
               </Link>
               ?

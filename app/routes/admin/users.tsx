@@ -1,8 +1,9 @@
-import { data, Form, useActionData, useNavigation } from "react-router";
+import { Form, useActionData, useNavigation } from "react-router";
 import { z } from "zod";
 import { listUsers, setAdminRight } from "~/domain/users/admin-rights";
 import { requireAdmin } from "~/app/lib/admin.server";
-import { errorAnswer } from "~/app/lib/error-response.server";
+import { useActionToast, type ActionResult } from "~/app/lib/action-toast";
+import { adminAction, intent } from "~/app/lib/admin-action.server";
 import { PageHeader } from "~/app/components/admin/page-header";
 import { adminMeta } from "~/app/lib/meta";
 import type { Route } from "./+types/users";
@@ -23,28 +24,28 @@ const ChangeRight = z.object({
 });
 
 export async function action(args: Route.ActionArgs) {
-  const me = await requireAdmin(args);
-  try {
-    const input = ChangeRight.parse(Object.fromEntries(await args.request.formData()));
-    await setAdminRight(args.context.repos, { actorUserId: me.id, userId: input.userId, isAdmin: input.isAdmin === "true" });
-    return { error: null };
-  } catch (error) {
-    const answer = errorAnswer(error, args.context.logger, "Failed to change the admin right. Please try again.", { actorUserId: me.id });
-    return data({ error: answer.message }, { status: answer.status });
-  }
+  return adminAction(
+    args,
+    {
+      "set-admin": intent({
+        schema: ChangeRight,
+        run: async (input, { me, context }) => {
+          const isAdmin = input.isAdmin === "true";
+          await setAdminRight(context.repos, { actorUserId: me.id, userId: input.userId, isAdmin });
+          return { ok: true, toast: { title: isAdmin ? "Admin right granted" : "Admin right removed" } } satisfies ActionResult;
+        },
+      }),
+    },
+    { title: "Error", fallback: "Failed to change the admin right. Please try again." },
+  );
 }
 
 export default function Users({ loaderData }: Route.ComponentProps) {
-  const result = useActionData<typeof action>();
+  useActionToast(useActionData<ActionResult>());
   const navigation = useNavigation();
   return (
     <>
       <PageHeader title="Users" description="Who may use the back office. New accounts are not admins until an admin grants it here." />
-      {result?.error ? (
-        <p role="alert" className="mt-4 rounded-lg border-2 border-alarm bg-alarm/10 px-3 py-2 font-semibold text-alarm-ink">
-          {result.error}
-        </p>
-      ) : null}
       {/* relative: the buttons' hidden labels (sr-only, absolutely placed) scroll with the table instead of widening the page. */}
       <div className="relative mt-6 overflow-x-auto rounded-2xl border-2 border-ink bg-white">
         <table className="w-full text-left text-sm">
@@ -69,6 +70,7 @@ export default function Users({ loaderData }: Route.ComponentProps) {
                 </td>
                 <td className="px-4 py-3 text-right">
                   <Form method="post">
+                    <input type="hidden" name="intent" value="set-admin" />
                     <input type="hidden" name="userId" value={user.id} />
                     <input type="hidden" name="isAdmin" value={String(!user.isAdmin)} />
                     <button

@@ -1,9 +1,9 @@
 import { useId, useState } from "react";
 import { useFetcher } from "react-router";
+import { categoryFormProblem } from "~/domain/categories/category-form";
 import { categorySlug } from "~/domain/categories/category-slug";
 import { useActionSuccess, useActionToast, type ActionResult } from "~/app/lib/action-toast";
 import { DisabledReason } from "~/app/components/admin/disabled-reason";
-import { missingFieldsReason } from "./reasons";
 
 /** The Add Category form: the slug follows the name until it is edited by hand (spec section 5). */
 export function AddCategory({ onDone }: { onDone: () => void }) {
@@ -15,7 +15,7 @@ export function AddCategory({ onDone }: { onDone: () => void }) {
   useActionSuccess(fetcher, onDone);
   const field = "w-full rounded-lg border-2 border-ink bg-white px-3 py-2";
   const reasonId = useId();
-  const reason = missingFieldsReason(name, slug, "add the category");
+  const reason = categoryFormProblem({ name, slug });
   return (
     <fetcher.Form method="post" className="mt-4 grid gap-3 rounded-2xl border-2 border-ink bg-white p-4 sm:grid-cols-[1fr_1fr_auto] sm:items-end">
       <input type="hidden" name="intent" value="create" />

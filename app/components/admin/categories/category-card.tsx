@@ -1,11 +1,13 @@
 import { useSortable } from "@dnd-kit/sortable";
 import { CSS } from "@dnd-kit/utilities";
-import { useState } from "react";
+import { useRef, useState } from "react";
 import { useFetcher } from "react-router";
 import type { AdminCategory } from "~/domain/categories/admin-categories";
 import { useActionSuccess, useActionToast, type ActionResult } from "~/app/lib/action-toast";
+import { useConfirm } from "~/app/components/admin/confirm-dialog";
 import { DisabledReason } from "~/app/components/admin/disabled-reason";
-import { deleteNote, missingFieldsReason } from "./reasons";
+import { categoryFormProblem } from "~/domain/categories/category-form";
+import { deleteNote } from "./reasons";
 
 /** One category: name, slug, story count and order, or its edit form; a drag handle; delete, moving its stories. */
 export function CategoryCard({
@@ -27,9 +29,11 @@ export function CategoryCard({
   const [name, setName] = useState(category.name);
   const [slug, setSlug] = useState(category.slug);
   const [moveTo, setMoveTo] = useState("");
+  const confirm = useConfirm();
+  const deleteForm = useRef<HTMLFormElement>(null);
   useActionSuccess(fetcher, onDone);
   const field = "min-w-0 flex-1 basis-40 rounded-lg border-2 border-ink bg-white px-3 py-1.5";
-  const saveReason = missingFieldsReason(name, slug, "save");
+  const saveReason = categoryFormProblem({ name, slug });
   const deleteReason = deleteNote(category.storyCount, others.find((o) => String(o.id) === moveTo)?.name ?? null);
   return (
     <li
@@ -90,10 +94,25 @@ export function CategoryCard({
                 Edit<span className="sr-only"> {category.name}</span>
               </button>
               <fetcher.Form
+                ref={deleteForm}
                 method="post"
                 className="flex items-center gap-2"
                 onSubmit={(event) => {
-                  if (!window.confirm(`Delete the category ${category.name}?`)) event.preventDefault();
+                  // Delete asks first; a yes sends the form.
+                  event.preventDefault();
+                  confirm.ask({
+                    title: "Delete category",
+                    message: (
+                      <>
+                        <p>{`Delete the category ${category.name}?`}</p>
+                        {deleteReason ? <p className="mt-2 text-sm text-ink/70">{deleteReason}</p> : null}
+                      </>
+                    ),
+                    confirmLabel: "Delete",
+                    onConfirm: () => {
+                      if (deleteForm.current) void fetcher.submit(deleteForm.current);
+                    },
+                  });
                 }}
               >
                 <input type="hidden" name="intent" value="delete" />
@@ -131,6 +150,7 @@ export function CategoryCard({
             </div>
             {deleteReason ? <DisabledReason id={`delete-reason-${category.id}`}>{deleteReason}</DisabledReason> : null}
           </div>
+          {confirm.dialog}
         </>
       )}
     </li>

@@ -1,10 +1,5 @@
-// Why a Categories control is disabled, in words shown beside it.
-
-/** What the add or edit form still needs before it can be sent (spec section 5: a name and a slug), or null. */
-export function missingFieldsReason(name: string, slug: string, action: "add the category" | "save"): string | null {
-  const missing = [name.trim() ? null : "a category name", slug.trim() ? null : "a URL slug"].filter(Boolean);
-  return missing.length ? `Enter ${missing.join(" and ")} to ${action}.` : null;
-}
+// Why a Categories control is disabled, in words shown beside it. Why Add or Save is disabled is the
+// form's own rule (domain/categories/category-form.ts), shared with the server.
 
 /**
  * The line under a category's Delete button. A category with stories is deleted only once the editor

@@ -18,7 +18,7 @@ import { followRun, showPanelToast, useImageRun } from "./use-image-run";
 export type ImageIntent = "analyze-images" | "enhance-bulk" | "enhance-test" | "retry-images" | "cancel-images";
 
 /** What the dashboard's image actions answer: a toast, field problems, or the run to follow. */
-export type ImageAnswer = { ok: boolean; toast?: ActionToast; fieldErrors?: Record<string, string>; jobId?: string; run?: RunKind };
+export type ImageAnswer = { ok: boolean; toast?: ActionToast; fields?: Record<string, string>; jobId?: string; run?: RunKind };
 
 type Batch = { mode: "all" | "quick"; batchSize: number };
 /** What the confirmation asks before: a batch, or a retry of every story that failed for good. */

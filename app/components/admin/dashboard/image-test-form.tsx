@@ -14,9 +14,9 @@ export function ImageTestForm({ fetcher, disabled, busy }: { fetcher: FetcherWit
   const id = useId();
   const storyInput = useRef<HTMLInputElement>(null);
   const [blank, setBlank] = useState(false);
-  const fieldErrors = fetcher.state === "idle" ? fetcher.data?.fieldErrors : undefined;
-  const storyError = blank ? IMAGE_TEXT.storyIdRequired.description : fieldErrors?.storyId;
-  const urlError = fieldErrors?.customImageUrl;
+  const fields = fetcher.state === "idle" ? fetcher.data?.fields : undefined;
+  const storyError = blank ? IMAGE_TEXT.storyIdRequired.description : fields?.storyId;
+  const urlError = fields?.customImageUrl;
   return (
     <fetcher.Form
       method="post"

@@ -1,10 +1,11 @@
 import { useEffect, useState } from "react";
-import { useFetcher, useNavigation, useRevalidator } from "react-router";
+import { useFetcher, useRevalidator } from "react-router";
 import { toast } from "sonner";
 import { useJobPoll } from "~/app/components/admin/job-poll";
 import { PageHeader } from "~/app/components/admin/page-header";
 import { useActionToast, type ActionResult } from "~/app/lib/action-toast";
 import { formatDate, formatTime } from "~/app/lib/format";
+import { usePageLoading } from "~/app/lib/use-page-loading";
 import type { PostableStoryView, SocialPostView } from "~/domain/social/social-page";
 import { Composer, type PostRequest } from "./composer";
 import { ConnectionPanel } from "./connection-panel";
@@ -47,7 +48,6 @@ export function SocialScreen({
   const [postedCount, setPostedCount] = useState(0);
   const fetcher = useFetcher<SocialAnswer>();
   const revalidator = useRevalidator();
-  const navigation = useNavigation();
   useActionToast(fetcher.data && "toast" in fetcher.data ? fetcher.data : undefined);
 
   // One look at each answer: a post to follow, a scheduled post, or a story loaded for a repost. The
@@ -97,7 +97,8 @@ export function SocialScreen({
   });
 
   const busy = fetcher.state !== "idle" || postJob !== null;
-  const loading = revalidator.state === "loading" || (navigation.state === "loading" && navigation.location.pathname.replace(/\/$/, "") === SOCIAL_PATH);
+  const pageLoading = usePageLoading(SOCIAL_PATH) !== null;
+  const loading = revalidator.state === "loading" || pageLoading;
 
   const post = (request: PostRequest) => {
     if (!chosen) return;

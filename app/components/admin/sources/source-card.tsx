@@ -1,4 +1,5 @@
 import { useFetcher } from "react-router";
+import { useConfirm } from "~/app/components/admin/confirm-dialog";
 import { ExternalIcon } from "~/app/components/icons";
 import type { ActionResult } from "~/app/lib/action-toast";
 import { formatDate, formatTime, plural } from "~/app/lib/format";
@@ -139,6 +140,7 @@ export const DELETE_FETCHER = "source-delete";
 export function SourceCard({ source, categoryName, onEdit }: { source: SourceView; categoryName: string | null; onEdit: () => void }) {
   const fetcher = useFetcher<ActionResult>({ key: DELETE_FETCHER });
   const deleting = fetcher.state !== "idle" && fetcher.formData?.get("sourceId") === String(source.id);
+  const confirm = useConfirm();
   return (
     <li
       aria-labelledby={`source-${source.id}-name`}
@@ -180,11 +182,14 @@ export function SourceCard({ source, categoryName, onEdit }: { source: SourceVie
           <button
             type="button"
             disabled={deleting}
-            onClick={() => {
-              if (window.confirm(`Delete "${source.name}"? Its stories, rejected stories, and logs are removed too. This cannot be undone.`)) {
-                fetcher.submit({ intent: "delete", sourceId: String(source.id) }, { method: "post" });
-              }
-            }}
+            onClick={() =>
+              confirm.ask({
+                title: "Delete source",
+                message: <p>{`Delete "${source.name}"? Its stories, rejected stories, and logs are removed too. This cannot be undone.`}</p>,
+                confirmLabel: "Delete",
+                onConfirm: () => void fetcher.submit({ intent: "delete", sourceId: String(source.id) }, { method: "post" }),
+              })
+            }
             className={`${secondaryButtonClass} border-alarm-ink text-alarm-ink hover:bg-alarm-ink hover:text-white`}
           >
             {deleting ? "Deleting..." : "Delete"}
@@ -193,6 +198,7 @@ export function SourceCard({ source, categoryName, onEdit }: { source: SourceVie
           {source.sourceType === "web_scraping" ? <DiscoverButton source={source} /> : null}
         </div>
       </div>
+      {confirm.dialog}
     </li>
   );
 }

@@ -2,6 +2,7 @@ import { useRef, useState } from "react";
 import { useFetcher } from "react-router";
 import { Dialog } from "~/app/components/admin/dialog";
 import { useActionSuccess, useActionToast, type ActionResult } from "~/app/lib/action-toast";
+import { formFields } from "~/app/lib/form-fields";
 import {
   AUTO_SCRAPE_MAX,
   INVALID_JSON_ALERT,
@@ -10,7 +11,7 @@ import {
   SCRAPING_CONFIG_PLACEHOLDER,
   SOURCE_TYPE_LABELS,
   SOURCE_TYPES,
-  sourceFormFromData,
+  sourceFormSchema,
   validateSourceForm,
   type SourceFieldErrors,
   type SourceFormField,
@@ -43,7 +44,7 @@ export function SourceDialog({ source, categories, onClose }: { source: SourceVi
   const [answered, setAnswered] = useState(fetcher.data);
   if (fetcher.data !== answered) {
     setAnswered(fetcher.data);
-    if (fetcher.data?.fieldErrors) setErrors(fetcher.data.fieldErrors);
+    if (fetcher.data?.fields) setErrors(fetcher.data.fields);
     setFeedWarning(fetcher.data?.feedWarning ?? null);
     setSaveAnyway(false);
   }
@@ -67,7 +68,7 @@ export function SourceDialog({ source, categories, onClose }: { source: SourceVi
         noValidate
         className="grid gap-4 sm:grid-cols-2"
         onSubmit={(event) => {
-          const check = validateSourceForm(sourceFormFromData(new FormData(event.currentTarget)));
+          const check = validateSourceForm(sourceFormSchema.parse(formFields(new FormData(event.currentTarget))));
           if (!check.ok || configBlocks) {
             event.preventDefault();
             if (!check.ok) {

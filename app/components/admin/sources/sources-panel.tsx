@@ -1,11 +1,12 @@
-import { Form, Link, useNavigation } from "react-router";
-import { SearchIcon } from "~/app/components/icons";
+import { Link } from "react-router";
+import { FilterBar } from "~/app/components/admin/filter-bar";
 import { plural } from "~/app/lib/format";
+import { usePageLoading } from "~/app/lib/use-page-loading";
 import { inTrouble } from "~/domain/sources/source-health";
 import type { SourceView } from "~/domain/sources/sources";
 import { OpmlTools } from "./opml-tools";
 import { SourceCard } from "./source-card";
-import { inputClass } from "./ui";
+import { SOURCE_LIST, SOURCES_PATH } from "./source-list-query";
 
 /**
  * The Sources tab: search, OPML tools, the count line (with how many sources are in trouble, and a
@@ -25,31 +26,21 @@ export function SourcesPanel({
   onEdit: (source: SourceView) => void;
 }) {
   const inTroubleCount = sources.filter(inTrouble).length;
-  const navigation = useNavigation();
-  const searching = navigation.state === "loading" && navigation.location.pathname === "/admin/sources" && new URLSearchParams(navigation.location.search).get("q") !== (q || null);
+  const query = { q, troubled };
+  // Switching tabs loads this path too, but not a new list: only a change of the filters is a search.
+  const loading = usePageLoading(SOURCES_PATH);
+  const searching = loading !== null && SOURCE_LIST.href(SOURCE_LIST.read(new URLSearchParams(loading.search))) !== SOURCE_LIST.href(query);
   return (
     <>
-      <div className="flex flex-wrap items-center justify-between gap-3">
-        <Form method="get" role="search" className="flex w-full min-w-0 gap-2 lg:w-auto lg:max-w-md lg:flex-1">
-          <label htmlFor="source-search" className="sr-only">
-            Search sources
-          </label>
-          <div className="relative min-w-0 flex-1">
-            <SearchIcon className="pointer-events-none absolute top-1/2 left-3 h-4 w-4 -translate-y-1/2 text-ink/60" />
-            <input id="source-search" name="q" type="search" defaultValue={q} key={q} placeholder="Search sources..." className={`${inputClass} rounded-full pl-9`} />
-          </div>
-          <button type="submit" className="rounded-full border-2 border-ink bg-white px-4 py-2 font-bold hover:bg-acid">
-            Search
-          </button>
-        </Form>
+      <FilterBar label="Sources" idPrefix="source" className="" query={query} list={SOURCE_LIST} search={{ field: "q", label: "Search sources", placeholder: "Search sources..." }} selects={[]}>
         <OpmlTools />
-      </div>
+      </FilterBar>
       <p className="mt-4 text-sm text-ink/70" aria-live="polite">
         {searching ? "Searching..." : `${plural(sources.length, "source", "sources")}${troubled ? " in trouble" : ""}${q ? ` matching "${q}"` : ""}`}
         {!searching && troubled ? (
           <>
             {" · "}
-            <Link to={q ? `?q=${encodeURIComponent(q)}` : "?"} className="font-bold text-ufo underline">
+            <Link to={SOURCE_LIST.href(query, { troubled: false })} className="font-bold text-ufo underline">
               Show all sources
             </Link>
           </>
@@ -57,7 +48,7 @@ export function SourcesPanel({
         {!searching && !troubled && inTroubleCount > 0 ? (
           <>
             {" · "}
-            <Link to={`?trouble=1${q ? `&q=${encodeURIComponent(q)}` : ""}`} className="font-bold text-alarm-ink underline">
+            <Link to={SOURCE_LIST.href(query, { troubled: true })} className="font-bold text-alarm-ink underline">
               {inTroubleCount} in trouble: show only {inTroubleCount === 1 ? "it" : "them"}
             </Link>
           </>

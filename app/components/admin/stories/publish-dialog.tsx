@@ -14,7 +14,7 @@ export function PublishDialog({ story, categories, onClose }: { story: AdminStor
   useActionToast(fetcher.data);
   useActionSuccess(fetcher, onClose);
   const hintId = useId();
-  const problem = fetcher.data?.fieldErrors?.categoryId;
+  const problem = fetcher.data?.fields?.categoryId;
   return (
     <Dialog title="Choose a category to publish" onClose={onClose} width="sm">
       <fetcher.Form method="post" className="space-y-4">

@@ -1,8 +1,8 @@
-import { useRef, useState } from "react";
-import { Link, useNavigate } from "react-router";
-import { CloseIcon } from "~/app/components/icons";
-import { STATUS_FILTERS, type AdminListQuery, type AdminSort, type OwnerFilter, type StatusFilter } from "~/domain/stories/admin-list";
-import { CategoryOptions, type CategoryOption } from "~/app/components/admin/category-options";
+import { Link } from "react-router";
+import { FilterBar } from "~/app/components/admin/filter-bar";
+import type { CategoryOption } from "~/app/components/admin/category-options";
+import { choiceFilter, listQuery, ownerFilter, pageFilter, textFilter, type ListQuery } from "~/app/lib/list-query";
+import { ADMIN_SORTS, STATUS_FILTERS, type AdminListQuery, type AdminSort, type StatusFilter } from "~/domain/stories/admin-list";
 
 const FILTER_LABELS: Record<StatusFilter, string> = {
   all: "All Stories",
@@ -17,27 +17,22 @@ const SORT_LABELS: Record<AdminSort, string> = {
   source: "Source (A-Z)",
 };
 
-/** The list's address for a query: only what differs from the defaults, and page 1 unless asked. */
-export function listHref(query: AdminListQuery, change: Partial<AdminListQuery> = {}): string {
-  const next = { ...query, page: 1, ...change };
-  const params = new URLSearchParams();
-  if (next.status !== "all") params.set("status", next.status);
-  if (next.search) params.set("q", next.search);
-  if (next.categoryId !== null) params.set("category", String(next.categoryId));
-  if (next.sourceId !== null) params.set("source", String(next.sourceId));
-  if (next.sort !== "newest") params.set("sort", next.sort);
-  if (next.page > 1) params.set("page", String(next.page));
-  const text = params.toString();
-  return text ? `?${text}` : "?";
-}
-
-const control = "h-9 rounded-full border-2 border-ink bg-white px-3 text-sm";
-
-const ownerOf = (value: string): OwnerFilter => (value === "" ? null : value === "none" ? "none" : Number(value));
+/** The story list's filters in the address (?status=&q=&category=&source=&sort=&page=); a filter's change goes back to page 1. */
+export const STORY_LIST = listQuery(
+  {
+    status: choiceFilter("status", STATUS_FILTERS, "all"),
+    search: textFilter("q"),
+    categoryId: ownerFilter("category"),
+    sourceId: ownerFilter("source"),
+    sort: choiceFilter("sort", ADMIN_SORTS, "newest"),
+    page: pageFilter(),
+  },
+  { resetPage: "page" },
+) satisfies ListQuery<AdminListQuery>;
 
 /**
- * The search box (with a clear button), the category and source filters and the order. The selects
- * apply as soon as they change; the text on Enter or Search.
+ * The search box, the category and source filters and the order, on the back office's one filter bar.
+ * Rejected stories keep no category: the category filter does not apply to them.
  */
 export function StoryToolbar({
   query,
@@ -48,103 +43,29 @@ export function StoryToolbar({
   categories: CategoryOption[];
   sources: { id: number; name: string }[];
 }) {
-  const navigate = useNavigate();
-  const input = useRef<HTMLInputElement>(null);
-  const [text, setText] = useState(query.search);
-  // A new search from the address (a link, Back) replaces what was typed.
-  const [shown, setShown] = useState(query.search);
-  if (shown !== query.search) {
-    setShown(query.search);
-    setText(query.search);
-  }
-  // A change applies at once, with whatever is typed in the search box.
-  const go = (change: Partial<AdminListQuery>) => navigate(listHref(query, { search: text.trim(), ...change }));
-  const rejected = query.status === "rejected";
   return (
-    <form
-      method="get"
-      role="search"
-      aria-label="Stories"
-      onSubmit={(e) => {
-        e.preventDefault();
-        go({});
-      }}
-      className="mt-3 flex flex-wrap items-center gap-2"
-    >
-      <div className="relative flex min-w-56 flex-1">
-        <label htmlFor="story-search" className="sr-only">
-          Search stories
-        </label>
-        <input
-          ref={input}
-          id="story-search"
-          name="q"
-          type="search"
-          value={text}
-          onChange={(e) => setText(e.target.value)}
-          placeholder="Search stories..."
-          className={`${control} w-full pr-9 [&::-webkit-search-cancel-button]:hidden`}
-        />
-        {text ? (
-          <button
-            type="button"
-            aria-label="Clear search"
-            onClick={() => {
-              setText("");
-              input.current?.focus();
-              if (query.search) navigate(listHref(query, { search: "" }));
-            }}
-            className="absolute top-1/2 right-2 flex h-6 w-6 -translate-y-1/2 items-center justify-center rounded-full text-ink/70 hover:bg-ink hover:text-acid"
-          >
-            <CloseIcon className="h-3.5 w-3.5" />
-          </button>
-        ) : null}
-      </div>
-      <button type="submit" className="h-9 rounded-full border-2 border-ink px-4 text-sm font-bold hover:bg-acid">
-        Search
-      </button>
-      {/* Rejected stories keep no category: the filter does not apply to them. */}
-      {rejected ? null : (
-        <>
-          <label className="sr-only" htmlFor="story-category">
-            Category
-          </label>
-          <select
-            id="story-category"
-            name="category"
-            value={query.categoryId === null ? "" : String(query.categoryId)}
-            onChange={(e) => go({ categoryId: ownerOf(e.target.value) })}
-            className={`${control} max-w-44`}
-          >
-            <option value="">All categories</option>
-            <option value="none">Uncategorized</option>
-            <CategoryOptions categories={categories} />
-          </select>
-        </>
-      )}
-      <label className="sr-only" htmlFor="story-source">
-        Source
-      </label>
-      <select id="story-source" name="source" value={query.sourceId === null ? "" : String(query.sourceId)} onChange={(e) => go({ sourceId: ownerOf(e.target.value) })} className={`${control} max-w-44`}>
-        <option value="">All sources</option>
-        <option value="none">No source (added by hand)</option>
-        {sources.map((s) => (
-          <option key={s.id} value={s.id}>
-            {s.name}
-          </option>
-        ))}
-      </select>
-      <label className="sr-only" htmlFor="story-sort">
-        Sort
-      </label>
-      <select id="story-sort" name="sort" value={query.sort} onChange={(e) => go({ sort: e.target.value as AdminSort })} className={control}>
-        {Object.entries(SORT_LABELS).map(([value, label]) => (
-          <option key={value} value={value}>
-            {label}
-          </option>
-        ))}
-      </select>
-    </form>
+    <FilterBar
+      label="Stories"
+      idPrefix="story"
+      className="mt-3"
+      query={query}
+      list={STORY_LIST}
+      search={{ field: "search", label: "Search stories", placeholder: "Search stories..." }}
+      selects={[
+        {
+          field: "categoryId",
+          label: "Category",
+          hidden: query.status === "rejected",
+          options: [{ value: "", label: "All categories" }, { value: "none", label: "Uncategorized" }, ...categories.map((c) => ({ value: String(c.id), label: c.name }))],
+        },
+        {
+          field: "sourceId",
+          label: "Source",
+          options: [{ value: "", label: "All sources" }, { value: "none", label: "No source (added by hand)" }, ...sources.map((s) => ({ value: String(s.id), label: s.name }))],
+        },
+        { field: "sort", label: "Sort", width: "narrow", options: Object.entries(SORT_LABELS).map(([value, label]) => ({ value, label })) },
+      ]}
+    />
   );
 }
 
@@ -155,7 +76,7 @@ export function StatusButtons({ query, counts }: { query: AdminListQuery; counts
       {STATUS_FILTERS.map((f) => (
         <Link
           key={f}
-          to={listHref(query, { status: f })}
+          to={STORY_LIST.href(query, { status: f })}
           aria-current={f === query.status ? "page" : undefined}
           className={`inline-flex h-8 items-center gap-1 rounded-full border-2 border-ink pr-1 pl-2.5 text-sm font-bold ${f === query.status ? "bg-ink text-acid" : "bg-white hover:bg-acid"}`}
         >

@@ -3,6 +3,7 @@ import { Link, useFetcher, useSearchParams } from "react-router";
 import { useActionToast, type ActionResult } from "~/app/lib/action-toast";
 import type { AdminStory } from "~/domain/stories/admin-list";
 import { CategoryOptions, type CategoryOption } from "~/app/components/admin/category-options";
+import { useConfirm } from "~/app/components/admin/confirm-dialog";
 
 // The row's main action stands out; the others are quiet until pointed at.
 const primary = "h-7 rounded-full border-2 border-ink bg-acid px-2.5 text-xs font-bold hover:bg-ink hover:text-acid disabled:opacity-50";
@@ -30,6 +31,7 @@ export function StoryActions({
   const fetcher = useFetcher<ActionResult>();
   useActionToast(fetcher.data);
   const busy = fetcher.state !== "idle";
+  const confirm = useConfirm();
   const act = (intent: string) => fetcher.submit({ intent, storyId: String(story.id) }, { method: "post" });
   // Editing keeps the list as it is behind the dialog.
   const [search] = useSearchParams();
@@ -84,14 +86,13 @@ export function StoryActions({
           type="button"
           className={`${button} text-alarm-ink hover:border-alarm-ink hover:bg-alarm-ink hover:text-white`}
           disabled={busy}
-          onClick={() => {
-            if (window.confirm(`Delete "${story.title}" permanently?`)) act("delete");
-          }}
+          onClick={() => confirm.ask({ title: "Delete story", message: <p>{`Delete "${story.title}" permanently?`}</p>, confirmLabel: "Delete", onConfirm: () => act("delete") })}
         >
           Delete<span className="sr-only"> {story.title}</span>
         </button>
         {details}
       </div>
+      {confirm.dialog}
     </>
   );
 }

@@ -4,6 +4,8 @@ import { Dialog } from "~/app/components/admin/dialog";
 import { useActionSuccess, useActionToast, type ActionResult } from "~/app/lib/action-toast";
 import type { AdminStory } from "~/domain/stories/admin-list";
 import { REQUIRED_FIELDS_MESSAGE } from "~/domain/stories/messages";
+import { requiredStoryFieldsMissing, storyFormFields } from "~/domain/stories/story-form";
+import { formFields } from "~/app/lib/form-fields";
 import { formatDate, formatTime } from "~/app/lib/format";
 import { CategoryOptions, type CategoryOption } from "~/app/components/admin/category-options";
 
@@ -23,7 +25,7 @@ export function StoryDialog({ story, categories, onClose }: { story: AdminStory 
   const [answered, setAnswered] = useState(fetcher.data);
   if (fetcher.data !== answered) {
     setAnswered(fetcher.data);
-    setErrors(fetcher.data?.fieldErrors ?? {});
+    setErrors(fetcher.data?.fields ?? {});
   }
   useActionSuccess(fetcher, onClose);
   const value = (name: keyof AdminStory & string) => (story ? String(story[name] ?? "") : "");
@@ -136,16 +138,11 @@ export function StoryDialog({ story, categories, onClose }: { story: AdminStory 
   );
 }
 
-type MissingFields = { title: boolean; categoryId: boolean };
+type MissingFields = NonNullable<ReturnType<typeof requiredStoryFieldsMissing>>;
 
-/** Which of the spec's required fields (a non-blank title, a category) the form lacks, or null when it has both. */
+/** Which of the spec's required fields the form lacks, by the server's own schema, or null when it has both. */
 function requiredMissing(form: HTMLFormElement): MissingFields | null {
-  const data = new FormData(form);
-  const found = {
-    title: String(data.get("title") ?? "").trim() === "",
-    categoryId: !data.get("categoryId"),
-  };
-  return found.title || found.categoryId ? found : null;
+  return requiredStoryFieldsMissing(storyFormFields.parse(formFields(new FormData(form))));
 }
 
 function RequiredMark() {

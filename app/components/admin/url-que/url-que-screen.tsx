@@ -1,14 +1,16 @@
-import { useCallback, useState } from "react";
-import { Link, useFetcher, useNavigation, useRevalidator } from "react-router";
+import { useState } from "react";
+import { Link, useFetcher, useRevalidator } from "react-router";
 import { toast } from "sonner";
+import { useConfirm } from "~/app/components/admin/confirm-dialog";
 import { PageHeader } from "~/app/components/admin/page-header";
 import { Notice } from "~/app/components/states";
 import { useActionToast, type ActionResult } from "~/app/lib/action-toast";
+import { usePageLoading } from "~/app/lib/use-page-loading";
 import type { UrlQueueItem } from "~/domain/crawl/url-queue";
-import { filtersKey, type StatusChoices, type UrlQueFilters } from "./filters";
+import { urlQueList, type StatusChoices, type UrlQueFilters } from "./filters";
 import { URL_QUE_TEXT } from "./texts";
 import { UrlQueFiltersBar } from "./url-que-filters";
-import { ConfirmDeleteDialog, ScrapeProgressBar, UrlQueToolbar, type QueueIntent } from "./url-que-toolbar";
+import { ScrapeProgressBar, UrlQueToolbar, type QueueIntent } from "./url-que-toolbar";
 import { UrlQueueList } from "./url-queue-list";
 import { scrapeProgress, useScrapeJob } from "./use-scrape-job";
 
@@ -60,15 +62,14 @@ export function UrlQueScreen({
   limit: number;
 }) {
   const [selected, setSelected] = useState<Set<number>>(new Set());
-  const [confirming, setConfirming] = useState<number | null>(null);
+  const confirm = useConfirm();
   const fetcher = useFetcher<UrlQueAnswer>();
   const revalidator = useRevalidator();
-  const navigation = useNavigation();
   const scrape = useScrapeJob({ onFailed: () => setSelected(new Set()) });
   useActionToast(fetcher.data && "toast" in fetcher.data ? fetcher.data : undefined);
 
   // The selection belongs to one set of filters; a reload keeps only the rows still listed.
-  const key = filtersKey(filters);
+  const key = urlQueList(statuses).href(filters);
   const [seen, setSeen] = useState({ key, items });
   if (seen.key !== key || seen.items !== items) {
     setSeen({ key, items });
@@ -84,8 +85,9 @@ export function UrlQueScreen({
     else if (fetcher.data?.ok) setSelected(new Set());
   }
 
+  const pageLoading = usePageLoading(URL_QUE_PATH) !== null;
   const loading =
-    (navigation.state === "loading" && navigation.location.pathname.replace(/\/$/, "") === URL_QUE_PATH) ||
+    pageLoading ||
     revalidator.state === "loading" ||
     fetcher.state === "loading";
   const intent = (fetcher.formData?.get("intent") as QueueIntent | null) ?? null;
@@ -105,10 +107,11 @@ export function UrlQueScreen({
       toast.error(URL_QUE_TEXT.noSelection.title, { description: URL_QUE_TEXT.noSelection.description });
       return;
     }
-    if (action === "delete") setConfirming(selected.size);
-    else submit(action, [...selected]);
+    const ids = [...selected];
+    // Delete asks first (spec section 8).
+    if (action === "delete") confirm.ask({ title: "Delete URLs", message: <p>{URL_QUE_TEXT.confirmDelete(ids.length)}</p>, confirmLabel: "Delete", onConfirm: () => submit("delete", ids) });
+    else submit(action, ids);
   };
-  const cancelDelete = useCallback(() => setConfirming(null), []);
   const filtered = filters.sourceId !== null || filters.status !== statuses.fallback || filters.q !== "";
 
   return (
@@ -128,16 +131,7 @@ export function UrlQueScreen({
       />
       {scrape.run ? <ScrapeProgressBar {...scrapeProgress(scrape.run)} /> : null}
       {items.length === 0 ? <EmptyQueue filtered={filtered} /> : <UrlQueueList items={items} selected={selected} onSelect={select} busy={loading} />}
-      {confirming !== null ? (
-        <ConfirmDeleteDialog
-          count={confirming}
-          onCancel={cancelDelete}
-          onConfirm={() => {
-            setConfirming(null);
-            submit("delete", [...selected]);
-          }}
-        />
-      ) : null}
+      {confirm.dialog}
     </>
   );
 }

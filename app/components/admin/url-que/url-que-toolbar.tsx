@@ -1,8 +1,6 @@
 import { useEffect, useRef } from "react";
-import { Dialog } from "~/app/components/admin/dialog";
 import { Spinner } from "~/app/components/admin/sources/spinner";
 import { plural } from "~/app/lib/format";
-import { URL_QUE_TEXT } from "./texts";
 
 export type QueueIntent = "scrape" | "reject" | "delete";
 
@@ -109,22 +107,5 @@ export function ScrapeProgressBar({ done, total, line }: { done: number; total: 
       </div>
       <p className="mt-2 text-xs text-ink/70">New stories land under Stories, Pending; the page goes there when the scrape is done.</p>
     </div>
-  );
-}
-
-/** Delete asks first (spec section 8); Cancel comes first, so it has the focus. */
-export function ConfirmDeleteDialog({ count, onCancel, onConfirm }: { count: number; onCancel: () => void; onConfirm: () => void }) {
-  return (
-    <Dialog title="Delete URLs" width="sm" onClose={onCancel}>
-      <p>{URL_QUE_TEXT.confirmDelete(count)}</p>
-      <div className="mt-6 flex justify-end gap-2">
-        <button type="button" onClick={onCancel} className="rounded-full border-2 border-ink bg-white px-4 py-2 font-bold hover:bg-acid">
-          Cancel
-        </button>
-        <button type="button" onClick={onConfirm} className="rounded-full border-2 border-alarm-ink bg-alarm-ink px-4 py-2 font-bold text-white hover:bg-ink hover:border-ink">
-          Delete
-        </button>
-      </div>
-    </Dialog>
   );
 }

@@ -1,11 +1,12 @@
 import { describe, expect, test } from "vitest";
 import { DEFAULT_URL_QUEUE_STATUS, URL_QUEUE_STATUSES } from "~/domain/crawl/url-queue";
-import { filtersKey, readUrlQueFilters, urlQueSearch } from "./filters";
+import { urlQueList } from "./filters";
 import { scrapeCountsOf, URL_QUE_TEXT } from "./texts";
 import { formatLastmod } from "./url-queue-list";
 import { scrapeProgress } from "./use-scrape-job";
 
 const statuses = { options: URL_QUEUE_STATUSES, fallback: DEFAULT_URL_QUEUE_STATUS };
+const list = urlQueList(statuses);
 
 describe("the URL Que's filters in the address", () => {
   test.each([
@@ -15,16 +16,16 @@ describe("the URL Que's filters in the address", () => {
     ["?status=rejected&source=-3", { sourceId: null, status: "queued", q: "" }],
     ["?source=1.5", { sourceId: null, status: "queued", q: "" }],
   ])("%j reads as %j", (search, filters) => {
-    expect(readUrlQueFilters(new URLSearchParams(search), statuses)).toEqual(filters);
+    expect(list.read(new URLSearchParams(search))).toEqual(filters);
   });
 
   test.each([
-    [{ sourceId: null, status: "queued", q: "" }, ""],
+    [{ sourceId: null, status: "queued", q: "" }, "?"],
     [{ sourceId: 7, status: "scraped", q: "a b" }, "?source=7&status=scraped&q=a+b"],
     [{ sourceId: null, status: "all", q: "" }, "?status=all"],
   ] as const)("%j is written as %j, defaults left out, and read back the same", (filters, search) => {
-    expect(urlQueSearch(filters, statuses)).toBe(search);
-    expect(readUrlQueFilters(new URLSearchParams(search), statuses)).toEqual(filters);
+    expect(list.href(filters)).toBe(search);
+    expect(list.read(new URLSearchParams(search))).toEqual(filters);
   });
 
   test("each combination of filters has its own key, so a change resets the selection", () => {
@@ -34,7 +35,7 @@ describe("the URL Que's filters in the address", () => {
       { sourceId: null, status: "failed", q: "" },
       { sourceId: null, status: "queued", q: "frog" },
     ] as const;
-    expect(new Set(keys.map(filtersKey)).size).toBe(keys.length);
+    expect(new Set(keys.map((filters) => list.href(filters))).size).toBe(keys.length);
   });
 });
 
