@@ -166,7 +166,7 @@ test("a page reloaded while an ingestion runs picks the job up again, and a job 
     const response = await fetch("/admin/api/ingestion", { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
     return ((await response.json()) as { jobId: string }).jobId;
   });
-  await page.evaluate((id) => sessionStorage.setItem("oddwire.ingestion-job", id), jobId);
+  await page.evaluate((id) => sessionStorage.setItem("oddwire.ingestion-job", JSON.stringify({ jobId: id })), jobId);
   // Watched from the moment the page is committed: on a busy machine the page's pictures and fonts
   // can hold its load event back longer than a toast stays.
   await page.reload({ waitUntil: "commit" });
@@ -175,7 +175,7 @@ test("a page reloaded while an ingestion runs picks the job up again, and a job 
 
   const consoleErrors: string[] = [];
   page.on("console", (message) => void (message.type() === "error" && consoleErrors.push(message.text())));
-  await page.evaluate(() => sessionStorage.setItem("oddwire.ingestion-job", "no-such-job"));
+  await page.evaluate(() => sessionStorage.setItem("oddwire.ingestion-job", JSON.stringify({ jobId: "no-such-job" })));
   await page.reload({ waitUntil: "commit" });
   // A reload, hydration and one poll: slow on a machine busy with the other worker's journeys.
   await expect(toast(page, "RSS Ingestion Failed")).toContainText("Check the console for error details.", { timeout: 20_000 });

@@ -8,7 +8,7 @@ import type { JobHandlers } from "./runner";
 export function crawlHandlers(deps: CrawlDeps, leases: SourceLeaseTimes = {}): Pick<JobHandlers, "crawl-discovery" | "crawl-poll" | "scrape-queue"> {
   return {
     "crawl-discovery": async (input, { reportProgress, signal, resumedSince }) => {
-      const sourceId = typeof input.source_id === "number" ? input.source_id : undefined;
+      const sourceId = input.source_id;
       const result = await runDiscoveryCycle(deps, {
         scope: "all",
         sourceIds: sourceId ? [sourceId] : undefined,

@@ -10,10 +10,9 @@ export function imageHandlers(deps: ImageDeps): Pick<JobHandlers, "enhance-image
   return {
     "enhance-images": async (input, { reportProgress, signal, resumedSince }) => {
       let work: EnhancementInput;
-      if (typeof input.singleStoryId === "number") work = { singleStoryId: input.singleStoryId, customImageUrl: input.customImageUrl ?? null };
-      else if (Array.isArray(input.storyIds)) {
-        work = { storyIds: input.storyIds, since: resumedSince };
-      } else work = { batchSize: Number(input.batchSize ?? 0) };
+      if (input.singleStoryId !== undefined) work = { singleStoryId: input.singleStoryId, customImageUrl: input.customImageUrl ?? null };
+      else if (input.storyIds !== undefined) work = { storyIds: input.storyIds, since: resumedSince };
+      else work = { batchSize: input.batchSize ?? 0 };
       const result = await enhanceStoryImages(deps, work, {
         signal,
         onProgress: ({ done, total, counts }) => reportProgress({ done, total, counts }),

@@ -7,7 +7,7 @@ import type { JobHandlers } from "./runner";
 export function ingestionHandlers(deps: IngestionDeps, leases: SourceLeaseTimes = {}): Pick<JobHandlers, "rss-ingestion" | "rss-poll"> {
   return {
     "rss-ingestion": (input, { reportProgress, signal, resumedSince }) =>
-      runIngestionCycle(deps, { scope: "all", useCanonical: input.use_canonical === true, onProgress: reportProgress, signal, notFetchedSince: resumedSince, ...leases }),
+      runIngestionCycle(deps, { scope: "all", useCanonical: input.use_canonical, onProgress: reportProgress, signal, notFetchedSince: resumedSince, ...leases }),
     "rss-poll": ({ signal }) => runIngestionCycle(deps, { scope: "due", signal, ...leases }),
   };
 }

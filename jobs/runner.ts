@@ -3,6 +3,7 @@ import PgBoss from "pg-boss";
 import type { Logger } from "pino";
 import type { Database } from "~/db/client";
 import { jobsRepo } from "~/db/repos/jobs.repo";
+import { JOB_KIND_NAMES, parseJobInput, type JobInputOf } from "~/domain/jobs/kinds";
 import { createProgressWriter } from "./progress-writer";
 import type { JobKind, JobsApi, JobView, ReportProgress } from "./types";
 import { errorMessage } from "~/lib/error-message";
@@ -16,25 +17,15 @@ import { SOURCE_LEASE_MS } from "~/domain/sources/lease";
  */
 export type JobContext = { jobId: string; reportProgress: ReportProgress; signal: AbortSignal; resumedSince: Date | null };
 
-/** The work behind each queue; server/ passes in the real ones. */
-export type JobHandlers = {
-  /** The manual trigger: one full cycle over every active source. */
-  "rss-ingestion": (input: { use_canonical?: boolean }, ctx: JobContext) => Promise<Record<string, unknown>>;
-  /** The periodic poll: one cycle over the sources that are due. */
+/**
+ * The work behind each queue; server/ passes in the real ones. Each kind's handler is given its input
+ * as jobs/kinds.ts defines it, checked; the two minute polls take none.
+ */
+export type JobHandlers = { [K in JobKind]: (input: JobInputOf<K>, ctx: JobContext) => Promise<Record<string, unknown>> } & {
+  /** The periodic poll: one RSS cycle over the sources that are due. */
   "rss-poll": (ctx: JobContext) => Promise<unknown>;
-  /** 'Discover now': URL discovery of one web_scraping source, or of every active one. */
-  "crawl-discovery": (input: { source_id?: number }, ctx: JobContext) => Promise<Record<string, unknown>>;
-  /** Scrapes queued URLs (the URL Que's Scrape Selected) into pending stories. */
-  "scrape-queue": (input: { ids?: number[]; source_id?: number; limit?: number }, ctx: JobContext) => Promise<Record<string, unknown>>;
   /** The periodic discovery of the web_scraping sources that are due. */
   "crawl-poll": (ctx: JobContext) => Promise<unknown>;
-  /** Image enhancement: a bulk batch, a fixed list of stories, or one story with an optional image URL. */
-  "enhance-images": (
-    input: { batchSize?: number; storyIds?: number[]; singleStoryId?: number; customImageUrl?: string; resumed_from?: string },
-    ctx: JobContext,
-  ) => Promise<Record<string, unknown>>;
-  /** One attempt at a pending Facebook post (now, at its scheduled time, or a retry after back-off). */
-  "facebook-post": (input: { post_id: number; resumed_from?: string }, ctx: JobContext) => Promise<Record<string, unknown>>;
 };
 
 /** A job stopped because someone asked it to; it ends as cancelled, not failed. */
@@ -78,7 +69,7 @@ export type JobRunner = JobsApi & {
 export const QUEUE_SCHEMA = "pgboss";
 const POLL_QUEUES = ["rss-poll", "crawl-poll"] as const;
 type PollQueue = (typeof POLL_QUEUES)[number];
-const KINDS: readonly JobKind[] = ["rss-ingestion", "crawl-discovery", "scrape-queue", "enhance-images", "facebook-post"];
+const KINDS: readonly JobKind[] = JOB_KIND_NAMES;
 /**
  * Every kind's interrupted jobs (a worker killed or restarted) are queued again to finish their work,
  * skipping what was stored (JobContext.resumedSince). A Facebook post cut off mid-call is looked for
@@ -282,7 +273,8 @@ export async function createJobRunner(options: JobRunnerOptions): Promise<JobRun
     try {
       const resumedFrom = row.input?.resumed_from;
       const resumedSince = typeof resumedFrom === "string" ? await repo.chainStart(resumedFrom) : null;
-      const result = await handlers[kind]((row.input ?? {}) as never, {
+      // Checked again here: a row queued by an older release, or written by hand, fails with what is wrong.
+      const result = await handlers[kind](parseJobInput(kind, row.input) as never, {
         jobId,
         resumedSince,
         signal: controller.signal,
@@ -371,7 +363,7 @@ export async function createJobRunner(options: JobRunnerOptions): Promise<JobRun
     async enqueue(kind, input, enqueueOptions) {
       requireStarted();
       if (!KINDS.includes(kind)) throw new Error(`unknown job kind: ${String(kind)}`);
-      return send(kind, input, enqueueOptions?.requestedBy ?? null, enqueueOptions?.startAfter ?? null);
+      return send(kind, parseJobInput(kind, input), enqueueOptions?.requestedBy ?? null, enqueueOptions?.startAfter ?? null);
     },
 
     async get(jobId) {

@@ -15,8 +15,7 @@ export function schedulePostWith(jobs: () => Pick<JobsApi, "enqueue">, requested
 export function socialHandlers(deps: AttemptPostDeps): Pick<JobHandlers, "facebook-post"> {
   return {
     "facebook-post": async (input) => {
-      const postRowId = Number(input.post_id);
-      if (!Number.isInteger(postRowId) || postRowId < 1) throw new Error(`facebook-post needs a post id, got ${String(input.post_id)}`);
+      const postRowId = input.post_id;
       const result = await attemptPost(deps, postRowId);
       const row = result.row;
       return {

@@ -1,5 +1,6 @@
-/** Background work the web layer can start and watch. */
-export type JobKind = "rss-ingestion" | "crawl-discovery" | "scrape-queue" | "enhance-images" | "facebook-post";
+import type { JobInput, JobKind } from "~/domain/jobs/kinds";
+
+export type { JobKind };
 
 export type JobStatus = "queued" | "running" | "succeeded" | "failed" | "cancelled";
 
@@ -27,7 +28,7 @@ export type ReportProgress = (progress: { done: number; total: number; message?:
 
 export type JobsApi = {
   /** Queues a job; with `startAfter` it waits until then (a scheduled post), surviving restarts. */
-  enqueue(kind: JobKind, input: Record<string, unknown>, options?: { requestedBy?: string | null; startAfter?: Date | null }): Promise<{ jobId: string }>;
+  enqueue<K extends JobKind>(kind: K, input: JobInput<K>, options?: { requestedBy?: string | null; startAfter?: Date | null }): Promise<{ jobId: string }>;
   get(jobId: string): Promise<JobView | null>;
   /** The newest job of a kind that has not finished, or null (a page following work after a reload). */
   latestUnfinished(kind: JobKind): Promise<JobView | null>;

@@ -129,7 +129,7 @@ test("discovery, URL Que, Manual Scrape, image enhancement, rendering, watchlist
     handlers["enhance-images"]({ storyIds: pictured.map((story) => story.id) }, context()),
     fetchPageTitle({ http: webGate, logger }, `${site.url}/news/watched`),
     fetchPageTitle({ http: webGate, logger }, `${site.url}/private/watched`),
-    handlers["rss-ingestion"]({}, context()),
+    handlers["rss-ingestion"]({ use_canonical: false }, context()),
     checkFeed(`${site.url}/feed.xml`),
     checkFeed(`${site.url}/private/feed.xml`),
   ]);

@@ -1,6 +1,7 @@
-import { useEffect, useRef, useState } from "react";
+import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from "react";
 import type { JobView } from "~/jobs/types";
 import { requestJson } from "./admin-fetch";
+import { readStorage, writeStorage } from "./browser-storage";
 
 const POLL_MS = 500;
 /** Polls that may fail in a row (a restarting server, a dropped connection) before the job is given up. */
@@ -57,4 +58,65 @@ export function useJobPoll(jobId: string | null, onEnd: JobEnd): JobView | null 
   }, [jobId]);
 
   return job && job.id === jobId ? job : null;
+}
+
+// A job a tab follows is kept in sessionStorage, so that a reload, or a move to another page that shows
+// it, follows it again. One event tells every follower in the tab that something kept has changed.
+const FOLLOWED_CHANGED = "oddwire:followed-job-changed";
+
+function subscribeToFollowed(onChange: () => void) {
+  window.addEventListener(FOLLOWED_CHANGED, onChange);
+  return () => window.removeEventListener(FOLLOWED_CHANGED, onChange);
+}
+
+/** A followed job as kept: its id and whatever its page needs to tell its end (which button started it...). */
+export type FollowedJob = { jobId: string };
+
+/** Starts following a job this tab has just queued, under `key` (a hook's `follow` does the same). */
+export function followJob<Run extends FollowedJob>(key: string, run: Run | null): void {
+  writeStorage("session", key, run ? JSON.stringify(run) : null);
+  window.dispatchEvent(new Event(FOLLOWED_CHANGED));
+}
+
+/** What is kept under a key, as its page reads it; null when nothing is, or something that is not one of its runs. */
+export function readFollowed<Run extends FollowedJob>(text: string | null, parse: (value: Record<string, unknown>) => Run | null): Run | null {
+  try {
+    const value = JSON.parse(text ?? "null") as unknown;
+    if (!value || typeof value !== "object" || typeof (value as FollowedJob).jobId !== "string" || (value as FollowedJob).jobId === "") return null;
+    return parse(value as Record<string, unknown>);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The one way a screen follows a background job it started: kept under `key` in sessionStorage (so a
+ * reload follows it again), polled until it ends, then forgotten and `onEnd` told once. `found` is a
+ * job the page's data names as running (another editor's, or this tab's before the reload), followed
+ * when the tab keeps none; once ended here it is not followed again, though the data may still name
+ * it until it is reloaded. `parse` is read again whenever it changes: pass one defined once, outside
+ * the component.
+ */
+export function useFollowedJob<Run extends FollowedJob>(options: {
+  key: string;
+  parse: (value: Record<string, unknown>) => Run | null;
+  onEnd: (run: Run, job: JobView | null, detail: unknown) => void;
+  found?: Run | null;
+}): { run: Run | null; job: JobView | null; follow: (run: Run) => void } {
+  const { key, parse } = options;
+  // The server has no sessionStorage: it renders what the page's data says, and the browser adds what it kept.
+  const text = useSyncExternalStore(subscribeToFollowed, () => readStorage("session", key), () => null);
+  const stored = useMemo(() => readFollowed(text, parse), [text, parse]);
+  const [ended, setEnded] = useState<ReadonlySet<string>>(() => new Set());
+  const found = options.found ?? null;
+  const run = stored && !ended.has(stored.jobId) ? stored : found && !ended.has(found.jobId) ? found : null;
+
+  const job = useJobPoll(run?.jobId ?? null, (finished, detail) => {
+    if (!run) return;
+    setEnded((before) => new Set(before).add(run.jobId));
+    if (stored?.jobId === run.jobId) followJob(key, null);
+    options.onEnd(run, finished, detail);
+  });
+  const follow = useCallback((next: Run) => followJob(key, next), [key]);
+  return { run, job, follow };
 }

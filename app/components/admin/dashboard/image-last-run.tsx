@@ -1,6 +1,7 @@
 import { linkClass, safeHref } from "~/app/components/admin/sources/ui";
 import { IMAGE_TEXT } from "~/domain/images/panel-rules";
-import { enhancementResultOf, resultSummary, runningCounts } from "./image-messages";
+import { jobResult } from "~/domain/jobs/kinds";
+import { resultSummary, runningCounts } from "./image-messages";
 import type { FinishedRun } from "./use-image-run";
 
 const BADGE = {
@@ -12,7 +13,7 @@ const BADGE = {
 /** The run that ended while this page was open: its numbers, and each story's outcome (spec: details of title, success, error). */
 export function ImageLastRun({ run }: { run: FinishedRun }) {
   const { job } = run;
-  const result = enhancementResultOf(job.result);
+  const result = jobResult("enhance-images", job);
   let summary: string;
   if (job.status === "succeeded") summary = resultSummary(result);
   else if (job.status === "cancelled") {

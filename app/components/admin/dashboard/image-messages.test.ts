@@ -1,3 +1,4 @@
+import { jobResult } from "~/domain/jobs/kinds";
 import { describe, expect, test } from "vitest";
 import type { JobView } from "~/jobs/types";
 import {
@@ -7,7 +8,6 @@ import {
   analysisSummary,
   batchConfirmation,
   endToast,
-  enhancementResultOf,
   parseFollowedRun,
   progressLine,
   resultSummary,
@@ -94,12 +94,12 @@ describe("the line over the progress bar", () => {
 
 describe("the result of a finished run", () => {
   test("reads odd counts as 0 and drops details it cannot read", () => {
-    const read = enhancementResultOf({
+    const read = jobResult("enhance-images", { result: {
       processed: 2,
       enhanced: "1",
       failed: -1,
       details: [{ storyId: 4, title: "Owl", success: true, outcome: "enhanced", imageUrl: "https://img.example/owl.jpg" }, { storyId: "5" }, null],
-    });
+    } });
     expect(read).toEqual({
       processed: 2,
       enhanced: 0,
@@ -107,7 +107,7 @@ describe("the result of a finished run", () => {
       skipped: 0,
       details: [{ storyId: 4, title: "Owl", success: true, outcome: "enhanced", imageUrl: "https://img.example/owl.jpg" }],
     });
-    expect(enhancementResultOf(null)).toEqual({ processed: 0, enhanced: 0, failed: 0, skipped: 0, details: [] });
+    expect(jobResult("enhance-images", null)).toEqual({ processed: 0, enhanced: 0, failed: 0, skipped: 0, details: [] });
   });
 
   test("sums up in one line", () => {
@@ -207,13 +207,11 @@ describe("a refused action", () => {
 
 describe("the run a tab remembers", () => {
   test.each([
-    ['{"jobId":"a1","kind":"all"}', { jobId: "a1", kind: "all" }],
-    ['{"jobId":"a1","kind":"single"}', { jobId: "a1", kind: "single" }],
-    ['{"jobId":"a1","kind":"paint"}', null],
-    ['{"jobId":"","kind":"all"}', null],
-    ["not json", null],
-    [null, null],
-  ])("%s", (text, run) => {
-    expect(parseFollowedRun(text)).toEqual(run);
+    [{ jobId: "a1", kind: "all" }, { jobId: "a1", kind: "all" }],
+    [{ jobId: "a1", kind: "single" }, { jobId: "a1", kind: "single" }],
+    [{ jobId: "a1", kind: "paint" }, null],
+    [{ jobId: 7, kind: "all" }, null],
+  ])("%j", (value, run) => {
+    expect(parseFollowedRun(value)).toEqual(run);
   });
 });

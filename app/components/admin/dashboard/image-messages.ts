@@ -1,5 +1,6 @@
 import type { EnhancementDetail, EnhancementResult } from "~/domain/images/enhance";
 import { estimateText, IMAGE_TEXT, TOAST_MS, type Throughput } from "~/domain/images/panel-rules";
+import { jobResult } from "~/domain/jobs/kinds";
 import type { JobView } from "~/jobs/types";
 import { plural } from "~/app/lib/format";
 
@@ -40,28 +41,6 @@ export function analysisSummary(counts: { total: number; withImages: number }): 
   return `${counts.withImages} of ${plural(counts.total, "recent story", "recent stories")} ${counts.total === 1 ? "has" : "have"} images`;
 }
 
-const count = (value: unknown) => (typeof value === "number" && Number.isFinite(value) && value >= 0 ? value : 0);
-
-function detailOf(value: unknown): EnhancementDetail | null {
-  if (!value || typeof value !== "object") return null;
-  const d = value as Record<string, unknown>;
-  if (typeof d.storyId !== "number" || (d.outcome !== "enhanced" && d.outcome !== "skipped" && d.outcome !== "failed")) return null;
-  return {
-    storyId: d.storyId,
-    title: typeof d.title === "string" ? d.title : `Story ${d.storyId}`,
-    success: d.success === true,
-    outcome: d.outcome,
-    ...(typeof d.error === "string" ? { error: d.error } : {}),
-    ...(typeof d.imageUrl === "string" ? { imageUrl: d.imageUrl } : {}),
-  };
-}
-
-/** A finished job's result read defensively: odd counts are 0 and unreadable details are dropped. */
-export function enhancementResultOf(result: Record<string, unknown> | null): EnhancementResult {
-  const details = Array.isArray(result?.details) ? result.details.map(detailOf).filter((d): d is EnhancementDetail => d !== null) : [];
-  return { processed: count(result?.processed), enhanced: count(result?.enhanced), failed: count(result?.failed), skipped: count(result?.skipped), details };
-}
-
 /** The result's numbers in one line: 'Processed 10: 6 enhanced, 3 skipped, 1 failed'. */
 export function resultSummary(result: Pick<EnhancementResult, "processed" | "enhanced" | "skipped" | "failed">): string {
   return `Processed ${result.processed}: ${result.enhanced} enhanced, ${result.skipped} skipped, ${result.failed} failed`;
@@ -73,6 +52,8 @@ export function detailLine(detail: EnhancementDetail): string {
   if (detail.outcome === "skipped") return `Skipped: ${detail.error ?? "nothing better to do"}`;
   return detail.error ?? IMAGE_TEXT.defaultFailure;
 }
+
+const count = (value: unknown) => (typeof value === "number" && Number.isFinite(value) && value >= 0 ? value : 0);
 
 /** A running job's counts so far (the job reports them with its progress). */
 export function runningCounts(job: Pick<JobView, "progress" | "total" | "counts">): { done: number; total: number | null; enhanced: number; failed: number; skipped: number } {
@@ -110,7 +91,7 @@ export function endToast(kind: RunKind, job: JobView | null): PanelToast {
     };
   }
   if (job.status !== "succeeded") return failed(job.error?.trim() || IMAGE_TEXT.defaultFailure);
-  const result = enhancementResultOf(job.result);
+  const result = jobResult("enhance-images", job);
   if (kind === "single") {
     const detail = result.details[0];
     if (!detail) return failed(IMAGE_TEXT.defaultFailure);
@@ -157,14 +138,9 @@ export type FollowedRun = { jobId: string; kind: RunKind };
 
 const KINDS: readonly RunKind[] = ["all", "quick", "single", "retry", "other"];
 
-/** The stored run, or null when there is none or it is not one. */
-export function parseFollowedRun(text: string | null): FollowedRun | null {
-  try {
-    const value = JSON.parse(text ?? "null") as { jobId?: unknown; kind?: unknown } | null;
-    return value && typeof value.jobId === "string" && value.jobId !== "" && KINDS.includes(value.kind as RunKind) ? { jobId: value.jobId, kind: value.kind as RunKind } : null;
-  } catch {
-    return null;
-  }
+/** A kept run as its page reads it (see useFollowedJob), or null when it is not one. */
+export function parseFollowedRun(value: Record<string, unknown>): FollowedRun | null {
+  return typeof value.jobId === "string" && KINDS.includes(value.kind as RunKind) ? { jobId: value.jobId, kind: value.kind as RunKind } : null;
 }
 
 /**

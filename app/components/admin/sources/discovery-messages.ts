@@ -1,5 +1,6 @@
 import type { ActionResult } from "~/app/lib/action-toast";
 import { plural } from "~/app/lib/format";
+import { jobResult } from "~/domain/jobs/kinds";
 import type { JobView } from "~/jobs/types";
 
 export const DISCOVERY_COMPLETE = "Discovery complete";
@@ -17,24 +18,6 @@ export function discoveryProgressLine(job: Pick<JobView, "status"> | null): stri
   return "Reading robots.txt, sitemaps and start pages...";
 }
 
-/** One source's counts in a crawl-discovery job's result (DiscoveryReport), read defensively. */
-type ReportCounts = { found: number; queued: number; skipped_robots: number; skipped_known: number; errors: string[]; failed: boolean };
-
-function reportOf(result: Record<string, unknown> | null, sourceId: number): ReportCounts | null {
-  const reports = Array.isArray(result?.sources) ? (result.sources as unknown[]) : [];
-  const report = reports.find((r): r is Record<string, unknown> => typeof r === "object" && r !== null && (r as { source_id?: unknown }).source_id === sourceId);
-  if (!report) return null;
-  const count = (key: string) => (typeof report[key] === "number" && Number.isFinite(report[key]) ? report[key] : 0);
-  return {
-    found: count("found"),
-    queued: count("queued"),
-    skipped_robots: count("skipped_robots"),
-    skipped_known: count("skipped_known"),
-    errors: Array.isArray(report.errors) ? report.errors.filter((e): e is string => typeof e === "string") : [],
-    failed: report.failed === true,
-  };
-}
-
 export type DiscoveryToast = { tone: "success" | "error"; title: string; description: string };
 
 /** The toast for a finished (or lost) discovery job of one source. */
@@ -43,7 +26,7 @@ export function discoveryToast(job: Pick<JobView, "status" | "result" | "error">
   if (!job) return failed("The discovery could not be followed to its end. Reload the page to see the source's last run.");
   if (job.status === "cancelled") return failed("The discovery was cancelled.");
   if (job.status !== "succeeded") return failed(job.error ?? "Unknown error");
-  const report = reportOf(job.result, sourceId);
+  const report = jobResult("crawl-discovery", job).sources.find((r) => r.source_id === sourceId);
   // The job skips a source another discovery already holds.
   if (!report) return failed("This source was not discovered: another discovery of it is still running. Try again when it has finished.");
   if (report.failed) return failed(report.errors[0] ?? "Nothing could be read from the site.");

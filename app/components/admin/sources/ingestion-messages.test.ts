@@ -1,5 +1,6 @@
 import { describe, expect, test } from "vitest";
-import { ingestionCounts, ingestionFailureSummary, ingestionProgressLine, ingestionSummary, lastRunOf, parseLastRun } from "./ingestion-messages";
+import { jobResult } from "~/domain/jobs/kinds";
+import { ingestionFailureSummary, ingestionProgressLine, ingestionSummary, lastRunOf, parseLastRun } from "./ingestion-messages";
 
 describe("the progress line of a running ingestion", () => {
   test.each([
@@ -15,7 +16,7 @@ describe("the progress line of a running ingestion", () => {
 
 describe("the completion message", () => {
   test("names the three counts of the result", () => {
-    const counts = ingestionCounts({ sources_processed: 2, total_items_found: 15, total_items_processed: 4 });
+    const counts = jobResult("rss-ingestion", { result: { sources_processed: 2, total_items_found: 15, total_items_processed: 4 } });
     expect(ingestionSummary(counts)).toBe("Processed 2 sources, found 15 items, processed 4 new stories");
   });
 
@@ -23,7 +24,7 @@ describe("the completion message", () => {
     ["no result", null],
     ["counts that are not numbers", { sources_processed: "2", total_items_found: null, total_items_processed: Number.NaN }],
   ])("reads missing counts as 0: %s", (_name, result) => {
-    expect(ingestionCounts(result)).toEqual({ sources_processed: 0, total_items_found: 0, total_items_processed: 0 });
+    expect(jobResult("rss-ingestion", { result })).toEqual({ sources_processed: 0, total_items_found: 0, total_items_processed: 0 });
   });
 });
 

@@ -1,4 +1,5 @@
 import type { FailedSource } from "~/domain/sources/sources";
+import { jobResult, type JobResult } from "~/domain/jobs/kinds";
 import type { JobView } from "~/jobs/types";
 
 /** The line shown while an ingestion job runs: 'Processing 3 of 12 sources...'. */
@@ -8,21 +9,8 @@ export function ingestionProgressLine(job: Pick<JobView, "status" | "progress" |
   return job.message?.trim() || "Starting...";
 }
 
-/** The three counts of the spec's RSS ingestion result, read defensively from a job's result. */
-export type IngestionCounts = { sources_processed: number; total_items_found: number; total_items_processed: number };
-
-/** The counts of a finished ingestion job's result; 0 for any that are missing. */
-export function ingestionCounts(result: Record<string, unknown> | null): IngestionCounts {
-  const count = (key: keyof IngestionCounts) => {
-    const value = result?.[key];
-    return typeof value === "number" && Number.isFinite(value) ? value : 0;
-  };
-  return {
-    sources_processed: count("sources_processed"),
-    total_items_found: count("total_items_found"),
-    total_items_processed: count("total_items_processed"),
-  };
-}
+/** The three counts of the spec's RSS ingestion result. */
+export type IngestionCounts = JobResult<"rss-ingestion">;
 
 /** The completion toast's text (spec section 8, RSS ingestion). */
 export function ingestionSummary(counts: IngestionCounts): string {
@@ -71,7 +59,7 @@ export function parseLastRun(raw: string | null): LastIngestionRun | null {
     return {
       status: value.status,
       finishedAt: value.finishedAt,
-      counts: value.counts && typeof value.counts === "object" ? ingestionCounts(value.counts as unknown as Record<string, unknown>) : null,
+      counts: value.counts && typeof value.counts === "object" ? jobResult("rss-ingestion", { result: value.counts }) : null,
       error: typeof value.error === "string" ? value.error : null,
       failed: failedSourcesOf(value.failed),
     };
@@ -86,7 +74,7 @@ export function lastRunOf(job: Pick<JobView, "status" | "result" | "error" | "fi
   return {
     status: succeeded ? "succeeded" : "failed",
     finishedAt: job.finishedAt ?? now.toISOString(),
-    counts: succeeded ? ingestionCounts(job.result) : null,
+    counts: succeeded ? jobResult("rss-ingestion", job) : null,
     error: succeeded ? null : (job.error ?? (job.status === "cancelled" ? "The job was cancelled." : "Unknown error")),
     failed,
   };

@@ -2,11 +2,11 @@ import { useState, useSyncExternalStore } from "react";
 import { useNavigate, useRevalidator } from "react-router";
 import { toast } from "sonner";
 import type { FailedSource } from "~/domain/sources/sources";
+import { jobResult } from "~/domain/jobs/kinds";
 import type { JobView } from "~/jobs/types";
 import { requestJson } from "~/app/components/admin/admin-fetch";
 import { readStorage, writeStorage } from "~/app/components/admin/browser-storage";
 import {
-  ingestionCounts,
   ingestionFailureSummary,
   ingestionProgressLine,
   ingestionSummary,
@@ -15,12 +15,12 @@ import {
   RUNNING_JOB_KEY,
   TROUBLED_SOURCES_HREF,
 } from "./ingestion-messages";
-import { useJobPoll } from "~/app/components/admin/job-poll";
+import { useFollowedJob } from "~/app/components/admin/job-poll";
 import { Spinner } from "./spinner";
 
 const FAILED = { title: "RSS Ingestion Failed", description: "Check the console for error details." };
 
-// The running job's id lives in sessionStorage, so a reload or a move to the dashboard picks it up again.
+// The last finished run is kept in localStorage, for the panel's last-run line.
 const CHANGED = "oddwire:ingestion-changed";
 
 function subscribe(onChange: () => void) {
@@ -28,23 +28,16 @@ function subscribe(onChange: () => void) {
   return () => window.removeEventListener(CHANGED, onChange);
 }
 
-function setRunningJob(jobId: string | null) {
-  writeStorage("session", RUNNING_JOB_KEY, jobId);
-  window.dispatchEvent(new Event(CHANGED));
-}
-
 function rememberLastRun(job: JobView, failed: FailedSource[]) {
   writeStorage("local", LAST_RUN_KEY, JSON.stringify(lastRunOf(job, new Date(), failed)));
   window.dispatchEvent(new Event(CHANGED));
 }
 
-/** Subscribes to the ingestion state this browser keeps, for the dashboard's last-run line. */
-export function useIngestionStorage(key: typeof LAST_RUN_KEY | typeof RUNNING_JOB_KEY): string | null {
-  return useSyncExternalStore(
-    subscribe,
-    () => readStorage(key === LAST_RUN_KEY ? "local" : "session", key),
-    () => null,
-  );
+const parseRunning = (value: Record<string, unknown>) => ({ jobId: String(value.jobId) });
+
+/** The last finished ingestion run this browser kept, for the panel's last-run line. */
+export function useLastIngestionRun(): string | null {
+  return useSyncExternalStore(subscribe, () => readStorage("local", LAST_RUN_KEY), () => null);
 }
 
 /** The sources whose fetch failed in a finished run; none when that cannot be read (logged). */
@@ -60,38 +53,41 @@ async function failedSourcesOf(jobId: string): Promise<FailedSource[]> {
  * when sources failed, the completion says how many, which and why, with a way to them.
  */
 export function IngestionTrigger({ useCanonical = false, align = "end" }: { useCanonical?: boolean; align?: "start" | "end" } = {}) {
-  const jobId = useIngestionStorage(RUNNING_JOB_KEY);
   const [starting, setStarting] = useState(false);
-  const running = starting || jobId !== null;
   const revalidator = useRevalidator();
   const navigate = useNavigate();
-  const current = useJobPoll(jobId, async (finished, detail) => {
-    setRunningJob(null);
-    if (finished?.status !== "succeeded") {
-      if (finished) {
-        rememberLastRun(finished, []);
-        void revalidator.revalidate();
+  // The running job is followed across reloads and pages (the dashboard shows the same button).
+  const { run, job: current, follow } = useFollowedJob({
+    key: RUNNING_JOB_KEY,
+    parse: parseRunning,
+    onEnd: async (_run, finished, detail) => {
+      if (finished?.status !== "succeeded") {
+        if (finished) {
+          rememberLastRun(finished, []);
+          void revalidator.revalidate();
+        }
+        console.error("RSS ingestion failed:", detail);
+        toast.error(FAILED.title, { description: FAILED.description });
+        return;
       }
-      console.error("RSS ingestion failed:", detail);
-      toast.error(FAILED.title, { description: FAILED.description });
-      return;
-    }
-    const failed = await failedSourcesOf(finished.id);
-    rememberLastRun(finished, failed);
-    // The page's data (source health, story counts) is stale once a run ends.
-    void revalidator.revalidate();
-    const counts = ingestionCounts(finished.result);
-    const problems = ingestionFailureSummary(failed, counts.sources_processed);
-    if (problems) {
-      toast.warning("RSS Ingestion Complete", {
-        description: `${ingestionSummary(counts)}. ${problems}`,
-        duration: 20_000,
-        action: { label: "Show failing sources", onClick: () => navigate(TROUBLED_SOURCES_HREF) },
-      });
-    } else {
-      toast.success("RSS Ingestion Complete", { description: ingestionSummary(counts) });
-    }
+      const failed = await failedSourcesOf(finished.id);
+      rememberLastRun(finished, failed);
+      // The page's data (source health, story counts) is stale once a run ends.
+      void revalidator.revalidate();
+      const counts = jobResult("rss-ingestion", finished);
+      const problems = ingestionFailureSummary(failed, counts.sources_processed);
+      if (problems) {
+        toast.warning("RSS Ingestion Complete", {
+          description: `${ingestionSummary(counts)}. ${problems}`,
+          duration: 20_000,
+          action: { label: "Show failing sources", onClick: () => navigate(TROUBLED_SOURCES_HREF) },
+        });
+      } else {
+        toast.success("RSS Ingestion Complete", { description: ingestionSummary(counts) });
+      }
+    },
   });
+  const running = starting || run !== null;
 
   const trigger = async () => {
     setStarting(true);
@@ -102,7 +98,7 @@ export function IngestionTrigger({ useCanonical = false, align = "end" }: { useC
       toast.error(FAILED.title, { description: FAILED.description });
       return;
     }
-    setRunningJob(answer.body.jobId);
+    follow({ jobId: answer.body.jobId });
   };
 
   const percent = current?.total ? Math.round((Math.min(current.progress, current.total) / current.total) * 100) : 0;

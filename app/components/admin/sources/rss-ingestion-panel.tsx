@@ -1,15 +1,15 @@
 import { useId, useMemo, useState } from "react";
 import { Link } from "react-router";
 import { formatDate, formatTime } from "~/app/lib/format";
-import { IngestionTrigger, useIngestionStorage } from "./ingestion-trigger";
-import { ingestionFailureSummary, LAST_RUN_KEY, parseLastRun, TROUBLED_SOURCES_HREF, type LastIngestionRun } from "./ingestion-messages";
+import { IngestionTrigger, useLastIngestionRun } from "./ingestion-trigger";
+import { ingestionFailureSummary, parseLastRun, TROUBLED_SOURCES_HREF, type LastIngestionRun } from "./ingestion-messages";
 import { panelClass } from "./ui";
 
 /** The dashboard's RSS Ingestion panel: run a cycle now, optionally with canonical URLs, and see the last result. */
 export function RssIngestionPanel() {
   const id = useId();
   const [useCanonical, setUseCanonical] = useState(false);
-  const raw = useIngestionStorage(LAST_RUN_KEY);
+  const raw = useLastIngestionRun();
   const lastRun = useMemo(() => parseLastRun(raw), [raw]);
   return (
     <section aria-labelledby={`${id}-title`} className={panelClass}>

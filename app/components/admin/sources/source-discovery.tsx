@@ -1,56 +1,43 @@
-import { useEffect, useSyncExternalStore } from "react";
+import { useEffect } from "react";
 import { Link, useFetcher, useRevalidator } from "react-router";
 import { toast } from "sonner";
 import { useActionToast } from "~/app/lib/action-toast";
 import { plural } from "~/app/lib/format";
 import type { DiscoveryStats } from "~/db/schema";
 import type { SourceView } from "~/domain/sources/sources";
-import { readStorage, writeStorage } from "~/app/components/admin/browser-storage";
 import { discoveryJobKey, discoveryProgressLine, discoveryToast, type DiscoverAnswer } from "./discovery-messages";
-import { useJobPoll } from "~/app/components/admin/job-poll";
+import { useFollowedJob } from "~/app/components/admin/job-poll";
 import { Spinner } from "./spinner";
 import { linkClass, secondaryButtonClass } from "./ui";
 
-// A source's running job id lives in sessionStorage, so a reload or a tab switch follows it again.
-const CHANGED = "oddwire:discovery-changed";
-
-function subscribe(onChange: () => void) {
-  window.addEventListener(CHANGED, onChange);
-  return () => window.removeEventListener(CHANGED, onChange);
-}
-
-function setRunningJob(sourceId: number, jobId: string | null) {
-  writeStorage("session", discoveryJobKey(sourceId), jobId);
-  window.dispatchEvent(new Event(CHANGED));
-}
+const parseRunning = (value: Record<string, unknown>) => ({ jobId: String(value.jobId) });
 
 /** 'Discover now' on a Web Scraping card: queues the source's discovery, shows its progress, then the outcome's toast. */
 export function DiscoverButton({ source }: { source: SourceView }) {
   const fetcher = useFetcher<DiscoverAnswer>();
   const revalidator = useRevalidator();
-  const jobId = useSyncExternalStore(
-    subscribe,
-    () => readStorage("session", discoveryJobKey(source.id)),
-    () => null,
-  );
+  // The source's running discovery is followed across reloads and tab switches.
+  const { run, job, follow } = useFollowedJob({
+    key: discoveryJobKey(source.id),
+    parse: parseRunning,
+    onEnd: (_run, finished, detail) => {
+      void revalidator.revalidate();
+      const message = discoveryToast(finished, source.id);
+      if (message.tone === "success") toast.success(message.title, { description: message.description });
+      else {
+        if (!finished) console.error("Discovery could not be followed:", detail);
+        toast.error(message.title, { description: message.description });
+      }
+    },
+  });
   const answer = fetcher.data;
+  const answeredJob = answer && "jobId" in answer ? answer.jobId : null;
   useEffect(() => {
-    if (answer && "jobId" in answer) setRunningJob(source.id, answer.jobId);
-  }, [answer, source.id]);
+    if (answeredJob) follow({ jobId: answeredJob });
+  }, [answeredJob, follow]);
   useActionToast(answer && !("jobId" in answer) ? answer : undefined);
 
-  const job = useJobPoll(jobId, (finished, detail) => {
-    setRunningJob(source.id, null);
-    void revalidator.revalidate();
-    const message = discoveryToast(finished, source.id);
-    if (message.tone === "success") toast.success(message.title, { description: message.description });
-    else {
-      if (!finished) console.error("Discovery could not be followed:", detail);
-      toast.error(message.title, { description: message.description });
-    }
-  });
-
-  const running = fetcher.state !== "idle" || jobId !== null;
+  const running = fetcher.state !== "idle" || run !== null;
   return (
     <div className="flex flex-wrap items-center gap-x-3 gap-y-1">
       <button

@@ -1,7 +1,9 @@
 // The URL Que's words (spec section 8), in one place for the screen, its action and its journey.
 
-/** What a finished scrape-queue job reports (domain/crawl/scrape-queue.ts). */
-export type ScrapeCounts = { succeeded: number; failed: number; rate_limited: number; total: number };
+import type { JobResult } from "~/domain/jobs/kinds";
+
+/** What a finished scrape-queue job reports. */
+export type ScrapeCounts = JobResult<"scrape-queue">;
 
 export const URL_QUE_TEXT = {
   noSelection: { title: "No selection", description: "Select at least one URL." },
@@ -22,9 +24,3 @@ export const URL_QUE_TEXT = {
   }),
 } as const;
 
-const count = (value: unknown) => (typeof value === "number" && Number.isFinite(value) && value >= 0 ? value : 0);
-
-/** Reads a finished job's result; a missing or odd field counts as zero rather than breaking the toast. */
-export function scrapeCountsOf(result: Record<string, unknown> | null): ScrapeCounts {
-  return { succeeded: count(result?.succeeded), failed: count(result?.failed), rate_limited: count(result?.rate_limited), total: count(result?.total) };
-}

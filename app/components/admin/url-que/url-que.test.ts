@@ -1,7 +1,8 @@
 import { describe, expect, test } from "vitest";
 import { DEFAULT_URL_QUEUE_STATUS, URL_QUEUE_STATUSES } from "~/domain/crawl/url-queue";
+import { jobResult } from "~/domain/jobs/kinds";
 import { urlQueList } from "./filters";
-import { scrapeCountsOf, URL_QUE_TEXT } from "./texts";
+import { URL_QUE_TEXT } from "./texts";
 import { formatLastmod } from "./url-queue-list";
 import { scrapeProgress } from "./use-scrape-job";
 
@@ -41,22 +42,22 @@ describe("the URL Que's filters in the address", () => {
 
 describe("the URL Que's words", () => {
   test("a scrape without rate limits says all were processed", () => {
-    expect(URL_QUE_TEXT.scrapeComplete(scrapeCountsOf({ succeeded: 3, failed: 1, rate_limited: 0, total: 4, results: [] }))).toEqual({
+    expect(URL_QUE_TEXT.scrapeComplete(jobResult("scrape-queue", { result: { succeeded: 3, failed: 1, rate_limited: 0, total: 4, results: [] } }))).toEqual({
       title: "Scrape complete: Succeeded 3, Failed 1. New items appear under Stories -> Pending.",
       description: "All selected URLs were processed.",
     });
   });
 
   test("a scrape that hit rate limits says those URLs were left queued for retry", () => {
-    expect(URL_QUE_TEXT.scrapeComplete(scrapeCountsOf({ succeeded: 1, failed: 2, rate_limited: 2, total: 3 }))).toEqual({
+    expect(URL_QUE_TEXT.scrapeComplete(jobResult("scrape-queue", { result: { succeeded: 1, failed: 2, rate_limited: 2, total: 3 } }))).toEqual({
       title: "Scrape complete: Succeeded 1, Failed 2. New items appear under Stories -> Pending.",
       description: "Some requests hit rate limits (2); those URLs were left queued for retry.",
     });
   });
 
   test("a result without counts reads as zeros rather than breaking the toast", () => {
-    expect(scrapeCountsOf(null)).toEqual({ succeeded: 0, failed: 0, rate_limited: 0, total: 0 });
-    expect(scrapeCountsOf({ succeeded: "3", failed: -1 })).toEqual({ succeeded: 0, failed: 0, rate_limited: 0, total: 0 });
+    expect(jobResult("scrape-queue", null)).toEqual({ succeeded: 0, failed: 0, rate_limited: 0, total: 0 });
+    expect(jobResult("scrape-queue", { result: { succeeded: "3", failed: -1 } })).toEqual({ succeeded: 0, failed: 0, rate_limited: 0, total: 0 });
   });
 
   test("the delete confirmation, reject and delete toasts are the spec's", () => {
