@@ -1,3 +1,6 @@
+import pino from "pino";
+import { afterAll, beforeAll } from "vitest";
+import type { Database } from "~/db/client";
 import type { Repos } from "~/db/repos";
 import { createPoliteClient } from "~/domain/crawl/polite-client";
 import type { HttpClient } from "~/integrations/http/types";
@@ -39,4 +42,24 @@ export async function startFeedAndCrawlWorker(deps: Pick<JobRunnerOptions, "data
   });
   await runner.start();
   return runner;
+}
+
+/**
+ * For a test file: a runner without handlers, started before its tests and stopped after them, that
+ * only queues jobs as a web process does (a queued job is the outcome a test looks at). Read it in a
+ * test, not before: it starts in beforeAll.
+ */
+export function queueingRunnerForFile(database: () => Database): () => JobRunner {
+  let runner: JobRunner | undefined;
+  beforeAll(async () => {
+    runner = await createJobRunner({ database: database(), logger: pino({ level: "silent" }), pollSchedule: null });
+    await runner.start();
+  });
+  afterAll(async () => {
+    await runner?.stop();
+  });
+  return () => {
+    if (!runner) throw new Error("queueingRunnerForFile(): the runner starts in beforeAll");
+    return runner;
+  };
 }

@@ -1,11 +1,10 @@
-import pino from "pino";
 import type { AppLoadContext } from "react-router";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import { jobs } from "~/db/schema";
 import { makeCategory, makeSource, makeStory, makeUser } from "~/db/testing/factories";
 import { useTestDatabase } from "~/db/testing/test-database";
 import { REQUIRED_FIELDS_MESSAGE } from "~/domain/stories/messages";
-import { createJobRunner, type JobRunner } from "~/jobs/runner";
+import { queueingRunnerForFile } from "~/jobs/testing";
 import { loader as ingestionLoader } from "./api.ingestion";
 import { loader as jobsLoader } from "./api.jobs";
 import { action as categoriesAction } from "./categories";
@@ -21,14 +20,7 @@ const t = useTestDatabase();
 const SITE = "https://oddwire.test";
 
 // A runner without handlers only queues jobs, as a web process does: a queued job is the outcome.
-let runner: JobRunner;
-beforeAll(async () => {
-  runner = await createJobRunner({ database: t.database, logger: pino({ level: "silent" }), pollSchedule: null });
-  await runner.start();
-});
-afterAll(async () => {
-  await runner.stop();
-});
+const queueing = queueingRunnerForFile(() => t.database);
 
 async function signedInAdmin(options: { isAdmin?: boolean } = {}) {
   const admin = await makeUser(t.db, { isAdmin: options.isAdmin ?? true, email: "boss@oddwire.test" });
@@ -202,7 +194,7 @@ describe("category actions", () => {
 });
 
 describe("'Discover now' on a source", () => {
-  const withJobs = (context: AppLoadContext) => ({ ...context, jobs: runner }) as unknown as AppLoadContext;
+  const withJobs = (context: AppLoadContext) => ({ ...context, jobs: queueing() }) as unknown as AppLoadContext;
   const discover = (sourceId: number) => post("/admin/sources", { intent: "discover", sourceId: String(sourceId) });
 
   test("queues a discovery of a Web Scraping source, requested by the admin, and answers its job", async () => {
@@ -212,7 +204,7 @@ describe("'Discover now' on a source", () => {
     expect(answer).toEqual({ status: 200, body: { ok: true, jobId: expect.any(String) } });
     const jobId = (answer.body as { jobId: string }).jobId;
     expect(await t.repos.jobs.findById(jobId)).toMatchObject({ kind: "crawl-discovery", status: "queued", input: { source_id: scraper.id }, requestedBy: admin.id });
-    expect(await runner.get(jobId)).toMatchObject({ status: "queued" });
+    expect(await queueing().get(jobId)).toMatchObject({ status: "queued" });
     expect(errors).toEqual([]);
   });
 
@@ -248,14 +240,14 @@ describe("the job endpoints answer through the one error mapping", () => {
 
   test("a job that does not exist is not found: 404 with its code", async () => {
     const { context } = await signedInAdmin();
-    const answer = await read(await jobsLoader({ request: get("/admin/api/jobs/nope"), context: { ...context, jobs: runner }, params: { id: "nope" } } as never));
+    const answer = await read(await jobsLoader({ request: get("/admin/api/jobs/nope"), context: { ...context, jobs: queueing() }, params: { id: "nope" } } as never));
     expect(answer).toEqual({ status: 404, body: { error: "No such job.", code: "JOB_NOT_FOUND" } });
   });
 
   test("an ingestion run that has not finished is a conflict: 409; one that does not exist, 404", async () => {
     const { admin, context } = await signedInAdmin();
-    const withJobs = { ...context, jobs: runner } as unknown as AppLoadContext;
-    const { jobId } = await runner.enqueue("rss-ingestion", { use_canonical: false }, { requestedBy: admin.id });
+    const withJobs = { ...context, jobs: queueing() } as unknown as AppLoadContext;
+    const { jobId } = await queueing().enqueue("rss-ingestion", { use_canonical: false }, { requestedBy: admin.id });
     const running = await read(await ingestionLoader({ request: get(`/admin/api/ingestion?job=${jobId}`), context: withJobs, params: {} } as never));
     expect(running).toEqual({ status: 409, body: { error: "The run has not finished yet.", code: "JOB_NOT_FINISHED" } });
     const missing = await read(await ingestionLoader({ request: get("/admin/api/ingestion?job=nope"), context: withJobs, params: {} } as never));
@@ -264,7 +256,7 @@ describe("the job endpoints answer through the one error mapping", () => {
 
   test("a query that does not fit is invalid input with its code and field", async () => {
     const { context } = await signedInAdmin();
-    const thrown = await ingestionLoader({ request: get("/admin/api/ingestion"), context: { ...context, jobs: runner }, params: {} } as never).catch((error: unknown) => error);
+    const thrown = await ingestionLoader({ request: get("/admin/api/ingestion"), context: { ...context, jobs: queueing() }, params: {} } as never).catch((error: unknown) => error);
     expect(await read(thrown)).toEqual({ status: 400, body: { error: "Which run? Add ?job=ID.", code: "INVALID_INPUT", fields: { _: "Which run? Add ?job=ID." } } });
   });
 });

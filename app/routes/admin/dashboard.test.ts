@@ -1,10 +1,9 @@
-import pino from "pino";
 import type { AppLoadContext } from "react-router";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import { jobs } from "~/db/schema";
 import { makeJob, makeStory, makeUser } from "~/db/testing/factories";
 import { useTestDatabase } from "~/db/testing/test-database";
-import { createJobRunner, type JobRunner } from "~/jobs/runner";
+import { queueingRunnerForFile } from "~/jobs/testing";
 import type { JobsApi } from "~/jobs/types";
 import { action, loader } from "./dashboard";
 
@@ -16,14 +15,7 @@ import { action, loader } from "./dashboard";
 const t = useTestDatabase();
 const SITE = "https://oddwire.test";
 
-let runner: JobRunner;
-beforeAll(async () => {
-  runner = await createJobRunner({ database: t.database, logger: pino({ level: "silent" }), pollSchedule: null });
-  await runner.start();
-});
-afterAll(async () => {
-  await runner.stop();
-});
+const queueing = queueingRunnerForFile(() => t.database);
 
 async function signedInAdmin(options: { isAdmin?: boolean; jobs?: JobsApi; repos?: unknown } = {}) {
   const admin = await makeUser(t.db, { isAdmin: options.isAdmin ?? true, email: "boss@oddwire.test" });
@@ -31,7 +23,7 @@ async function signedInAdmin(options: { isAdmin?: boolean; jobs?: JobsApi; repos
   const log = () => {};
   const context = {
     repos: options.repos ?? t.repos,
-    jobs: options.jobs ?? runner,
+    jobs: options.jobs ?? queueing(),
     getSessionUser: async () => ({ id: admin.id, email: admin.email, name: admin.name, emailVerified: true }),
     config: { siteUrl: SITE, contactEmail: "tips@oddwire.test", socialUrl: "" },
     logger: { error: (...args: unknown[]) => void errors.push(args), warn: log, info: log, debug: log },
@@ -331,7 +323,7 @@ describe("Cancel", () => {
 
     expect(answer).toEqual({ status: 200, body: { ok: true } });
     // A run still queued is cancelled at once (a running one stops at its next check).
-    expect(await runner.get(jobId)).toMatchObject({ status: "cancelled", cancelRequested: true });
+    expect(await queueing().get(jobId)).toMatchObject({ status: "cancelled", cancelRequested: true });
     expect((await load(context)).images.activeJob).toBeNull();
     expect(await act(context, { intent: "cancel-images", jobId })).toEqual({
       status: 200,
