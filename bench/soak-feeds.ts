@@ -6,6 +6,7 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { sql } from "drizzle-orm";
 import type { Db } from "~/db/client";
+import { escapeXml } from "~/lib/xml";
 
 export const SOAK_TITLE_PREFIX = "Soak feed ";
 const WORDS = ["goat", "llama", "mayor", "bakery", "meteorite", "pigeon", "council", "choir", "yeti", "walrus", "parrot", "pizza", "tractor", "ghost"];
@@ -29,12 +30,11 @@ export function soakItems(feed: number, version: number, window: number, epoch: 
 }
 
 function rss(feed: number, items: SoakItem[]): string {
-  const escape = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;");
   const body = items
     .map(
       (item) =>
-        `<item><title>${escape(item.title)}</title><link>${escape(item.link)}</link><guid>${escape(item.guid)}</guid>` +
-        `<pubDate>${item.pubDate}</pubDate><description>${escape(item.title)}, witnesses say.</description></item>`,
+        `<item><title>${escapeXml(item.title)}</title><link>${escapeXml(item.link)}</link><guid>${escapeXml(item.guid)}</guid>` +
+        `<pubDate>${item.pubDate}</pubDate><description>${escapeXml(item.title)}, witnesses say.</description></item>`,
     )
     .join("\n");
   return `<?xml version="1.0" encoding="UTF-8"?><rss version="2.0"><channel><title>Soak feed ${feed}</title><link>https://soak-${feed}.example/</link><description>Feed ${feed}</description>\n${body}\n</channel></rss>`;

@@ -3,7 +3,7 @@ import type { Db } from "../client";
 import { insertAudit, type AuditRecord } from "./audit.repo";
 import { categories, rejectedStories, sources, stories } from "../schema";
 import { imageWorkReset } from "./images.repo";
-import { containsPattern } from "./public-stories.repo";
+import { containsPattern } from "~/lib/like-pattern";
 
 export type StoryRow = typeof stories.$inferSelect;
 

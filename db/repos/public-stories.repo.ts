@@ -3,6 +3,7 @@ import type { Db } from "../client";
 import { categories, categoryStoryCounts, sources, stories } from "../schema";
 import type { CategoryRow } from "./categories.repo";
 import type { StoryWithRelations } from "./stories.repo";
+import { containsPattern } from "~/lib/like-pattern";
 
 // Every read of the public site. Each one filters on status = 'published' and is served by an index
 // (see db/schema.ts); none of them loads more rows than the page shows.
@@ -82,11 +83,6 @@ type JoinedRow = { story: typeof stories.$inferSelect; categoryName: string | nu
 
 function flatten(rows: JoinedRow[]): StoryWithRelations[] {
   return rows.map(({ story, categoryName, categorySlug, sourceName }) => ({ ...story, categoryName, categorySlug, sourceName }));
-}
-
-/** A LIKE pattern matching `text` anywhere, with LIKE's wildcards in it taken literally. */
-export function containsPattern(text: string): string {
-  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { CategoriesRepo } from "~/db/repos/categories.repo";
 import { DomainError } from "~/domain/errors";
-import { categorySlug } from "./category-slug";
+import { slugify } from "~/lib/slug";
 
 // The Categories page (spec sections 2, 4 and 5): add, edit, reorder, and (beyond the spec) delete.
 
@@ -28,7 +28,7 @@ export async function listAdminCategories(deps: Deps): Promise<AdminCategory[]> 
 
 function clean(input: { name: string; slug: string }) {
   const name = input.name.trim();
-  const slug = categorySlug(input.slug);
+  const slug = slugify(input.slug);
   if (name === "" || slug === "") throw new DomainError("INVALID_CATEGORY", "A category needs a name and a URL slug");
   return { name, slug };
 }

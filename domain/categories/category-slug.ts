@@ -1,8 +1,2 @@
-/** A category slug from its name (spec section 5): lower-case, whitespace runs to hyphens, only word characters and hyphens. */
-export function categorySlug(name: string): string {
-  return name
-    .toLowerCase()
-    .trim()
-    .replace(/\s+/g, "-")
-    .replace(/[^\w-]/g, "");
-}
+// The category form imports the slug from here; it is lib/slug.ts's, the one every slug comes from.
+export { slugify as categorySlug } from "~/lib/slug";

@@ -5,7 +5,7 @@ import { FetchError } from "~/integrations/http/fetch-error";
 import { createHostLimiter } from "~/integrations/http/host-limiter";
 import type { FetchRequest, FetchResponse, HopAnswer, HttpClient } from "~/integrations/http/types";
 import { decodeTextBytes } from "~/lib/decode-bytes";
-import { retryAfterMs } from "~/domain/ingestion/schedule";
+import { retryAfterMs } from "~/lib/retry-after";
 import { keepLeases } from "~/lib/lease-keeper";
 import { DEFAULT_CRAWL_DELAY_MS, MAX_CRAWL_DELAY_MS } from "./config";
 import { ROBOTS_CACHE_MS, robotsFor, type OriginRobots } from "./robots-cache";

@@ -1,5 +1,5 @@
 import type { PendingStoryDraft } from "~/db/repos/ingestion.repo";
-import { storySlug } from "~/lib/slug";
+import { slugify } from "~/lib/slug";
 import { truncateText } from "~/lib/html";
 
 const MAX_TITLE = 300;
@@ -12,7 +12,7 @@ const clip = (text: string, max: number) => truncateText(text.replace(/\s+/g, " 
 /** A story's slug, and the fallback with a piece of its URL hash for when the slug is taken. */
 export function slugsFor(title: string, urlHash: string): { slug: string; altSlug: string } {
   const base =
-    storySlug(title)
+    slugify(title)
       .slice(0, MAX_SLUG)
       .replace(/^-+|-+$/g, "") || "story";
   return { slug: base, altSlug: `${base}-${urlHash.slice(0, 8)}` };
