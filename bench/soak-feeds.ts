@@ -7,6 +7,7 @@ import type { AddressInfo } from "node:net";
 import { sql } from "drizzle-orm";
 import type { Db } from "~/db/client";
 import { escapeXml } from "~/lib/xml";
+import { systemClock, type Clock } from "~/lib/clock";
 
 export const SOAK_TITLE_PREFIX = "Soak feed ";
 const WORDS = ["goat", "llama", "mayor", "bakery", "meteorite", "pigeon", "council", "choir", "yeti", "walrus", "parrot", "pizza", "tractor", "ghost"];
@@ -61,9 +62,9 @@ export async function startSoakFeeds(options: {
   window?: number;
   /** Items each feed has at the start. */
   initial?: number;
-  now?: () => number;
+  now?: Clock;
 }): Promise<SoakFeeds> {
-  const now = options.now ?? Date.now;
+  const now = options.now ?? systemClock;
   const window = options.window ?? 20;
   const initial = options.initial ?? 10;
   const epoch = now();

@@ -4,6 +4,7 @@ import { existsSync, readFileSync, renameSync } from "node:fs";
 import path from "node:path";
 import { sql } from "drizzle-orm";
 import { PROJECT_ROOT } from "~/lib/project-root";
+import { dateOf, systemClock, type Clock } from "~/lib/clock";
 import type { Database } from "../client";
 import { importSnapshot, SnapshotError, type SnapshotCounts } from "../snapshot";
 
@@ -81,7 +82,7 @@ export async function carryOverPglite(options: {
   dataDir: string;
   target: Database;
   logger: CarryOverLogger;
-  now?: () => Date;
+  now?: Clock;
 }): Promise<CarryOverResult | null> {
   const { target, logger } = options;
   const dataDir = path.resolve(options.dataDir);
@@ -136,7 +137,7 @@ export async function carryOverPglite(options: {
     });
   }
 
-  const stamp = (options.now?.() ?? new Date()).toISOString().replace(/[:.]/g, "-");
+  const stamp = dateOf(options.now ?? systemClock).toISOString().replace(/[:.]/g, "-");
   let movedTo: string | null = path.join(dataDir, `${PGLITE_DIR}.carried-over-${stamp}`);
   try {
     renameSync(pgliteDir, movedTo);

@@ -1,4 +1,5 @@
 import { decodeXML } from "entities";
+import { dateOf, systemClock } from "~/lib/clock";
 import { XMLParser } from "fast-xml-parser";
 import { DomainError } from "~/domain/errors";
 import { errorMessage } from "~/lib/error-message";
@@ -109,7 +110,7 @@ export function parseOpml(xml: string): { title: string | null; feeds: OpmlFeed[
 
 /** Every source with a feed URL, as an OPML 2.0 document. */
 export async function exportSourcesOpml(deps: SourcesDeps): Promise<string> {
-  const now = (deps.clock ?? (() => new Date()))();
+  const now = dateOf(deps.now ?? systemClock);
   return buildOpml(await deps.sources.listWithFeed(), { title: "Oddwire sources", now });
 }
 

@@ -18,7 +18,7 @@ import {
 
 const t = useTestDatabase();
 const NOW = new Date("2026-11-22T10:00:00Z");
-const deps = () => ({ editorial: t.repos.editorial, clock: () => NOW, siteUrl: "https://oddwire.test" });
+const deps = () => ({ editorial: t.repos.editorial, now: () => NOW.getTime(), siteUrl: "https://oddwire.test" });
 const trail = async (storyId: number) => (await t.repos.audit.forEntity("story", String(storyId))).map((e) => e.action);
 
 describe("story transitions", () => {

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { dateOf, systemClock, type Clock } from "~/lib/clock";
 import type { EditorialRepo, StoryLinkFields } from "~/db/repos/editorial.repo";
 import { DomainError } from "~/domain/errors";
 import { normalizeUrl, rejectionContentHash } from "~/lib/normalize-url";
@@ -15,7 +16,7 @@ export { ALREADY_REJECTED_MESSAGE, REQUIRED_FIELDS_MESSAGE } from "./messages";
 
 export type EditorialDeps = {
   editorial: EditorialRepo;
-  clock?: () => Date;
+  now?: Clock;
   /** Whether the site serves the picture a path names (/demo/cat.svg); without it, any picture path is taken. */
   sitePictureExists?: (sitePath: string) => Promise<boolean>;
 };
@@ -123,7 +124,7 @@ export async function rejectStory(
 ): Promise<{ alreadyRejected: boolean; message: string | null }> {
   const story = await mustFind(deps, input.storyId);
   if (story.status !== "pending") throw new DomainError("WRONG_STATUS", "Only a pending story can be rejected");
-  const now = (deps.clock ?? (() => new Date()))();
+  const now = dateOf(deps.now ?? systemClock);
   const url = storyLink(story) ?? "";
   const result = await deps.editorial.reject(
     story.id,
@@ -218,7 +219,7 @@ export async function createStory(deps: EditorialDeps & { siteUrl: string }, inp
   if (await deps.editorial.urlHashExists(url.hash)) {
     throw new DomainError("DUPLICATE_URL", "A story with this source URL already exists");
   }
-  const now = (deps.clock ?? (() => new Date()))();
+  const now = dateOf(deps.now ?? systemClock);
   const { slug: _slug, ...fields } = form;
   return deps.editorial.insert(
     {
