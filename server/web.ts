@@ -52,7 +52,7 @@ import { pendingMigrations } from "~/db/migrate";
 import { logRequest, urlForLog } from "./request-log";
 import { createPageRenderer, sendResponse } from "./router-handler";
 import { PROJECT_ROOT } from "~/lib/project-root";
-import type { Config } from "./config";
+import { withAuthSecret, type Config } from "./config";
 import type { Logger } from "./logger";
 
 const BUILD_DIR = path.join(PROJECT_ROOT, "build");
@@ -156,7 +156,7 @@ export function createWebApp(options: {
   const origin = randomUUID();
   const auth = createAuth({
     db: database.db,
-    secret: config.authSecret,
+    secret: withAuthSecret(config).authSecret,
     siteUrl: config.siteUrl,
     trustedOrigins: config.trustedOrigins,
     mailer: createMailer(config, logger),

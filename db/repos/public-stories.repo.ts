@@ -402,11 +402,6 @@ export function publicStoriesRepo(db: Db) {
       return flatten(rows);
     },
 
-    async countPublished(): Promise<number> {
-      const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(stories).where(published);
-      return row?.n ?? 0;
-    },
-
     /**
      * Slugs and last changes of the published stories with ids in (afterId, throughId], by id: a
      * range of the primary key, so a story's sitemap page is fixed by its id alone.

@@ -4,7 +4,6 @@ import { retryAfterMs } from "~/lib/retry-after";
 
 const MINUTE = 60_000;
 export const MAX_DELAY_MS = 24 * 60 * MINUTE;
-export const DEFAULT_POLL_MINUTES = 30;
 export const FAILURES_BEFORE_ERROR = 3;
 export const STORAGE_RETRY_MINUTES = 5;
 

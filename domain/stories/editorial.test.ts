@@ -130,7 +130,7 @@ describe("the reject flow", () => {
     const editor = await makeUser(t.db);
     const story = await makeStory(t.db, { status: "pending", title: "Bad one" });
     await rejectStory(deps(), { actorUserId: editor.id, storyId: story.id });
-    const { stories: rows, total } = await t.repos.editorial.listRejected({ search: "", limit: 10, offset: 0 });
+    const { stories: rows, total } = await t.repos.stories.adminRejectedList({ search: "", categoryId: null, sourceId: null, sort: "newest", limit: 10, offset: 0 });
     expect(total).toBe(1);
     expect(rows[0]).toMatchObject({ title: "Bad one", rejectionReason: "manual_rejection", rejectedAt: NOW });
   });
