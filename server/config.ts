@@ -91,13 +91,6 @@ export const envSchema = z
         message: "FACEBOOK_PAGE_ID and FACEBOOK_PAGE_TOKEN are set together or not at all",
       });
     }
-    if (env.DATABASE_URL !== undefined && env.AUTH_SECRET === undefined) {
-      ctx.addIssue({
-        code: "custom",
-        path: ["AUTH_SECRET"],
-        message: "is required with DATABASE_URL (every process sharing the database must share it)",
-      });
-    }
   }, evenWithOtherProblems);
 
 export type Env = z.infer<typeof envSchema>;
@@ -200,12 +193,16 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
 }
 
 /**
- * The configuration with its auth secret: AUTH_SECRET, or on the embedded database (where the
- * schema lets it be unset) the one kept beside the data it protects, DATA_DIR/auth-secret, created
- * once (mode 0600). Called where a server starts, which hands the result to its web processes.
+ * The configuration with its auth secret, for what signs sessions (the server; commands that sign
+ * nothing never ask): AUTH_SECRET, required with DATABASE_URL, or on the embedded database the one
+ * kept beside the data it protects, DATA_DIR/auth-secret, created once (mode 0600). Called where a
+ * server starts, which hands the result to its web processes.
  */
 export function withAuthSecret(config: Config): Config & { authSecret: string } {
   if (config.authSecret !== undefined) return { ...config, authSecret: config.authSecret };
+  if (config.databaseUrl !== undefined) {
+    throw new ConfigError(["AUTH_SECRET: is required with DATABASE_URL (every process sharing the database must share it)"]);
+  }
   const authSecret = ownerOnlySecret(config.dataDir, "auth-secret", { minLength: 32, generate: () => randomBytes(32).toString("base64url") });
   return { ...config, authSecret };
 }
