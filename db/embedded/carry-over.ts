@@ -6,7 +6,8 @@ import { sql } from "drizzle-orm";
 import { PROJECT_ROOT } from "~/lib/project-root";
 import { dateOf, systemClock, type Clock } from "~/lib/clock";
 import type { Database } from "../client";
-import { importSnapshot, SnapshotError, type SnapshotCounts } from "../snapshot";
+import { importSnapshot } from "../snapshot";
+import { SnapshotError, type SnapshotCounts } from "../snapshot-format";
 
 // The carry-over from the embedded database of earlier releases (PGlite, in DATA_DIR/pglite) into
 // the PostgreSQL server that replaces it. PGlite's files are PostgreSQL 18 built for 32-bit wasm: no
