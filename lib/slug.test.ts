@@ -1,5 +1,5 @@
 import { expect, test } from "vitest";
-import { slugify } from "./slug";
+import { MAX_STORY_SLUG, slugify, storySlug } from "./slug";
 
 test.each([
   ["Cat Runs For Mayor!", "cat-runs-for-mayor"],
@@ -28,3 +28,15 @@ test.each(["crime-courts", "crime--courts", "-hi", "odd_jobs-2026", "a-b-", "sto
     expect(slugify(stored)).toBe(stored);
   },
 );
+
+test.each([
+  ["Cat Runs For Mayor!", "cat-runs-for-mayor"],
+  ["- Goat elected -", "goat-elected"],
+  ["?!", "story"],
+  ["", "story"],
+  [`${"a".repeat(79)} b`, "a".repeat(79)],
+  ["word ".repeat(30), "word-".repeat(16).slice(0, -1)],
+])("the story slug of %j is %j", (title, slug) => {
+  expect(storySlug(title)).toBe(slug);
+  expect(storySlug(title).length).toBeLessThanOrEqual(MAX_STORY_SLUG);
+});

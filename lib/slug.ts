@@ -12,3 +12,15 @@ export function slugify(text: string): string {
     .trim()
     .replace(/\s+/g, "-");
 }
+
+/** The longest story slug: a long headline gives a URL that still reads as one. */
+export const MAX_STORY_SLUG = 80;
+
+/**
+ * A story's slug, whichever way the story comes (a feed, a scraped page, the story form): the slug of
+ * its title (or of the slug typed for it), cut to MAX_STORY_SLUG, without hyphens at its ends;
+ * "story" when nothing is left. The caller makes it unique.
+ */
+export function storySlug(title: string): string {
+  return slugify(title).slice(0, MAX_STORY_SLUG).replace(/^-+|-+$/g, "") || "story";
+}

@@ -4,7 +4,7 @@ import type { EditorialRepo, StoryLinkFields } from "~/db/repos/editorial.repo";
 import { DomainError } from "~/domain/errors";
 import { normalizeUrl, rejectionContentHash } from "~/lib/normalize-url";
 import { ALREADY_REJECTED_MESSAGE, REQUIRED_FIELDS_MESSAGE } from "./messages";
-import { slugify } from "~/lib/slug";
+import { storySlug } from "~/lib/slug";
 import { isHttpUrl } from "~/lib/http-url";
 import { sitePicturePath } from "~/lib/story-image";
 import { storyLink } from "./story-link";
@@ -210,7 +210,7 @@ export async function deleteStory(deps: EditorialDeps, input: Actor & { storyId:
 export async function createStory(deps: EditorialDeps & { siteUrl: string }, input: Actor & { form: StoryForm }) {
   const form = parseForm(input.form);
   await checkSitePicture(deps, form.imageUrl);
-  const baseSlug = slugify(form.slug || form.title) || "story";
+  const baseSlug = storySlug(form.slug || form.title);
   let slug = baseSlug;
   for (let n = 2; await deps.editorial.slugExists(slug); n++) slug = `${baseSlug}-${n}`;
 
