@@ -20,16 +20,15 @@ process.env.NODE_ENV = "production";
 
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { readFile } from "node:fs/promises";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createRequire } from "node:module";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import type { NodeMiddleware } from "~/server/node-handler";
 import { tempDir } from "~/test/temp-dir";
 import { intFromEnv, percentile } from "./measure";
+import { serveStaticFiles, STATIC_PREFIX } from "./static-files";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 
@@ -47,50 +46,6 @@ const PARTS = new Set((process.env.BENCH_PARTS ?? "serve,enhance").split(",").ma
 // to 800 px WebP under 150 ms.
 const MIN_RATIO = 0.5;
 const MAX_COLD_MS = 150;
-/** Where the bench's server also serves the variants' bytes as static files, for comparison. */
-const STATIC_PREFIX = "/bench-static";
-
-/** The types of the files the bench writes there, by extension. */
-const STATIC_TYPES: Record<string, string> = {
-  ".avif": "image/avif",
-  ".webp": "image/webp",
-  ".jpg": "image/jpeg",
-  ".jpeg": "image/jpeg",
-  ".png": "image/png",
-};
-
-/**
- * Serves the files of `dir` under STATIC_PREFIX, immutable for a year, each read from disk when asked
- * for: they are written after the server starts. A path out of `dir` is refused; anything else (a
- * missing file, another path or method) goes on to the next handler.
- */
-function serveStaticFiles(dir: string): NodeMiddleware {
-  const base = path.resolve(dir);
-  return (req, res, next) => {
-    const pathname = (req.url ?? "/").split("?", 1)[0]!;
-    if (!pathname.startsWith(`${STATIC_PREFIX}/`) || (req.method !== "GET" && req.method !== "HEAD")) return next();
-    let name: string;
-    try {
-      name = decodeURIComponent(pathname.slice(STATIC_PREFIX.length + 1));
-    } catch {
-      return next();
-    }
-    const file = path.resolve(base, name);
-    if (!file.startsWith(`${base}${path.sep}`)) return void res.writeHead(403, { "content-type": "text/plain; charset=utf-8" }).end("Forbidden");
-    readFile(file).then(
-      (bytes) => {
-        res.writeHead(200, {
-          "content-type": STATIC_TYPES[path.extname(file).toLowerCase()] ?? "application/octet-stream",
-          "content-length": bytes.length,
-          "cache-control": "public, max-age=31536000, immutable",
-        });
-        res.end(req.method === "HEAD" ? undefined : bytes);
-      },
-      (error: NodeJS.ErrnoException) => (error.code === "ENOENT" || error.code === "EISDIR" || error.code === "ENOTDIR" ? next() : next(error)),
-    );
-  };
-}
-
 const out = (line = "") => process.stdout.write(`${line}\n`);
 const fmt = (n: number, digits = 0) => (Number.isFinite(n) ? n.toFixed(digits) : "n/a");
 

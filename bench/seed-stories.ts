@@ -7,6 +7,7 @@ import { sql } from "drizzle-orm";
 import type { Database } from "~/db/client";
 import { categories, sources } from "~/db/schema";
 import { DEFAULT_CATEGORIES } from "~/domain/categories/default-categories";
+import { eachLimit } from "~/lib/each-limit";
 
 /** In roughly a third of the titles ("cat"). */
 export const COMMON_WORD = "cat";
@@ -91,14 +92,6 @@ export type SeedResult = {
 
 type Rows<T> = { rows: T[] };
 
-/** Runs `tasks` with at most `parallel` of them at a time, in order of start. */
-async function runAll(tasks: (() => Promise<void>)[], parallel: number): Promise<void> {
-  let next = 0;
-  const lane = async () => {
-    while (next < tasks.length) await tasks[next++]!();
-  };
-  await Promise.all(Array.from({ length: Math.min(parallel, tasks.length) }, lane));
-}
 
 /**
  * Seeds `published` published stories across 12 categories (plus 1% pending ones) into a migrated,
@@ -223,7 +216,7 @@ FROM (
     const to = Math.min(pending, from + batchSize - 1);
     batches.push(() => database.exec(insert(from, to, "pending")));
   }
-  await runAll(batches, parallel);
+  await eachLimit(batches, parallel, (batch) => batch());
   const inserted = performance.now();
 
   // The biggest first, so that the longest build starts at once; the memory a build may use.
@@ -232,7 +225,7 @@ FROM (
   const builds = [...indexes]
     .sort((a, b) => order(a.definition) - order(b.definition))
     .map((index) => () => database.exec(`BEGIN; ${memory}${index.definition}; COMMIT`));
-  await runAll(builds, parallel);
+  await eachLimit(builds, parallel, (build) => build());
   const indexed = performance.now();
 
   // A bulk-loaded table is not what a running site has: vacuum (visibility map) and fresh

@@ -6,6 +6,8 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { sql } from "drizzle-orm";
 import type { Db } from "~/db/client";
+import { escapeXml } from "~/lib/xml";
+import { systemClock, type Clock } from "~/lib/clock";
 
 export const SOAK_TITLE_PREFIX = "Soak feed ";
 const WORDS = ["goat", "llama", "mayor", "bakery", "meteorite", "pigeon", "council", "choir", "yeti", "walrus", "parrot", "pizza", "tractor", "ghost"];
@@ -29,12 +31,11 @@ export function soakItems(feed: number, version: number, window: number, epoch: 
 }
 
 function rss(feed: number, items: SoakItem[]): string {
-  const escape = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;");
   const body = items
     .map(
       (item) =>
-        `<item><title>${escape(item.title)}</title><link>${escape(item.link)}</link><guid>${escape(item.guid)}</guid>` +
-        `<pubDate>${item.pubDate}</pubDate><description>${escape(item.title)}, witnesses say.</description></item>`,
+        `<item><title>${escapeXml(item.title)}</title><link>${escapeXml(item.link)}</link><guid>${escapeXml(item.guid)}</guid>` +
+        `<pubDate>${item.pubDate}</pubDate><description>${escapeXml(item.title)}, witnesses say.</description></item>`,
     )
     .join("\n");
   return `<?xml version="1.0" encoding="UTF-8"?><rss version="2.0"><channel><title>Soak feed ${feed}</title><link>https://soak-${feed}.example/</link><description>Feed ${feed}</description>\n${body}\n</channel></rss>`;
@@ -61,9 +62,9 @@ export async function startSoakFeeds(options: {
   window?: number;
   /** Items each feed has at the start. */
   initial?: number;
-  now?: () => number;
+  now?: Clock;
 }): Promise<SoakFeeds> {
-  const now = options.now ?? Date.now;
+  const now = options.now ?? systemClock;
   const window = options.window ?? 20;
   const initial = options.initial ?? 10;
   const epoch = now();

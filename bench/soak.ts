@@ -8,9 +8,9 @@
 //   SOAK_MINUTES (10)  SOAK_DATABASE_URL (postgres://postgres@127.0.0.1:5432/postgres; a database
 //   oddwire_soak is created on it and dropped after)  SOAK_FEEDS (12)  SOAK_PERIOD_S (20: a new item
 //   per feed this often)  SOAK_READERS (6 concurrent public readers)  SOAK_WORKERS (2)  SOAK_STORIES (5000)
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { createWriteStream, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -23,6 +23,7 @@ import { openFreshDatabase } from "./fresh-database";
 import { percentile, redactUrl } from "./measure";
 import { seedStories } from "./seed-stories";
 import { checkIngested, startSoakFeeds } from "./soak-feeds";
+import { readLog, startProcess, stopProcess, waitHealthy, type Proc } from "./soak-processes";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const MINUTES = Number(process.env.SOAK_MINUTES ?? 10);
@@ -86,64 +87,6 @@ function rssMiB(pid: number | undefined): number | null {
   } catch {
     return null;
   }
-}
-
-// ---------------------------------------------------------------------------------------------
-// Processes
-
-type Proc = { name: string; child: ChildProcess; log: string; memory: { start: number | null; peak: number; end: number | null }; killed: boolean };
-
-function startProcess(name: string, role: "web" | "worker", env: NodeJS.ProcessEnv, logDir: string): Proc {
-  const log = path.join(logDir, `${name}.log`);
-  const stream = createWriteStream(log);
-  const child = spawn(process.execPath, [path.join(ROOT, "bin", "oddwire.mjs"), "serve"], {
-    cwd: ROOT,
-    env: { ...env, ROLE: role },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  child.stdout!.pipe(stream);
-  child.stderr!.pipe(stream);
-  return { name, child, log, memory: { start: null, peak: 0, end: null }, killed: false };
-}
-
-/** The log lines at error level or above (pino's JSON: level >= 50), and the warnings by message. */
-function readLog(proc: Proc): { errors: string[]; warnings: Map<string, number> } {
-  const errors: string[] = [];
-  const warnings = new Map<string, number>();
-  for (const line of readFileSync(proc.log, "utf8").split("\n")) {
-    if (!line.startsWith("{")) {
-      if (line.trim()) errors.push(line.slice(0, 300));
-      continue;
-    }
-    try {
-      const entry = JSON.parse(line) as { level?: number; msg?: string; err?: unknown };
-      if ((entry.level ?? 0) >= 50) errors.push(line.slice(0, 400));
-      else if (entry.level === 40) warnings.set(entry.msg ?? "?", (warnings.get(entry.msg ?? "?") ?? 0) + 1);
-    } catch {
-      errors.push(line.slice(0, 300));
-    }
-  }
-  return { errors, warnings };
-}
-
-async function stopProcess(proc: Proc): Promise<void> {
-  if (proc.killed || proc.child.exitCode !== null) return;
-  const exited = new Promise((resolve) => proc.child.once("exit", resolve));
-  proc.child.kill("SIGTERM");
-  await Promise.race([exited, sleep(20_000).then(() => proc.child.kill("SIGKILL"))]);
-}
-
-async function waitHealthy(base: string, proc: Proc): Promise<void> {
-  for (let waited = 0; waited < 120_000; waited += 250) {
-    if (proc.child.exitCode !== null) throw new Error(`${proc.name} exited (${proc.child.exitCode}); see ${proc.log}`);
-    try {
-      if ((await fetch(`${base}/healthz`)).ok) return;
-    } catch {
-      // not yet listening
-    }
-    await sleep(250);
-  }
-  throw new Error(`${proc.name} did not become healthy; see ${proc.log}`);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -6,7 +6,8 @@ import { afterAll, beforeAll, describe, expect, inject, test } from "vitest";
 import { drizzle } from "drizzle-orm/node-postgres";
 import { migrate } from "drizzle-orm/node-postgres/migrator";
 import { openDatabase, type Database } from "./client";
-import { exportSnapshot, importSnapshot, SnapshotError, type SnapshotErrorCode } from "./snapshot";
+import { exportSnapshot, importSnapshot } from "./snapshot";
+import { SnapshotError, type SnapshotErrorCode } from "./snapshot-format";
 import { makeStory } from "./testing/factories";
 import { adminUrl, createDatabaseSql, dropDatabaseSql } from "./testing/postgres-admin";
 import {

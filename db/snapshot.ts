@@ -3,10 +3,10 @@ import { finished, pipeline } from "node:stream/promises";
 import { createGunzip, createGzip } from "node:zlib";
 import type pg from "pg";
 import { from as copyFrom, to as copyTo } from "pg-copy-streams";
-import { readMigrationFiles, type MigrationMeta } from "drizzle-orm/migrator";
 import type { Database } from "./client";
-import { MIGRATIONS_FOLDER } from "./migrate";
 import { MIGRATIONS_SQL, SEQUENCES_SQL, SESSION_SETTINGS, SNAPSHOT_FORMAT, SNAPSHOT_VERSION, TABLES_SQL } from "./snapshot-catalog.mjs";
+import { HEADER_START, MAX_HEADER_BYTES, parseHeader, SnapshotError, type SnapshotColumn, type SnapshotCounts, type SnapshotHeader, type SnapshotMigration, type SnapshotSequence, type SnapshotTable } from "./snapshot-format";
+import { applyMigrations, migrationsBehind, rebuildSchemaAt, releaseMigrations } from "./snapshot-migrations";
 
 // A snapshot of every table of the database, as one gzipped stream:
 //
@@ -20,64 +20,6 @@ import { MIGRATIONS_SQL, SEQUENCES_SQL, SESSION_SETTINGS, SNAPSHOT_FORMAT, SNAPS
 // taken from one server version (PGlite's 18, say) loads into another (17). db/embedded/
 // carry-over-reader.mjs writes the same format from PGlite, with the same catalog queries
 // (./snapshot-catalog.mjs).
-
-export { SNAPSHOT_FORMAT, SNAPSHOT_VERSION };
-// A header is a few kilobytes; a first "line" longer than this is not one.
-const MAX_HEADER_BYTES = 4 * 1024 * 1024;
-// How every header starts (its first key): a file that starts so and breaks is a damaged snapshot.
-const HEADER_START = `{"format":"${SNAPSHOT_FORMAT}"`;
-
-export type SnapshotMigration = { hash: string; createdAt: string };
-export type SnapshotColumn = { name: string; type: string };
-export type SnapshotTable = { name: string; columns: SnapshotColumn[]; rows: number };
-export type SnapshotSequence = { name: string; lastValue: string; isCalled: boolean };
-export type SnapshotHeader = {
-  format: typeof SNAPSHOT_FORMAT;
-  version: number;
-  takenAt: string;
-  server: string;
-  /** drizzle.__drizzle_migrations, oldest first: which migrations the data is at. */
-  migrations: SnapshotMigration[];
-  tables: SnapshotTable[];
-  sequences: SnapshotSequence[];
-};
-
-/** What a snapshot held: rows per table, and in all. */
-export type SnapshotCounts = {
-  tables: Record<string, number>;
-  rows: number;
-  /** The migrations the snapshot was at. */
-  migrations: number;
-  /** On import: this release's migrations that ran on the rows after they were loaded (an older release's snapshot). */
-  migrationsRun: number;
-};
-
-export type SnapshotErrorCode =
-  /** Not a snapshot at all (not gzip, no header, another format or version). */
-  | "NOT_A_BACKUP"
-  /** A snapshot, but cut short or damaged (gzip error, missing rows or trailer, a row PostgreSQL refuses). */
-  | "BACKUP_DAMAGED"
-  /** Taken at migrations this database does not have yet: restore it with a newer release. */
-  | "BACKUP_FROM_NEWER_RELEASE"
-  /** Taken by an older release, and it cannot be brought forward here (the database is not at this release's migrations, or they fail on its rows). */
-  | "BACKUP_FROM_OLDER_RELEASE"
-  /** Taken at another history of migrations, or with other tables or columns than this database has. */
-  | "BACKUP_OTHER_SCHEMA"
-  /** Loading needs a superuser (session_replication_role), which this connection is not. */
-  | "NEEDS_SUPERUSER";
-
-/** A refusal or failure of a snapshot's export or import, with a code a command can print. */
-export class SnapshotError extends Error {
-  constructor(
-    readonly code: SnapshotErrorCode,
-    message: string,
-    options?: { cause?: unknown },
-  ) {
-    super(message, options);
-    this.name = "SnapshotError";
-  }
-}
-
 
 // The indexes of a table that no constraint owns (constraints' indexes stay: primary keys, unique
 // constraints), with the statement that builds each again.
@@ -250,87 +192,6 @@ class SnapshotReader {
     while (this.#pending.length === 0) if (!(await this.#more())) return true;
     return false;
   }
-}
-
-function parseHeader(line: string | null): SnapshotHeader {
-  let header: Partial<SnapshotHeader> | undefined;
-  try {
-    header = line === null ? undefined : (JSON.parse(line) as Partial<SnapshotHeader>);
-  } catch {
-    header = undefined;
-  }
-  if (!header || header.format !== SNAPSHOT_FORMAT) throw new SnapshotError("NOT_A_BACKUP", "The file is not an Oddwire snapshot (its header is missing).");
-  if (header.version !== SNAPSHOT_VERSION) {
-    throw new SnapshotError("NOT_A_BACKUP", `The snapshot is of format version ${String(header.version)}; this release reads version ${SNAPSHOT_VERSION}.`);
-  }
-  if (!Array.isArray(header.migrations) || !Array.isArray(header.tables) || !Array.isArray(header.sequences)) {
-    throw new SnapshotError("BACKUP_DAMAGED", "The snapshot's header is incomplete.");
-  }
-  return header as SnapshotHeader;
-}
-
-/**
- * Null when the snapshot is at the database's migrations; the number of migrations it is at when
- * it is at an earlier point of the same history. Refuses any other.
- */
-function migrationsBehind(snapshot: SnapshotMigration[], database: SnapshotMigration[]): number | null {
-  const same = (a: SnapshotMigration, b: SnapshotMigration) => a.hash === b.hash && a.createdAt === b.createdAt;
-  if (snapshot.length === database.length && snapshot.every((m, i) => same(m, database[i]!))) return null;
-  const known = new Set(database.map((m) => m.createdAt));
-  const unknown = snapshot.filter((m) => !known.has(m.createdAt));
-  const latest = database.reduce((max, m) => (BigInt(m.createdAt) > max ? BigInt(m.createdAt) : max), 0n);
-  if (unknown.some((m) => BigInt(m.createdAt) > latest)) {
-    throw new SnapshotError(
-      "BACKUP_FROM_NEWER_RELEASE",
-      `The snapshot was taken by a newer release of Oddwire (at ${snapshot.length} migrations, ${unknown.length} of them unknown here; this database has ${database.length}). ` +
-        "Restore it with that release or a later one.",
-    );
-  }
-  if (snapshot.length < database.length && snapshot.every((m, i) => same(m, database[i]!))) return snapshot.length;
-  throw new SnapshotError(
-    "BACKUP_OTHER_SCHEMA",
-    `The snapshot's migrations (${snapshot.length}) are not this database's (${database.length}): it was taken of another history of Oddwire's schema.`,
-  );
-}
-
-/** This release's migrations, when the database is at all of them (what bringing an older snapshot forward needs). */
-function releaseMigrations(snapshotAt: number, database: SnapshotMigration[]): MigrationMeta[] {
-  const files = readMigrationFiles({ migrationsFolder: MIGRATIONS_FOLDER });
-  const matches = files.length === database.length && files.every((file, i) => file.hash === database[i]!.hash && String(file.folderMillis) === database[i]!.createdAt);
-  if (!matches) {
-    throw new SnapshotError(
-      "BACKUP_FROM_OLDER_RELEASE",
-      `The snapshot was taken by an older release of Oddwire (at ${snapshotAt} migrations), and this database is not at this release's migrations, ` +
-        "so the snapshot cannot be brought forward here: migrate the database first (oddwire migrate), or restore with the release that took the snapshot, then upgrade.",
-    );
-  }
-  return files;
-}
-
-/** Runs migrations as drizzle's migrator does, on this connection (inside the caller's transaction). */
-async function applyMigrations(client: pg.PoolClient, migrations: MigrationMeta[]): Promise<void> {
-  for (const migration of migrations) {
-    for (const statement of migration.sql) if (statement.trim()) await client.query(statement);
-    await client.query("INSERT INTO drizzle.__drizzle_migrations (hash, created_at) VALUES ($1, $2)", [migration.hash, migration.folderMillis]);
-  }
-}
-
-/**
- * Makes schema public (and the migrations journal) anew at the first `migrations`: the database
- * as the release that took an older snapshot had it. Inside the caller's transaction, so a failure
- * leaves the database as it was.
- */
-async function rebuildSchemaAt(client: pg.PoolClient, migrations: MigrationMeta[]): Promise<void> {
-  const owner = (await client.query<{ owner: string }>("SELECT nspowner::regrole::text AS owner FROM pg_namespace WHERE nspname = 'public'")).rows[0]?.owner;
-  await client.query("DROP SCHEMA public CASCADE");
-  await client.query("DROP SCHEMA IF EXISTS drizzle CASCADE");
-  // As PostgreSQL 15+ makes it: owned by the database's owner, usable by everyone.
-  await client.query("CREATE SCHEMA public");
-  if (owner) await client.query(`ALTER SCHEMA public OWNER TO ${owner}`);
-  await client.query("GRANT USAGE ON SCHEMA public TO PUBLIC");
-  await client.query("CREATE SCHEMA drizzle");
-  await client.query("CREATE TABLE drizzle.__drizzle_migrations (id SERIAL PRIMARY KEY, hash text NOT NULL, created_at bigint)");
-  await applyMigrations(client, migrations);
 }
 
 /** Refuses a snapshot whose tables or columns are not the database's. */

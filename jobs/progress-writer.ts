@@ -1,3 +1,5 @@
+import { systemClock, type Clock } from "~/lib/clock";
+
 export type Progress = { done: number; total: number | null; message: string | null; counts?: Record<string, number> | null };
 
 export type ProgressWriter = {
@@ -15,10 +17,10 @@ export function createProgressWriter(options: {
   write: (progress: Progress) => Promise<void>;
   onError: (error: unknown) => void;
   intervalMs?: number;
-  now?: () => number;
+  now?: Clock;
 }): ProgressWriter {
   const intervalMs = options.intervalMs ?? 250;
-  const now = options.now ?? Date.now;
+  const now = options.now ?? systemClock;
   let pending: Progress | null = null;
   let lastWriteAt = -Infinity;
   let timer: ReturnType<typeof setTimeout> | null = null;

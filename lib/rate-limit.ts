@@ -1,3 +1,5 @@
+import { systemClock, type Clock } from "./clock";
+
 /** The answer of a rate limiter: go ahead, or wait this many seconds. */
 export type RateDecision = { ok: true } | { ok: false; retryAfterSeconds: number };
 
@@ -12,10 +14,10 @@ export type RateLimiter = { take(key: string): RateDecision | Promise<RateDecisi
  * the minute. At most `maxKeys` keys are remembered (the least recently seen go first), so a flood
  * of addresses cannot grow it without bound; a forgotten key starts again with a full bucket.
  */
-export function createRateLimiter(options: { burst: number; perMinute: number; maxKeys?: number; now?: () => number }): { take(key: string): RateDecision } {
+export function createRateLimiter(options: { burst: number; perMinute: number; maxKeys?: number; now?: Clock }): { take(key: string): RateDecision } {
   const { burst, perMinute } = options;
   const maxKeys = options.maxKeys ?? 10_000;
-  const now = options.now ?? Date.now;
+  const now = options.now ?? systemClock;
   const msPerToken = 60_000 / perMinute;
   // A Map iterates in insertion order: re-inserting on each take keeps the least recent first.
   const buckets = new Map<string, { tokens: number; at: number }>();

@@ -4,7 +4,8 @@ import path from "node:path";
 import { finished } from "node:stream/promises";
 import { sql } from "drizzle-orm";
 import type { Database } from "~/db/client";
-import { exportSnapshot, importSnapshot, SnapshotError } from "~/db/snapshot";
+import { exportSnapshot, importSnapshot } from "~/db/snapshot";
+import { SnapshotError } from "~/db/snapshot-format";
 
 // Backups of the embedded database (decision 012): a snapshot of every table, read in one
 // REPEATABLE READ transaction (db/snapshot.ts), so it is consistent while the site writes. The

@@ -4,7 +4,7 @@ import { runMigrations } from "~/db/migrate";
 import { backupErrorOf, BackupError, restoreBackup, writeBackup } from "./backup";
 import type { BACKUP_COMMANDS } from "./cli-commands";
 import type { CliTools } from "./cli-tools";
-import { loadConfig, type Config } from "./config";
+import { loadConfig } from "./config";
 import { hasEmbeddedDatabase, openEmbeddedDatabase } from "./database";
 
 /** Runs backup or restore; returns its exit code. */
@@ -22,7 +22,7 @@ export async function runBackupCommand(command: (typeof BACKUP_COMMANDS)[number]
 async function backup(args: string[], tools: CliTools): Promise<number> {
   const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { force: { type: "boolean" } } });
   if (positionals.length !== 1) throw tools.usage("backup needs one FILE to write");
-  const config = backupConfig();
+  const config = loadConfig();
   if (config.databaseUrl) {
     throw new BackupError(
       "USE_PG_DUMP",
@@ -49,7 +49,7 @@ async function backup(args: string[], tools: CliTools): Promise<number> {
 async function restore(args: string[], tools: CliTools): Promise<number> {
   const { positionals } = parseArgs({ args, allowPositionals: true, options: {} });
   if (positionals.length !== 1) throw tools.usage("restore needs one FILE, a backup made by oddwire backup");
-  const config = backupConfig();
+  const config = loadConfig();
   if (config.databaseUrl) {
     throw new BackupError(
       "USE_PG_RESTORE",
@@ -69,10 +69,4 @@ async function restore(args: string[], tools: CliTools): Promise<number> {
     await database.close();
   }
   return 0;
-}
-
-// Backup and restore sign nothing. Without AUTH_SECRET, loading the configuration would write a new
-// secret into DATA_DIR (decision 001), which backup must not change.
-function backupConfig(): Config {
-  return loadConfig({ ...process.env, AUTH_SECRET: process.env.AUTH_SECRET || "not-used-by-backup-or-restore-000000" });
 }

@@ -1,8 +1,8 @@
-import { readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
-import { ConfigError, configSecrets, describeConfig, loadConfig } from "./config";
+import { ConfigError, configSecrets, describeConfig, loadConfig, withAuthSecret } from "./config";
 import { tempDir } from "~/test/temp-dir";
 
 const SECRET = "a-secret-that-is-long-enough-for-oddwire-0123456789";
@@ -28,7 +28,6 @@ function configError(env: NodeJS.ProcessEnv): ConfigError {
 
 describe("loadConfig", () => {
   test("uses the defaults for an empty environment", () => {
-    // AUTH_SECRET is given so the default ./data is never written to.
     const config = loadConfig({ AUTH_SECRET: SECRET });
     expect(config).toMatchObject({
       env: "production",
@@ -120,12 +119,9 @@ describe("loadConfig", () => {
       DATA_DIR: dataDir,
       PORT: "abc",
       FACEBOOK_PAGE_ID: "12345",
-      DATABASE_URL: "postgres://oddwire@db.example/oddwire",
     });
-    expect(error.problems).toHaveLength(3);
-    expect(error.problems.map((p) => p.split(":")[0])).toEqual(
-      expect.arrayContaining(["PORT", "FACEBOOK_PAGE_TOKEN", "AUTH_SECRET"]),
-    );
+    expect(error.problems).toHaveLength(2);
+    expect(error.problems.map((p) => p.split(":")[0])).toEqual(expect.arrayContaining(["PORT", "FACEBOOK_PAGE_TOKEN"]));
   });
 
   test("a Facebook page id without its token is an error", () => {
@@ -147,9 +143,19 @@ describe("loadConfig", () => {
     });
   });
 
-  test("DATABASE_URL without AUTH_SECRET is an error", () => {
-    const error = configError({ DATA_DIR: dataDir, DATABASE_URL: "postgres://oddwire@db.example/oddwire" });
-    expect(error.problems).toEqual([expect.stringMatching(/^AUTH_SECRET: is required with DATABASE_URL/)]);
+  test("DATABASE_URL without AUTH_SECRET is an error for the server, which signs sessions; loading alone (a backup) is fine", () => {
+    const config = loadConfig({ DATA_DIR: dataDir, DATABASE_URL: "postgres://oddwire@db.example/oddwire" });
+    expect(config.authSecret).toBeUndefined();
+    const error = (() => {
+      try {
+        withAuthSecret(config);
+      } catch (thrown) {
+        return thrown;
+      }
+    })();
+    expect(error).toBeInstanceOf(ConfigError);
+    expect((error as ConfigError).problems).toEqual([expect.stringMatching(/^AUTH_SECRET: is required with DATABASE_URL/)]);
+    expect(readdirSync(dataDir)).toEqual([]);
   });
 
   test("an AUTH_SECRET shorter than 32 characters is an error", () => {
@@ -177,33 +183,45 @@ describe("loadConfig", () => {
     }
   });
 
-  test("without AUTH_SECRET or DATABASE_URL, generates a secret into DATA_DIR/auth-secret, readable by its owner only", () => {
-    const first = loadConfig({ DATA_DIR: dataDir });
+  test("loading the configuration reads and writes no file: without AUTH_SECRET it is unset, and DATA_DIR is left as it was", () => {
+    const nested = path.join(dataDir, "not", "yet");
+    expect(loadConfig({ DATA_DIR: dataDir }).authSecret).toBeUndefined();
+    expect(loadConfig({ DATA_DIR: nested }).authSecret).toBeUndefined();
+    expect(readdirSync(dataDir)).toEqual([]);
+  });
+
+  test("without AUTH_SECRET or DATABASE_URL, the server's secret is generated into DATA_DIR/auth-secret, readable by its owner only", () => {
+    const first = withAuthSecret(loadConfig({ DATA_DIR: dataDir }));
     const file = path.join(dataDir, "auth-secret");
     expect(first.authSecret.length).toBeGreaterThanOrEqual(32);
     expect(readFileSync(file, "utf8").trim()).toBe(first.authSecret);
     expect(statSync(file).mode & 0o777).toBe(0o600);
 
-    expect(loadConfig({ DATA_DIR: dataDir }).authSecret).toBe(first.authSecret);
+    expect(withAuthSecret(loadConfig({ DATA_DIR: dataDir })).authSecret).toBe(first.authSecret);
+  });
+
+  test("AUTH_SECRET, when set, is the secret, and nothing is written", () => {
+    expect(withAuthSecret(loadConfig({ DATA_DIR: dataDir, AUTH_SECRET: SECRET })).authSecret).toBe(SECRET);
+    expect(readdirSync(dataDir)).toEqual([]);
   });
 
   test("replaces an empty or truncated secret file (a crash while creating it) with a new secret", () => {
     writeFileSync(path.join(dataDir, "auth-secret"), "");
-    const config = loadConfig({ DATA_DIR: dataDir });
+    const config = withAuthSecret(loadConfig({ DATA_DIR: dataDir }));
     expect(config.authSecret.length).toBeGreaterThanOrEqual(32);
     expect(readFileSync(path.join(dataDir, "auth-secret"), "utf8").trim()).toBe(config.authSecret);
   });
 
   test("creates DATA_DIR for the secret when it does not exist yet", () => {
     const nested = path.join(dataDir, "not", "yet");
-    const config = loadConfig({ DATA_DIR: nested });
+    const config = withAuthSecret(loadConfig({ DATA_DIR: nested }));
     expect(readFileSync(path.join(nested, "auth-secret"), "utf8").trim()).toBe(config.authSecret);
   });
 
   test("each data directory gets its own generated secret", () => {
     const other = tempDir("oddwire-config-");
     try {
-      expect(loadConfig({ DATA_DIR: other }).authSecret).not.toBe(loadConfig({ DATA_DIR: dataDir }).authSecret);
+      expect(withAuthSecret(loadConfig({ DATA_DIR: other })).authSecret).not.toBe(withAuthSecret(loadConfig({ DATA_DIR: dataDir })).authSecret);
     } finally {
       rmSync(other, { recursive: true, force: true });
     }
@@ -227,7 +245,7 @@ describe("configSecrets", () => {
   });
 
   test("without a Page, metrics token or passwords, the generated auth secret alone", () => {
-    const config = loadConfig({ DATA_DIR: dataDir, SMTP_URL: "smtp://mail.example:25" });
+    const config = withAuthSecret(loadConfig({ DATA_DIR: dataDir, SMTP_URL: "smtp://mail.example:25" }));
     expect(configSecrets(config)).toEqual([config.authSecret]);
   });
 });

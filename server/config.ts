@@ -91,13 +91,6 @@ export const envSchema = z
         message: "FACEBOOK_PAGE_ID and FACEBOOK_PAGE_TOKEN are set together or not at all",
       });
     }
-    if (env.DATABASE_URL !== undefined && env.AUTH_SECRET === undefined) {
-      ctx.addIssue({
-        code: "custom",
-        path: ["AUTH_SECRET"],
-        message: "is required with DATABASE_URL (every process sharing the database must share it)",
-      });
-    }
   }, evenWithOtherProblems);
 
 export type Env = z.infer<typeof envSchema>;
@@ -120,7 +113,11 @@ export type Config = {
   trustedOrigins: string[];
   /** The proxies whose forwarded headers are believed (read as Express's "trust proxy" was: server/client-address.ts): none by default. */
   trustProxy: false | number | string[];
-  authSecret: string;
+  /**
+   * AUTH_SECRET, when set. On the embedded database a server without one keeps its own in DATA_DIR
+   * (decision 001): `withAuthSecret` reads or makes it where the server starts, not here.
+   */
+  authSecret: string | undefined;
   smtpUrl: string | undefined;
   contactEmail: string;
   facebook: { pageId: string; pageToken: string; graphUrl: string } | undefined;
@@ -147,7 +144,7 @@ export class ConfigError extends Error {
   }
 }
 
-/** Parses and validates the environment; throws ConfigError listing every bad value at once. */
+/** Parses and validates the environment, and nothing more (no file is read or written); throws ConfigError listing every bad value at once. */
 export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
   const parsed = envSchema.safeParse(source);
   if (!parsed.success) {
@@ -172,7 +169,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     siteUrl,
     trustedOrigins: env.SITE_URL === undefined ? [`http://localhost:${env.PORT}`, `http://127.0.0.1:${env.PORT}`] : [new URL(siteUrl).origin],
     trustProxy: env.TRUST_PROXY,
-    authSecret: env.AUTH_SECRET ?? localAuthSecret(dataDir),
+    authSecret: env.AUTH_SECRET,
     smtpUrl: env.SMTP_URL,
     contactEmail: env.CONTACT_EMAIL,
     facebook:
@@ -195,9 +192,19 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
   };
 }
 
-// On the embedded database the secret lives beside the data it protects, created once (mode 0600).
-function localAuthSecret(dataDir: string): string {
-  return ownerOnlySecret(dataDir, "auth-secret", { minLength: 32, generate: () => randomBytes(32).toString("base64url") });
+/**
+ * The configuration with its auth secret, for what signs sessions (the server; commands that sign
+ * nothing never ask): AUTH_SECRET, required with DATABASE_URL, or on the embedded database the one
+ * kept beside the data it protects, DATA_DIR/auth-secret, created once (mode 0600). Called where a
+ * server starts, which hands the result to its web processes.
+ */
+export function withAuthSecret(config: Config): Config & { authSecret: string } {
+  if (config.authSecret !== undefined) return { ...config, authSecret: config.authSecret };
+  if (config.databaseUrl !== undefined) {
+    throw new ConfigError(["AUTH_SECRET: is required with DATABASE_URL (every process sharing the database must share it)"]);
+  }
+  const authSecret = ownerOnlySecret(config.dataDir, "auth-secret", { minLength: 32, generate: () => randomBytes(32).toString("base64url") });
+  return { ...config, authSecret };
 }
 
 /** The configuration as it may be logged: secrets replaced by whether they are set. */
@@ -210,7 +217,7 @@ export function describeConfig(config: Config): Record<string, unknown> {
     siteUrl: config.siteUrl,
     trustProxy: config.trustProxy === false ? "off" : config.trustProxy,
     images: { dir: config.imageDir, cacheMb: config.imageCacheMb },
-    authSecret: "[set]",
+    authSecret: config.authSecret ? "[set]" : "kept in DATA_DIR",
     smtp: config.smtpUrl ? "[set]" : "outbox",
     contactEmail: config.contactEmail,
     facebook: config.facebook ? { pageId: config.facebook.pageId, pageToken: "[set]" } : "not configured",

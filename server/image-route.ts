@@ -7,6 +7,7 @@ import type { VariantFormat } from "~/integrations/images/resize";
 import type { ShareCards } from "~/integrations/share-card/share-card";
 import { imageHeight, imageOrigin, imageUrlHash, isImageWidth, shareCardHash, SITE_PICTURE_TYPES, siteHost, storyCardPath, storyImagePath } from "~/lib/story-image";
 import { pathOf, sendBody } from "./node-handler";
+import type { Clock } from "~/lib/clock";
 
 // The public image route (lib/story-image.ts names its addresses):
 //
@@ -59,7 +60,7 @@ export type ImageRouteOptions = {
   siteUrl: string;
   lookupTtlMs?: number;
   /** Milliseconds, for the lookup's lifetime (injectable for tests). */
-  now?: () => number;
+  now?: Clock;
 };
 
 /** The file under `base` that a site picture path names: only picture files, only inside `base`; null for anything else. */

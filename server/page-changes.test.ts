@@ -21,7 +21,7 @@ const countBuild = testServerBuild({
       path: "count",
       module: {
         loader: async ({ context }: { context: AppContext }) =>
-          new Response(String(await context.repos.publicStories.countPublished()), { headers: { "Content-Type": "text/plain" } }),
+          new Response(String((await context.repos.stories.countByStatus()).published), { headers: { "Content-Type": "text/plain" } }),
       },
     },
     categories: {

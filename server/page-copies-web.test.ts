@@ -21,7 +21,7 @@ const countBuild = testServerBuild({
       path: "count",
       module: {
         loader: async ({ context }: { context: AppContext }) =>
-          new Response(`${await context.repos.publicStories.countPublished()} stories`, { headers: { "Content-Type": "text/plain" } }),
+          new Response(`${(await context.repos.stories.countByStatus()).published} stories`, { headers: { "Content-Type": "text/plain" } }),
       },
     },
   },

@@ -1,7 +1,9 @@
 import { createHash, randomBytes } from "node:crypto";
 import { mkdir, open, readdir, readFile, rename, stat, unlink } from "node:fs/promises";
 import path from "node:path";
+import { eachLimit } from "~/lib/each-limit";
 import type { Encoding, Entry } from "./page-entry";
+import { systemClock, type Clock } from "~/lib/clock";
 
 /**
  * What the last good copies of public pages may take on disk at most, by default: about 2,400 pages of
@@ -15,7 +17,7 @@ const SWEEP_EVERY = 16;
 /** A temporary file older than this was left by a process that died while writing it. */
 const ABANDONED_TEMP_MS = 60_000;
 /** How many files a sweep looks at (stat, unlink) at once: a few, to leave libuv's pool to compression. */
-const SWEEP_BATCH = 16;
+const SWEEP_CONCURRENCY = 16;
 const MAGIC = Buffer.from("OWPC1\n");
 const COPY_SUFFIX = ".page";
 const TEMP_SUFFIX = ".tmp";
@@ -42,11 +44,11 @@ export type PageCopies = ReturnType<typeof createPageCopies>;
  * scripts and styles this one does not have, so it is not read. `now` is the clock ages are measured
  * by (tests pass their own); it also dates the files.
  */
-export function createPageCopies(options: { dir: string; maxAgeMs: number; maxBytes?: number; version?: string; now?: () => number }) {
+export function createPageCopies(options: { dir: string; maxAgeMs: number; maxBytes?: number; version?: string; now?: Clock }) {
   const { dir, maxAgeMs } = options;
   const maxBytes = options.maxBytes ?? DEFAULT_PAGE_COPIES_MAX_BYTES;
   const version = options.version ?? "";
-  const now = options.now ?? Date.now;
+  const now = options.now ?? systemClock;
   // Made on the first write; tried again on the next if it could not be (the error goes to that write).
   let made: Promise<unknown> | null = null;
   const madeDir = () =>
@@ -67,22 +69,18 @@ export function createPageCopies(options: { dir: string; maxAgeMs: number; maxBy
     });
     const copies: { file: string; size: number; mtimeMs: number }[] = [];
     const doomed: string[] = [];
-    for (let i = 0; i < names.length; i += SWEEP_BATCH) {
-      await Promise.all(
-        names.slice(i, i + SWEEP_BATCH).map(async (name) => {
-          const file = path.join(dir, name);
-          const info = await stat(file).catch(() => null);
-          if (!info?.isFile()) return;
-          const age = now() - info.mtimeMs;
-          if (name.endsWith(TEMP_SUFFIX)) {
-            if (age >= ABANDONED_TEMP_MS) doomed.push(file);
-          } else if (name.endsWith(COPY_SUFFIX)) {
-            if (age >= maxAgeMs) doomed.push(file);
-            else copies.push({ file, size: info.size, mtimeMs: info.mtimeMs });
-          }
-        }),
-      );
-    }
+    await eachLimit(names, SWEEP_CONCURRENCY, async (name) => {
+      const file = path.join(dir, name);
+      const info = await stat(file).catch(() => null);
+      if (!info?.isFile()) return;
+      const age = now() - info.mtimeMs;
+      if (name.endsWith(TEMP_SUFFIX)) {
+        if (age >= ABANDONED_TEMP_MS) doomed.push(file);
+      } else if (name.endsWith(COPY_SUFFIX)) {
+        if (age >= maxAgeMs) doomed.push(file);
+        else copies.push({ file, size: info.size, mtimeMs: info.mtimeMs });
+      }
+    });
     let total = copies.reduce((sum, copy) => sum + copy.size, 0);
     copies.sort((a, b) => a.mtimeMs - b.mtimeMs);
     for (const copy of copies) {
@@ -90,10 +88,8 @@ export function createPageCopies(options: { dir: string; maxAgeMs: number; maxBy
       doomed.push(copy.file);
       total -= copy.size;
     }
-    for (let i = 0; i < doomed.length; i += SWEEP_BATCH) {
-      // Another process may be sweeping too: a file already gone is what was wanted.
-      await Promise.all(doomed.slice(i, i + SWEEP_BATCH).map((file) => unlink(file).catch(() => undefined)));
-    }
+    // Another process may be sweeping too: a file already gone is what was wanted.
+    await eachLimit(doomed, SWEEP_CONCURRENCY, (file) => unlink(file).catch(() => undefined));
   }
 
   /** One sweep at a time in this process; a call while one runs waits for it. */

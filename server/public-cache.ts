@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { LRUCache } from "lru-cache";
 import { createPageCopies } from "./page-copies";
 import { chooseEncoding, makeEntry, type Encoding, type Entry, type Variant } from "./page-entry";
+import { systemClock, type Clock } from "~/lib/clock";
 
 /**
  * Cache-Control of public pages: a CDN may keep them a few seconds, browsers revalidate by ETag, and
@@ -87,7 +88,7 @@ export function createPublicCache(
     maxEntries?: number;
     /** The most bytes of pages kept (every variant counted); the least recently used go first. */
     maxBytes?: number;
-    now?: () => number;
+    now?: Clock;
     /**
      * A page that failed to render with no good version kept: when the database is down, this page
      * is answered instead (503, Retry-After), not the crash page.
@@ -110,7 +111,7 @@ export function createPublicCache(
   const staleMs = Math.max(options.staleMs ?? 30_000, ttlMs);
   // While pages fail to render (the database is unreachable), the last good version is served this long.
   const staleIfErrorMs = Math.max(options.staleIfErrorMs ?? 10 * 60_000, staleMs);
-  const now = options.now ?? Date.now;
+  const now = options.now ?? systemClock;
   const copies = options.copies ? createPageCopies({ ...options.copies, maxAgeMs: staleIfErrorMs, now }) : null;
   const copyFailed = options.onCopyError ?? (() => {});
   // Ages are checked here against `now`, not by the LRU's own timer, so one clock decides.

@@ -22,7 +22,7 @@ test.each([
 type Line = { level: number; msg: string; req: { url: string }; res: { statusCode: number }; responseTime: number };
 const { logger, lines } = capturedLog<Line>();
 let now = 0;
-const clock = { now: () => now };
+const clock = () => now;
 let server: Server;
 let base: string;
 

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Logger } from "./logger";
+import type { Clock } from "~/lib/clock";
 
 // Links from mails carry secrets in their URLs (the verification and reset tokens): the request log
 // keeps their shape, never their value.
@@ -52,15 +53,15 @@ const MESSAGES = { error: "request failed", warn: "slow request", debug: "reques
  * and page-cache hits are answered before this is called and are not logged; story images (they come
  * by the dozen per page) only when they fail or are slow.
  */
-export function logRequest(logger: Logger, req: IncomingMessage, res: ServerResponse, clock: { now(): number } = performance): void {
+export function logRequest(logger: Logger, req: IncomingMessage, res: ServerResponse, now: Clock = () => performance.now()): void {
   const url = req.url ?? "/";
   const quietWhenFine = url.startsWith("/img/");
-  const started = clock.now();
+  const started = now();
   const done = () => {
     res.off("finish", done);
     res.off("close", done);
     const statusCode = res.statusCode;
-    const responseTime = Math.round(clock.now() - started);
+    const responseTime = Math.round(now() - started);
     const level = requestLogLevel(statusCode, responseTime);
     if (quietWhenFine && level === "debug") return;
     const line = { req: { method: req.method, url: urlForLog(url) }, res: { statusCode }, responseTime };

@@ -15,7 +15,7 @@ import { demoAdminBanner, demoAdminPassword } from "./demo-admin";
 import { createFeedParserPool } from "./feed-parser-pool";
 import { createFacebookGraph } from "./facebook";
 import { schedulePostWith } from "~/jobs/social.job";
-import { configSecrets, describeConfig, type Config } from "./config";
+import { configSecrets, describeConfig, withAuthSecret, type Config } from "./config";
 import { createLogger, type Logger } from "./logger";
 import { checkCanListen } from "./listen-error";
 import { loadServerBuild, SEARCH_RATE_LIMITS, startWebServer, type WebServer } from "./web";
@@ -38,7 +38,8 @@ export async function serve(options: {
   if (!options.dev && process.env.NODE_ENV !== "production") {
     throw new Error("serve runs the production build: start it with NODE_ENV=production (bin/oddwire.mjs does)");
   }
-  const { config } = options;
+  // The secret is settled here, once, for this process and the web processes it forks.
+  const config = withAuthSecret(options.config);
   const logger = options.logger ?? createLogger({ level: config.logLevel, secrets: configSecrets(config) });
   const serving = config.role !== "worker";
   const working = config.role !== "web";

@@ -92,7 +92,7 @@ export function startWebCluster(options: { config: Config; demo: boolean; logger
   const fork = (): Promise<string> =>
     new Promise((resolve, reject) => {
       const startedAt = Date.now();
-      const worker = cluster.fork({ ODDWIRE_WEB_PROCESS: "1", MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX ?? WEB_MALLOC_ARENAS });
+      const worker = cluster.fork({ MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX ?? WEB_MALLOC_ARENAS });
       live.add(worker);
       let listening = false;
       worker.on("message", (message: unknown) => {
@@ -150,11 +150,6 @@ export function startWebCluster(options: { config: Config; demo: boolean; logger
 
 function send(worker: Worker, message: Message) {
   if (worker.isConnected()) worker.send(message);
-}
-
-/** Whether this process is a web process forked by the cluster primary. */
-export function isWebProcess(): boolean {
-  return cluster.isWorker && process.env.ODDWIRE_WEB_PROCESS === "1";
 }
 
 export type PrimaryLink = {

@@ -1,5 +1,5 @@
 import { existsSync, readFileSync } from "node:fs";
-import { randomUUID, timingSafeEqual } from "node:crypto";
+import { randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
@@ -48,11 +48,11 @@ import { createMetrics } from "./metrics";
 import { createPublicCache, rendersForPageCache } from "./public-cache";
 import { applySecurityHeaders, commonSecurityHeaders } from "./security-headers";
 import { loadStaticAssets, PUBLIC_FILE_CACHE_CONTROL } from "./static-assets";
-import { pendingMigrations } from "~/db/migrate";
+import { createOperationsRoutes } from "./operations-routes";
 import { logRequest, urlForLog } from "./request-log";
 import { createPageRenderer, sendResponse } from "./router-handler";
 import { PROJECT_ROOT } from "~/lib/project-root";
-import type { Config } from "./config";
+import { withAuthSecret, type Config } from "./config";
 import type { Logger } from "./logger";
 
 const BUILD_DIR = path.join(PROJECT_ROOT, "build");
@@ -156,7 +156,7 @@ export function createWebApp(options: {
   const origin = randomUUID();
   const auth = createAuth({
     db: database.db,
-    secret: config.authSecret,
+    secret: withAuthSecret(config).authSecret,
     siteUrl: config.siteUrl,
     trustedOrigins: config.trustedOrigins,
     mailer: createMailer(config, logger),
@@ -230,49 +230,7 @@ export function createWebApp(options: {
   });
   const renderPage = createPageRenderer({ build: options.build, siteUrl: config.siteUrl, trust });
 
-  /** The health and metrics routes: true when the request was one of them. */
-  const answeredOperations = async (req: IncomingMessage, res: ServerResponse, pathname: string): Promise<boolean> => {
-    if (req.method !== "GET" && req.method !== "HEAD") return false;
-    // Healthy: the database answers and its schema is the one this build reads. The reason goes to the
-    // log (and /readyz) for operators; the public answer names neither the database nor its error.
-    if (pathname === "/healthz") {
-      let problem: { reason: string; err?: unknown } | null = null;
-      try {
-        await database.exec("SELECT 1");
-        const pending = await pendingMigrations(database);
-        if (pending > 0) problem = { reason: `${pending} database migration(s) not applied` };
-      } catch (error) {
-        problem = { reason: "the database is unreachable", err: errorMessage(error) };
-      }
-      if (problem) {
-        logger.error(problem, "health check failed");
-        sendJson(req, res, 503, { ok: false });
-      } else sendJson(req, res, 200, { ok: true });
-      return true;
-    }
-    // Ready to take traffic: the database answers and every migration of this build is applied.
-    if (pathname === "/readyz") {
-      try {
-        const pending = await pendingMigrations(database);
-        if (pending > 0) sendJson(req, res, 503, { ready: false, reason: `${pending} database migration(s) not applied yet` });
-        else sendJson(req, res, 200, { ready: true });
-      } catch (error) {
-        sendJson(req, res, 503, { ready: false, reason: `The database is unreachable: ${errorMessage(error)}` });
-      }
-      return true;
-    }
-    // Closed unless METRICS_TOKEN is set (then it is the bearer token asked for); METRICS_PORT serves it apart.
-    if (pathname === "/metrics") {
-      if (!config.metrics.token || !bearerMatches(req.headers.authorization, config.metrics.token)) {
-        sendBody(req, res, 404, "Not found", { "Content-Type": "text/plain; charset=utf-8" });
-      } else {
-        const { contentType, body } = await renderMetrics();
-        sendBody(req, res, 200, body, { "Content-Type": contentType, "Cache-Control": "no-store" });
-      }
-      return true;
-    }
-    return false;
-  };
+  const answeredOperations = createOperationsRoutes({ database, logger, metricsToken: config.metrics.token, renderMetrics });
 
   /**
    * The session of a request, looked up once: the gate before its body and its handlers (the admin
@@ -379,13 +337,6 @@ function passedOn(middleware: NodeMiddleware, req: IncomingMessage, res: ServerR
     res.once("close", () => resolve(false));
     middleware(req, res, (error?: unknown) => (error ? reject(error instanceof Error ? error : new Error(String(error))) : resolve(true)));
   });
-}
-
-/** Compares a bearer token in constant time. */
-function bearerMatches(authorization: string | undefined, token: string): boolean {
-  const given = Buffer.from(/^Bearer\s+(\S+)$/i.exec(authorization ?? "")?.[1] ?? "");
-  const expected = Buffer.from(token);
-  return given.length === expected.length && timingSafeEqual(given, expected);
 }
 
 /** Starts serving on the configured port; resolves once the server listens. */

@@ -1,5 +1,6 @@
 import { createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { escapeXml } from "~/lib/xml";
 
 export type TestServer = {
   /** http://127.0.0.1:PORT */
@@ -40,16 +41,15 @@ export async function startTestServer(): Promise<TestServer> {
 
 /** An RSS 2.0 document with the given items. */
 export function rssFeed(items: { title: string; link?: string; description?: string; content?: string; image?: string; pubDate?: string }[], title = "Test feed"): string {
-  const escape = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
   return `<?xml version="1.0" encoding="UTF-8"?>
 <rss version="2.0" xmlns:content="http://purl.org/rss/1.0/modules/content/" xmlns:media="http://search.yahoo.com/mrss/">
-<channel><title>${escape(title)}</title><link>https://feed.example/</link><description>Tests</description>
+<channel><title>${escapeXml(title)}</title><link>https://feed.example/</link><description>Tests</description>
 ${items
   .map(
-    (item) => `<item><title>${escape(item.title)}</title>${item.link ? `<link>${escape(item.link)}</link>` : ""}
-<description>${escape(item.description ?? `About ${item.title}.`)}</description>
+    (item) => `<item><title>${escapeXml(item.title)}</title>${item.link ? `<link>${escapeXml(item.link)}</link>` : ""}
+<description>${escapeXml(item.description ?? `About ${item.title}.`)}</description>
 ${item.content ? `<content:encoded><![CDATA[${item.content}]]></content:encoded>` : ""}
-${item.image ? `<media:content url="${escape(item.image)}" medium="image"/>` : ""}
+${item.image ? `<media:content url="${escapeXml(item.image)}" medium="image"/>` : ""}
 <pubDate>${item.pubDate ?? "Sun, 01 Mar 2026 10:00:00 GMT"}</pubDate></item>`,
   )
   .join("\n")}

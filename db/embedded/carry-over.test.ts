@@ -68,7 +68,7 @@ describe("carrying an earlier release's PGlite database over", () => {
     const { dataDir, rows } = await pgliteDataDir();
     const logger = capturingLogger();
 
-    const result = await carryOverPglite({ dataDir, target: t.database, logger, now: () => new Date("2026-11-26T10:20:30.456Z") });
+    const result = await carryOverPglite({ dataDir, target: t.database, logger, now: () => Date.parse("2026-11-26T10:20:30.456Z") });
 
     expect(await everyRow(t.database)).toEqual(rows);
     expect(rows.accounts?.[0]).toContain("scrypt$16384");

@@ -4,8 +4,10 @@ import { existsSync, readFileSync, renameSync } from "node:fs";
 import path from "node:path";
 import { sql } from "drizzle-orm";
 import { PROJECT_ROOT } from "~/lib/project-root";
+import { dateOf, systemClock, type Clock } from "~/lib/clock";
 import type { Database } from "../client";
-import { importSnapshot, SnapshotError, type SnapshotCounts } from "../snapshot";
+import { importSnapshot } from "../snapshot";
+import { SnapshotError, type SnapshotCounts } from "../snapshot-format";
 
 // The carry-over from the embedded database of earlier releases (PGlite, in DATA_DIR/pglite) into
 // the PostgreSQL server that replaces it. PGlite's files are PostgreSQL 18 built for 32-bit wasm: no
@@ -81,7 +83,7 @@ export async function carryOverPglite(options: {
   dataDir: string;
   target: Database;
   logger: CarryOverLogger;
-  now?: () => Date;
+  now?: Clock;
 }): Promise<CarryOverResult | null> {
   const { target, logger } = options;
   const dataDir = path.resolve(options.dataDir);
@@ -136,7 +138,7 @@ export async function carryOverPglite(options: {
     });
   }
 
-  const stamp = (options.now?.() ?? new Date()).toISOString().replace(/[:.]/g, "-");
+  const stamp = dateOf(options.now ?? systemClock).toISOString().replace(/[:.]/g, "-");
   let movedTo: string | null = path.join(dataDir, `${PGLITE_DIR}.carried-over-${stamp}`);
   try {
     renameSync(pgliteDir, movedTo);

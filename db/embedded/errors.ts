@@ -49,3 +49,18 @@ export function fileSystemError(error: unknown, dir: string, doing: string): unk
   }
   return error;
 }
+
+/** What a failed initdb or start of the server means, from what PostgreSQL said (a full disk, a read-only one, a taken socket). */
+export function programFailure(code: "EMBEDDED_INIT_FAILED" | "EMBEDDED_START_FAILED", doing: string, dir: string, output: string): EmbeddedServerError {
+  const said = `or set DATABASE_URL to use a PostgreSQL server of your own. PostgreSQL said:\n${output.trim().split("\n").slice(-12).join("\n")}\n`;
+  if (/No space left on device|could not extend file/i.test(output)) {
+    return new EmbeddedServerError("DISK_FULL", `Cannot ${doing}: the disk holding ${dir} is full. Free some space, point DATA_DIR at another disk, ${said}`);
+  }
+  if (/Read-only file system/i.test(output)) {
+    return new EmbeddedServerError("DATA_DIR_READ_ONLY", `Cannot ${doing}: ${dir} is on a read-only file system. Point DATA_DIR at a writable directory, ${said}`);
+  }
+  if (/could not bind Unix address|Address already in use/i.test(output)) {
+    return new EmbeddedServerError("EMBEDDED_SOCKET_IN_USE", `Cannot ${doing}: its socket is taken by another program. Stop that program, ${said}`);
+  }
+  return new EmbeddedServerError(code, `Cannot ${doing} (its files and log are in ${dir}). Fix what PostgreSQL says below, ${said}`);
+}

@@ -18,15 +18,15 @@
  *   generated secret in DATA_DIR/postgres.secret. As root, the programs run as the system user
  *   oddwire-db (PostgreSQL refuses root).
  */
-import { randomBytes } from "node:crypto";
-import { chownSync, closeSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import net from "node:net";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import pg from "pg";
 import { type PostgresBinaries, loadBinaries } from "./binaries";
 import { binariesFor, databaseUser, DEFAULT_OUTSIDE_ROOT } from "./db-user";
-import { EmbeddedServerError, fileSystemError } from "./errors";
+import { EmbeddedServerError, programFailure } from "./errors";
+import { makeDataDir, readFrom, readOrCreateSecret, rotateLog, sizeOf, syncDir, writeOwned } from "./files";
 import { type Layout, prepareLayout } from "./layout";
 import { commandOf, cwdOf, isAlive, processStamp, stampIsLive } from "./processes";
 import { type DbUser, run } from "./run";
@@ -192,41 +192,6 @@ type Context = {
   settings: Record<string, string | number>;
   logger: Logger;
 };
-
-function makeDataDir(dataDir: string): string {
-  const absolute = path.resolve(dataDir);
-  try {
-    // One level at a time: a recursive mkdir on a read-only file system reports ENOENT instead of EROFS.
-    const missing: string[] = [];
-    for (let dir = absolute; !existsSync(dir); dir = path.dirname(dir)) missing.unshift(dir);
-    for (const dir of missing) mkdirSync(dir);
-    return realpathSync(absolute);
-  } catch (error) {
-    throw fileSystemError(error, absolute, "create DATA_DIR");
-  }
-}
-
-function readOrCreateSecret(file: string): string {
-  try {
-    return readFileSync(file, "utf8").trim();
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw fileSystemError(error, file, "read the database secret");
-  }
-  const secret = randomBytes(24).toString("base64url");
-  try {
-    // On disk before any cluster is made with it: a cluster whose password is lost is locked for good.
-    const fd = openSync(file, "wx", 0o600);
-    try {
-      writeFileSync(fd, `${secret}\n`);
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
-  } catch (error) {
-    throw fileSystemError(error, file, "write the database secret");
-  }
-  return secret;
-}
 
 /** The processes registered as using the server that still run (a dead one's file is removed). */
 function liveUsers(layout: Layout): { role: string; pid: number }[] {
@@ -411,54 +376,4 @@ function somethingListens(socketFile: string): Promise<boolean> {
     });
     socket.once("error", () => resolve(false));
   });
-}
-
-function programFailure(code: "EMBEDDED_INIT_FAILED" | "EMBEDDED_START_FAILED", doing: string, dir: string, output: string): EmbeddedServerError {
-  const said = `or set DATABASE_URL to use a PostgreSQL server of your own. PostgreSQL said:\n${output.trim().split("\n").slice(-12).join("\n")}\n`;
-  if (/No space left on device|could not extend file/i.test(output)) {
-    return new EmbeddedServerError("DISK_FULL", `Cannot ${doing}: the disk holding ${dir} is full. Free some space, point DATA_DIR at another disk, ${said}`);
-  }
-  if (/Read-only file system/i.test(output)) {
-    return new EmbeddedServerError("DATA_DIR_READ_ONLY", `Cannot ${doing}: ${dir} is on a read-only file system. Point DATA_DIR at a writable directory, ${said}`);
-  }
-  if (/could not bind Unix address|Address already in use/i.test(output)) {
-    return new EmbeddedServerError("EMBEDDED_SOCKET_IN_USE", `Cannot ${doing}: its socket is taken by another program. Stop that program, ${said}`);
-  }
-  return new EmbeddedServerError(code, `Cannot ${doing} (its files and log are in ${dir}). Fix what PostgreSQL says below, ${said}`);
-}
-
-function writeOwned(file: string, text: string, user: DbUser): void {
-  writeFileSync(file, text, { mode: 0o600 });
-  if (user) chownSync(file, user.uid, user.gid);
-}
-
-function syncDir(dir: string): void {
-  const fd = openSync(dir, "r");
-  try {
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-}
-
-const LOG_LIMIT = 10 * 1024 * 1024;
-
-function rotateLog(file: string): void {
-  if (sizeOf(file) > LOG_LIMIT) renameSync(file, `${file}.1`);
-}
-
-function sizeOf(file: string): number {
-  try {
-    return statSync(file).size;
-  } catch {
-    return 0;
-  }
-}
-
-function readFrom(file: string, offset: number): string {
-  try {
-    return readFileSync(file).subarray(offset).toString("utf8");
-  } catch {
-    return "";
-  }
 }

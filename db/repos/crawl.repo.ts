@@ -3,6 +3,7 @@ import type { Db } from "../client";
 import { crawlHosts, rejectedStories, sources, stories, urlQueue, type DiscoveryStats } from "../schema";
 import { leasesOf } from "./leases";
 import { claimOfSources, sourceLeases, type ClaimSourcesInput } from "./source-leases";
+import { containsPattern } from "~/lib/like-pattern";
 
 export type CrawlSourceRow = typeof sources.$inferSelect;
 export type UrlQueueStatus = (typeof urlQueue.$inferSelect)["status"];
@@ -55,7 +56,6 @@ const queueRowColumns = {
 };
 
 // Escapes LIKE's wildcards so 'Search URL' is a plain substring match.
-const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 /** Data access of the crawler: per-origin politeness and robots.txt, the URL queue, discovery runs. */
 export function crawlRepo(db: Db) {
@@ -161,7 +161,7 @@ export function crawlRepo(db: Db) {
       if (filter.status !== "all") conditions.push(eq(urlQueue.status, filter.status));
       if (filter.sourceId) conditions.push(eq(urlQueue.sourceId, filter.sourceId));
       const search = filter.search?.trim();
-      if (search) conditions.push(ilike(urlQueue.url, likePattern(search)));
+      if (search) conditions.push(ilike(urlQueue.url, containsPattern(search)));
       return db
         .select(queueRowColumns)
         .from(urlQueue)

@@ -1,15 +1,10 @@
-import { and, desc, eq, ilike, or, sql, type SQL } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import type { Db } from "../client";
 import { insertAudit, type AuditRecord } from "./audit.repo";
-import { categories, rejectedStories, sources, stories } from "../schema";
+import { rejectedStories, stories } from "../schema";
 import { imageWorkReset } from "./images.repo";
-import { containsPattern } from "./public-stories.repo";
 
 export type StoryRow = typeof stories.$inferSelect;
-
-export type AdminStoryRow = StoryRow & { categoryName: string | null; categorySlug: string | null; sourceName: string | null };
-
-export type RejectedRow = typeof rejectedStories.$inferSelect & { sourceName: string | null };
 
 /** A story's editable fields (spec section 2, Add/Edit dialog). */
 export type StoryFields = {
@@ -35,50 +30,6 @@ export function editorialRepo(db: Db) {
     async findById(id: number): Promise<StoryRow | null> {
       const [row] = await db.select().from(stories).where(eq(stories.id, id)).limit(1);
       return row ?? null;
-    },
-
-    /** One page of stories (all, published or pending), newest first, with an optional text filter. */
-    async list(filter: { status: "all" | "published" | "pending"; search: string; limit: number; offset: number }) {
-      const conditions: SQL[] = [];
-      if (filter.status !== "all") conditions.push(eq(stories.status, filter.status));
-      if (filter.search) {
-        const pattern = containsPattern(filter.search);
-        conditions.push(or(ilike(stories.title, pattern), ilike(stories.summary, pattern)) as SQL);
-      }
-      const where = conditions.length ? and(...conditions) : undefined;
-      const [rows, [total]] = await Promise.all([
-        db
-          .select({ story: stories, categoryName: categories.name, categorySlug: categories.slug, sourceName: sources.name })
-          .from(stories)
-          .leftJoin(categories, eq(categories.id, stories.categoryId))
-          .leftJoin(sources, eq(sources.id, stories.sourceId))
-          .where(where)
-          .orderBy(desc(stories.createdAt), desc(stories.id))
-          .limit(filter.limit)
-          .offset(filter.offset),
-        db.select({ n: sql<number>`count(*)::int` }).from(stories).where(where),
-      ]);
-      return {
-        stories: rows.map(({ story, ...names }): AdminStoryRow => ({ ...story, ...names })),
-        total: total?.n ?? 0,
-      };
-    },
-
-    /** One page of rejected stories, most recently rejected first. */
-    async listRejected(filter: { search: string; limit: number; offset: number }) {
-      const where = filter.search ? ilike(rejectedStories.title, containsPattern(filter.search)) : undefined;
-      const [rows, [total]] = await Promise.all([
-        db
-          .select({ rejected: rejectedStories, sourceName: sources.name })
-          .from(rejectedStories)
-          .leftJoin(sources, eq(sources.id, rejectedStories.sourceId))
-          .where(where)
-          .orderBy(desc(rejectedStories.rejectedAt), desc(rejectedStories.id))
-          .limit(filter.limit)
-          .offset(filter.offset),
-        db.select({ n: sql<number>`count(*)::int` }).from(rejectedStories).where(where),
-      ]);
-      return { stories: rows.map(({ rejected, sourceName }): RejectedRow => ({ ...rejected, sourceName })), total: total?.n ?? 0 };
     },
 
     /** Sets a story's status (and a publish date when it is first published), with its audit entry. */

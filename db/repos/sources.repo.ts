@@ -2,7 +2,7 @@ import { and, asc, between, desc, eq, gt, gte, ilike, isNotNull, sql } from "dri
 import type { Db } from "../client";
 import { insertAudit, type AuditRecord } from "./audit.repo";
 import { feedProcessingLog, rejectedStories, scrapedCandidates, sources, stories } from "../schema";
-import { containsPattern } from "./public-stories.repo";
+import { containsPattern } from "~/lib/like-pattern";
 
 export type SourceRow = typeof sources.$inferSelect;
 export type NewSource = typeof sources.$inferInsert;

@@ -1,7 +1,7 @@
 import { and, asc, desc, eq, gte, ilike, isNull, or, sql, type SQL } from "drizzle-orm";
 import type { Db } from "../client";
 import { categories, rejectedStories, sources, stories } from "../schema";
-import { containsPattern } from "./public-stories.repo";
+import { containsPattern } from "~/lib/like-pattern";
 
 export type StoryRow = typeof stories.$inferSelect;
 export type NewStory = typeof stories.$inferInsert;

@@ -15,7 +15,7 @@ import {
   users,
 } from "../schema";
 import { normalizeUrl } from "~/lib/normalize-url";
-import { storySlug } from "~/lib/slug";
+import { slugify } from "~/lib/slug";
 
 // Test data factories: each inserts one row with sensible defaults and returns it.
 // Unique values come from one counter, so rows never collide within a test.
@@ -74,7 +74,7 @@ export function makeStory(db: Db, overrides: Partial<typeof stories.$inferInsert
         content: `Content of ${title}.`,
         originalUrl,
         ...hashedUrl(originalUrl ?? `https://news.example/stories/${n}`),
-        slug: `${storySlug(title)}-${n}`,
+        slug: `${slugify(title)}-${n}`,
         status,
         publishDate: status === "published" ? new Date(Date.now() - n * 60_000) : null,
         ...overrides,

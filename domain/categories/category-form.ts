@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { categorySlug } from "./category-slug";
+import { slugify } from "~/lib/slug";
 
 // The Categories form's rule (spec section 5), one schema for the server and the browser: the browser
 // says why Add and Save are disabled in the very words the server refuses with.
@@ -10,7 +10,7 @@ export const CATEGORY_FIELDS_MESSAGE = "A category needs a name and a URL slug";
 /** A category's name and slug as the form sends them: a name that is not blank and a slug that is not empty once cleaned. */
 export const categoryFormSchema = z.object({
   name: z.string({ message: CATEGORY_FIELDS_MESSAGE }).trim().min(1, CATEGORY_FIELDS_MESSAGE),
-  slug: z.string({ message: CATEGORY_FIELDS_MESSAGE }).transform(categorySlug).pipe(z.string().min(1, CATEGORY_FIELDS_MESSAGE)),
+  slug: z.string({ message: CATEGORY_FIELDS_MESSAGE }).transform(slugify).pipe(z.string().min(1, CATEGORY_FIELDS_MESSAGE)),
 });
 
 /** Why the form cannot be sent yet (shown beside its disabled button), or null when it can. */

@@ -3,9 +3,9 @@ import type { CrawlSourceRow, QueueCandidate } from "~/db/repos/crawl.repo";
 import type { DiscoveryStats } from "~/db/schema";
 import { describeError } from "~/domain/ingestion/describe-error";
 import { SOURCE_LEASE_MS, SOURCE_LEASE_RENEW_MS } from "~/domain/sources/lease";
-import { eachLimit } from "~/domain/ingestion/each-limit";
+import { eachLimit } from "~/lib/each-limit";
 import { nextCheckAfterFailure, nextCheckAfterSuccess, statusAfterRun } from "~/domain/ingestion/schedule";
-import { systemClock } from "~/domain/ingestion/deps";
+import { dateOf, systemClock } from "~/lib/clock";
 import { PAGE_ACCEPT } from "~/domain/ingestion/accept";
 import { extractLinks, sameSite } from "~/integrations/crawl/links";
 import { parseSitemap, SITEMAP_MAX_BYTES, type ParsedSitemap } from "~/integrations/crawl/sitemap";
@@ -286,8 +286,8 @@ export async function runDiscoveryCycle(
     leaseRenewMs?: number;
   },
 ): Promise<DiscoveryCycleResult> {
-  const clock = deps.clock ?? systemClock;
-  const now = clock.now();
+  const clock = deps.now ?? systemClock;
+  const now = dateOf(clock);
   const leaseMs = input.leaseMs ?? SOURCE_LEASE_MS;
   const claimed = await deps.repos.crawl.claimSources({
     scope: input.scope,
@@ -297,7 +297,7 @@ export async function runDiscoveryCycle(
     notFetchedSince: input.notFetchedSince,
   });
   const held = keepLeases<number>({
-    renew: (ids) => deps.repos.crawl.renewSources(ids, new Date(clock.now().getTime() + leaseMs)),
+    renew: (ids) => deps.repos.crawl.renewSources(ids, new Date(clock() + leaseMs)),
     everyMs: input.leaseRenewMs ?? SOURCE_LEASE_RENEW_MS,
     onError: (error) => deps.logger.warn({ err: describeError(error) }, "could not renew the sources' leases; trying again"),
   });
@@ -308,7 +308,7 @@ export async function runDiscoveryCycle(
   const finished = new Set<number>();
   try {
     await eachLimit(claimed, SOURCES_AT_ONCE, async (source) => {
-      const started = clock.now();
+      const started = dateOf(clock);
       let report: DiscoveryReport;
       try {
         report = await discoverSource(deps, source, { signal: input.signal });
@@ -316,7 +316,7 @@ export async function runDiscoveryCycle(
         if (input.signal?.aborted) throw error;
         report = { source_id: source.id, name: source.name, found: 0, queued: 0, skipped_robots: 0, skipped_known: 0, skipped_filtered: 0, errors: [describeError(error)], failed: true };
       }
-      await finish(deps, source, report, started, clock.now());
+      await finish(deps, source, report, started, dateOf(clock));
       finished.add(source.id);
       held.drop(source.id);
       const config = safeConfig(deps, source);

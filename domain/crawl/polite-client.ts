@@ -5,7 +5,8 @@ import { FetchError } from "~/integrations/http/fetch-error";
 import { createHostLimiter } from "~/integrations/http/host-limiter";
 import type { FetchRequest, FetchResponse, HopAnswer, HttpClient } from "~/integrations/http/types";
 import { decodeTextBytes } from "~/lib/decode-bytes";
-import { retryAfterMs } from "~/domain/ingestion/schedule";
+import { retryAfterMs } from "~/lib/retry-after";
+import { systemClock, type Clock } from "~/lib/clock";
 import { keepLeases } from "~/lib/lease-keeper";
 import { DEFAULT_CRAWL_DELAY_MS, MAX_CRAWL_DELAY_MS } from "./config";
 import { ROBOTS_CACHE_MS, robotsFor, type OriginRobots } from "./robots-cache";
@@ -48,7 +49,7 @@ export type PoliteClientDeps = {
   logger: Logger;
   /** The User-Agent of requests that name none (robots.txt groups are matched by its product token). */
   userAgent: string;
-  now?: () => Date;
+  now?: Clock;
   /**
    * How long a request's hold on its origin lasts without renewal; renewed while the request runs, so
    * a process that dies mid-request frees the origin that long after (20 s by default).
@@ -83,7 +84,7 @@ const defaultSleep = (ms: number, signal?: AbortSignal) =>
  */
 export function createPoliteClient(deps: PoliteClientDeps): PoliteClient {
   const sleep = deps.sleep ?? defaultSleep;
-  const now = deps.now ?? (() => new Date());
+  const now = deps.now ?? systemClock;
   const leaseMs = deps.leaseMs ?? 20_000;
   // Callers in this process queue per origin first, so only one of them asks the database at a time.
   const inProcess = createHostLimiter(1);
@@ -149,7 +150,7 @@ export function createPoliteClient(deps: PoliteClientDeps): PoliteClient {
       if (forRobots && hopUrl === robotsUrlFor(hopUrl)) {
         // Another process may have read this robots.txt while we waited for the turn: then it is not asked again.
         const known = await deps.crawl.readRobots(origin).catch(() => null);
-        if (known && now().getTime() - known.fetchedAt.getTime() < ROBOTS_CACHE_MS) {
+        if (known && now() - known.fetchedAt.getTime() < ROBOTS_CACHE_MS) {
           await deps.crawl.releaseHost(origin, 0).catch(() => undefined);
           leave();
           throw new RobotsReadMeanwhile();
@@ -183,7 +184,7 @@ export function createPoliteClient(deps: PoliteClientDeps): PoliteClient {
   function robotsOf(url: string, options: { userAgent?: string; crawlDelayMs?: number; signal?: AbortSignal } = {}): Promise<OriginRobots> {
     const origin = new URL(robotsUrlFor(url)).origin;
     const known = remembered.get(origin);
-    if (known && known.until > now().getTime()) return known.robots;
+    if (known && known.until > now()) return known.robots;
     const entry = { robots: Promise.resolve<OriginRobots>(undefined as never), until: Number.POSITIVE_INFINITY };
     // null: another process read it while this one waited for the turn (the client wraps what the gate throws).
     const fetchRobots = (robotsUrl: string, request: FetchRequest) =>
@@ -197,7 +198,7 @@ export function createPoliteClient(deps: PoliteClientDeps): PoliteClient {
       signal: options.signal,
     }).then(
       (robots) => {
-        entry.until = robots.state === "unreachable" ? now().getTime() + UNREACHABLE_ROBOTS_MS : robots.fetchedAt.getTime() + ROBOTS_CACHE_MS;
+        entry.until = robots.state === "unreachable" ? now() + UNREACHABLE_ROBOTS_MS : robots.fetchedAt.getTime() + ROBOTS_CACHE_MS;
         return robots;
       },
       (error: unknown) => {

@@ -6,6 +6,7 @@ import type { FetchError } from "~/integrations/http/fetch-error";
 import type { FetchRequest, FetchResponse } from "~/integrations/http/types";
 import { describeError } from "~/domain/ingestion/describe-error";
 import { decodeTextBytes } from "~/lib/decode-bytes";
+import { dateOf, type Clock } from "~/lib/clock";
 
 /** robots.txt answers are kept a day per origin (RFC 9309 asks for no more than 24 hours). */
 export const ROBOTS_CACHE_MS = 24 * 60 * 60_000;
@@ -42,14 +43,14 @@ export async function robotsFor(
     /** null: another process fetched it meanwhile, and the database has it. */
     fetch: (url: string, request: FetchRequest) => Promise<FetchResponse | null>;
     logger: Logger;
-    now: () => Date;
+    now: Clock;
   },
   origin: string,
   options: { userAgent: string; crawlDelayMs?: number; signal?: AbortSignal },
 ): Promise<OriginRobots> {
   const robotsUrl = robotsUrlFor(origin);
   const cached = await deps.crawl.readRobots(origin);
-  if (cached && deps.now().getTime() - cached.fetchedAt.getTime() < ROBOTS_CACHE_MS) {
+  if (cached && deps.now() - cached.fetchedAt.getTime() < ROBOTS_CACHE_MS) {
     return fromAnswer(robotsUrl, cached.status, cached.body, cached.fetchedAt);
   }
   try {
@@ -63,10 +64,10 @@ export async function robotsFor(
     if (response === null) {
       const meanwhile = await deps.crawl.readRobots(origin);
       if (meanwhile) return fromAnswer(robotsUrl, meanwhile.status, meanwhile.body, meanwhile.fetchedAt);
-      return { rules: DISALLOW_ALL, state: "unreachable", reason: "robots.txt could not be read", fetchedAt: deps.now() };
+      return { rules: DISALLOW_ALL, state: "unreachable", reason: "robots.txt could not be read", fetchedAt: dateOf(deps.now) };
     }
     const body = response.status >= 200 && response.status < 300 ? decodeTextBytes(response.body, response.contentType) : "";
-    const fetchedAt = deps.now();
+    const fetchedAt = dateOf(deps.now);
     const robots = fromAnswer(robotsUrl, response.status, body, fetchedAt);
     if (robots.state !== "unreachable") {
       await deps.crawl.storeRobots(origin, { status: response.status, body, fetchedAt });
@@ -77,6 +78,6 @@ export async function robotsFor(
     const reason = `robots.txt could not be fetched (${describeError(error)})`;
     // Whoever asked records it (a discovery's warning, a queued URL's reason): said once there, not here too.
     deps.logger.debug({ origin, err: reason }, "robots.txt unreachable; nothing fetched from this origin for now");
-    return { rules: DISALLOW_ALL, state: "unreachable", reason, fetchedAt: deps.now(), error };
+    return { rules: DISALLOW_ALL, state: "unreachable", reason, fetchedAt: dateOf(deps.now), error };
   }
 }

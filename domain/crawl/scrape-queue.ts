@@ -1,9 +1,9 @@
 import type { CrawlSourceRow, QueueRow } from "~/db/repos/crawl.repo";
 import { DomainError } from "~/domain/errors";
 import { PAGE_ACCEPT } from "~/domain/ingestion/accept";
-import { systemClock } from "~/domain/ingestion/deps";
+import { dateOf, systemClock } from "~/lib/clock";
 import { describeError } from "~/domain/ingestion/describe-error";
-import { eachLimit } from "~/domain/ingestion/each-limit";
+import { eachLimit } from "~/lib/each-limit";
 import { applyKeywords } from "~/domain/ingestion/keywords";
 import { readArticlePage, type PageLoader } from "~/domain/ingestion/scrape-urls";
 import { candidateFromUrl, storeCandidates, type Candidate } from "~/domain/ingestion/store-candidates";
@@ -65,7 +65,7 @@ export async function scrapeQueue(
 
 /** Writes one row's outcome: scraped, or left queued with the spec's text (failed at the last attempt). */
 async function settleRow(deps: CrawlDeps, item: QueueScrapeItem): Promise<void> {
-  const at = (deps.clock ?? systemClock).now();
+  const at = dateOf(deps.now ?? systemClock);
   if (item.success) return deps.repos.crawl.markScraped([item.id], at);
   const reason = item.error ?? "Unknown error";
   await deps.repos.crawl.markAttemptFailed(item.id, {

@@ -35,7 +35,7 @@ async function counts() {
 
 describe("seedDemo", () => {
   test("the README's demo numbers are the ones the dashboard shows after a demo start", async () => {
-    await seedDemo({ repos: t.repos, clock: () => NOW }, { adminPassword: PASSWORD });
+    await seedDemo({ repos: t.repos, now: () => NOW.getTime() }, { adminPassword: PASSWORD });
     const readme = readFileSync(fileURLToPath(new URL("../../README.md", import.meta.url)), "utf8").replace(/\s+/g, " ");
     const said = /Total Stories (\d+) \((\d+) published, (\d+) pending\), Active Sources (\d+) \(of (\d+) sources.*?(\d+) categories, and (\d+) rejected stories/.exec(readme);
     expect(said, "the README states the demo's numbers").not.toBeNull();
@@ -45,7 +45,7 @@ describe("seedDemo", () => {
   });
 
   test("loads a newsroom's worth of categories, sources, stories and an admin", async () => {
-    const result = await seedDemo({ repos: t.repos, clock: () => NOW }, { adminPassword: PASSWORD });
+    const result = await seedDemo({ repos: t.repos, now: () => NOW.getTime() }, { adminPassword: PASSWORD });
 
     // Categories: the defaults.
     const categoryRows = await t.db.select().from(categories);
@@ -101,11 +101,11 @@ describe("seedDemo", () => {
   });
 
   test("a second run adds nothing", async () => {
-    await seedDemo({ repos: t.repos, clock: () => NOW }, { adminPassword: PASSWORD });
+    await seedDemo({ repos: t.repos, now: () => NOW.getTime() }, { adminPassword: PASSWORD });
     const before = await counts();
 
     // A later day: the dates move, the content does not.
-    const again = await seedDemo({ repos: t.repos, clock: () => new Date(NOW.getTime() + 3 * 86_400_000) }, { adminPassword: PASSWORD });
+    const again = await seedDemo({ repos: t.repos, now: () => NOW.getTime() + 3 * 86_400_000 }, { adminPassword: PASSWORD });
     expect(await counts()).toEqual(before);
     expect(again).toMatchObject({
       categories_added: 0,

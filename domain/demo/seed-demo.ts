@@ -1,4 +1,5 @@
 import type { Repos } from "~/db/repos";
+import { dateOf, systemClock, type Clock } from "~/lib/clock";
 import { DEFAULT_CATEGORIES } from "~/domain/categories/default-categories";
 import { normalizeUrl, rejectionContentHash } from "~/lib/normalize-url";
 import { ensureUser } from "~/domain/users/users";
@@ -17,9 +18,9 @@ export type SeedDemoResult = {
  * Loads the demo content and the demo admin with the given password; idempotent: a second run adds
  * nothing (the admin's password is set to `adminPassword` again, so the printed one always works).
  */
-export async function seedDemo(deps: { repos: Repos; clock?: () => Date }, input: { adminPassword: string }): Promise<SeedDemoResult> {
+export async function seedDemo(deps: { repos: Repos; now?: Clock }, input: { adminPassword: string }): Promise<SeedDemoResult> {
   const { repos } = deps;
-  const now = deps.clock?.() ?? new Date();
+  const now = dateOf(deps.now ?? systemClock);
 
   const categoriesAdded = await repos.categories.insertMissing(
     DEFAULT_CATEGORIES.map((c, i) => ({ ...c, displayOrder: i + 1 })),

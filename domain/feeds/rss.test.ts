@@ -32,7 +32,8 @@ function channel(items: RssItem[], overrides: Partial<RssChannel> = {}): RssChan
   };
 }
 
-const parser = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: "@", isArray: (name) => name === "item" });
+// htmlEntities: character references (&#10; for a line break) are read as a reader reads them.
+const parser = new XMLParser({ ignoreAttributes: false, htmlEntities: true, attributeNamePrefix: "@", isArray: (name) => name === "item" });
 
 // Parses a feed the way a reader would, after checking it is well-formed XML.
 function read(xml: string) {

@@ -1,6 +1,7 @@
 import type { PublicStory } from "~/domain/stories/public-story";
 import { storyShareImage } from "~/lib/story-image";
-import { absoluteUrl, escapeXml, xmlElement } from "./sitemap";
+import { escapeXml } from "~/lib/xml";
+import { absoluteUrl, xmlElement } from "./sitemap";
 
 // RSS 2.0 (https://www.rssboard.org/rss-specification) with an atom:link to itself, as feed
 // validators ask. Items link to the story's page on the site; the original article is the source.

@@ -1,5 +1,5 @@
-import { escapeUTF8 } from "entities";
 import { httpUrlOrNull } from "~/lib/http-url";
+import { escapeXml } from "~/lib/xml";
 
 // Sitemaps (sitemaps.org 0.9), the Google News sitemap and robots.txt, as pure builders, plus the
 // XML text helpers the RSS builder shares.
@@ -16,20 +16,6 @@ export const STORIES_PER_SITEMAP = 2_000;
 const SITEMAP_NS = "http://www.sitemaps.org/schemas/sitemap/0.9";
 const NEWS_NS = "http://www.google.com/schemas/sitemap-news/0.9";
 const XML_DECLARATION = `<?xml version="1.0" encoding="UTF-8"?>`;
-
-// Everything outside XML 1.0's Char production: C0 controls except tab, LF and CR, lone
-// surrogates, U+FFFE and U+FFFF. No escape can represent them, so they are dropped.
-const NOT_XML_CHAR = /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu;
-
-// Any character escapeXml changes: the five it escapes, and any that may be outside XML's Char (a
-// surrogate, even one of a pair, goes the long way). Most text has none, and is returned as it is.
-const CHANGED_BY_ESCAPE = /[^\t\n\r\u0020\u0021\u0023-\u0025\u0028-\u003B\u003D\u003F-\uD7FF\uE000-\uFFFD]/;
-
-/** Text made safe for XML content and attribute values: illegal characters dropped, & < > " ' escaped. */
-export function escapeXml(text: string): string {
-  if (!CHANGED_BY_ESCAPE.test(text)) return text;
-  return escapeUTF8(text.replace(NOT_XML_CHAR, ""));
-}
 
 const DAY_MS = 86_400_000;
 /** 0000-01-01T00:00:00Z and 10000-01-01T00:00:00Z: the dates toISOString writes with a four-digit year. */

@@ -3,9 +3,9 @@ import type { Repos } from "~/db/repos";
 import type { ImageStory } from "~/db/repos/images.repo";
 import { DomainError } from "~/domain/errors";
 import { PAGE_ACCEPT } from "~/domain/ingestion/accept";
-import { systemClock, type Clock } from "~/domain/ingestion/deps";
+import { dateOf, systemClock, type Clock } from "~/lib/clock";
 import { describeError } from "~/domain/ingestion/describe-error";
-import { eachLimit } from "~/domain/ingestion/each-limit";
+import { eachLimit } from "~/lib/each-limit";
 import { collectImageCandidates } from "~/integrations/images/candidates";
 import { chooseBest, HIGH_RESOLUTION_WIDTH, judgeImage } from "~/integrations/images/choose";
 import { isImageProbeError, probeImage, type ProbedImage } from "~/integrations/images/probe";
@@ -21,7 +21,7 @@ const MAX_PROBES = 8;
 /** A bulk run covers at most this many stories. */
 export const MAX_BATCH = 5_000;
 
-export type ImageDeps = { repos: Pick<Repos, "images">; http: HttpClient; logger: Logger; clock?: Clock };
+export type ImageDeps = { repos: Pick<Repos, "images">; http: HttpClient; logger: Logger; now?: Clock };
 
 /** One story's outcome, as the spec's details list shows it (title, success, error) and a little more. */
 export type EnhancementDetail = {
@@ -74,7 +74,7 @@ export async function enhanceStoryImages(
   input: EnhancementInput,
   options: { signal?: AbortSignal; onProgress?: (progress: { done: number; total: number; counts: Record<string, number> }) => void | Promise<void> } = {},
 ): Promise<EnhancementResult> {
-  const clock = deps.clock ?? systemClock;
+  const clock = deps.now ?? systemClock;
   const { stories, custom } = await pickStories(deps, input);
   const result: EnhancementResult = { processed: 0, enhanced: 0, failed: 0, skipped: 0, details: [] };
   const report = () =>
@@ -95,7 +95,7 @@ export async function enhanceStoryImages(
         : detail.outcome === "skipped"
           ? { kind: "skipped", reason: detail.error ?? "Unknown reason", size: detail.imageSize ?? null }
           : { kind: "failed", reason: detail.error ?? "Unknown reason", lasting: detail.lasting === true },
-      clock.now(),
+      dateOf(clock),
     );
     result.processed += 1;
     result[detail.outcome] += 1;

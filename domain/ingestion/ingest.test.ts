@@ -9,7 +9,7 @@ import { testHttpClient } from "~/integrations/http/testing";
 import type { HttpClient } from "~/integrations/http/types";
 import { normalizeUrl } from "~/lib/normalize-url";
 import { rssFeed, startTestServer, type TestServer } from "~/test/http-test-server";
-import type { Clock } from "./deps";
+import type { Clock } from "~/lib/clock";
 import { SOURCE_LEASE_MS as LEASE_MS } from "~/domain/sources/lease";
 import { ingestSource, runIngestionCycle } from "./ingest";
 
@@ -30,7 +30,7 @@ afterEach(() => {
   server.hits.length = 0;
 });
 
-const deps = (overrides: { clock?: Clock; random?: () => number } = {}) => ({ repos: t.repos, http, logger, random: () => 0.5, ...overrides });
+const deps = (overrides: { now?: Clock; random?: () => number } = {}) => ({ repos: t.repos, http, logger, random: () => 0.5, ...overrides });
 const serveFeed = (pathname: string, body: string, headers: Record<string, string> = {}) =>
   server.handle(pathname, (_req, res) => res.writeHead(200, { "content-type": "application/rss+xml", ...headers }).end(body));
 const rssSource = (pathname: string, overrides: Parameters<typeof makeSource>[1] = {}) =>
@@ -189,13 +189,13 @@ describe("polling schedule, back-off and error status", () => {
     serveFeed("/due.xml", rssFeed(THREE.slice(0, 1)));
     await rssSource("/due.xml", { pollIntervalMinutes: 30 });
     let now = new Date("2026-03-01T12:00:00Z");
-    const clock = { now: () => now };
+    const clock = () => now.getTime();
 
-    expect((await runIngestionCycle(deps({ clock }), { scope: "due" })).sources_processed).toBe(1);
+    expect((await runIngestionCycle(deps({ now: clock }), { scope: "due" })).sources_processed).toBe(1);
     now = new Date("2026-03-01T12:29:00Z");
-    expect((await runIngestionCycle(deps({ clock }), { scope: "due" })).sources_processed).toBe(0);
+    expect((await runIngestionCycle(deps({ now: clock }), { scope: "due" })).sources_processed).toBe(0);
     now = new Date("2026-03-01T12:31:00Z");
-    expect((await runIngestionCycle(deps({ clock }), { scope: "due" })).sources_processed).toBe(1);
+    expect((await runIngestionCycle(deps({ now: clock }), { scope: "due" })).sources_processed).toBe(1);
   });
 
   test("failures back off, the third in a row sets status error with the last error, and a success restores it", async () => {
@@ -206,14 +206,14 @@ describe("polling schedule, back-off and error status", () => {
     });
     const source = await rssSource("/flaky.xml", { pollIntervalMinutes: 30 });
     let now = new Date("2026-03-01T12:00:00Z");
-    const clock = { now: () => now };
+    const clock = () => now.getTime();
     const state = async () => (await t.db.select().from(sources).where(eq(sources.id, source.id)))[0]!;
     const minutesUntilNext = async () => ((await state()).nextCheckAt!.getTime() - now.getTime()) / 60_000;
 
     const delays: number[] = [];
     const statuses: string[] = [];
     for (let i = 0; i < 3; i++) {
-      await runIngestionCycle(deps({ clock }), { scope: "due" });
+      await runIngestionCycle(deps({ now: clock }), { scope: "due" });
       delays.push(await minutesUntilNext());
       statuses.push((await state()).status);
       now = (await state()).nextCheckAt!;
@@ -224,7 +224,7 @@ describe("polling schedule, back-off and error status", () => {
 
     // A source in error is still polled (never silently dropped) and comes back by itself.
     failing = false;
-    await runIngestionCycle(deps({ clock }), { scope: "due" });
+    await runIngestionCycle(deps({ now: clock }), { scope: "due" });
     expect(await state()).toMatchObject({ status: "active", consecutiveErrors: 0, lastError: null });
     const logs = await t.db.select().from(feedProcessingLog).orderBy(asc(feedProcessingLog.id));
     expect(logs.map((l) => l.error)).toEqual(["HTTP 500 from the feed", "HTTP 500 from the feed", "HTTP 500 from the feed", null]);
@@ -234,7 +234,7 @@ describe("polling schedule, back-off and error status", () => {
     server.handle("/busy.xml", (_req, res) => res.writeHead(503, { "retry-after": "7200" }).end());
     const source = await rssSource("/busy.xml");
     const now = new Date("2026-03-01T12:00:00Z");
-    await runIngestionCycle(deps({ clock: { now: () => now } }), { scope: "all" });
+    await runIngestionCycle(deps({ now: () => now.getTime() }), { scope: "all" });
     const [after] = await t.db.select().from(sources).where(eq(sources.id, source.id));
     expect((after!.nextCheckAt!.getTime() - now.getTime()) / 60_000).toBe(120);
   });
@@ -243,7 +243,7 @@ describe("polling schedule, back-off and error status", () => {
     serveFeed("/cached.xml", rssFeed(THREE.slice(0, 1)), { "cache-control": "max-age=5400" });
     const source = await rssSource("/cached.xml");
     const now = new Date("2026-03-01T12:00:00Z");
-    await runIngestionCycle(deps({ clock: { now: () => now } }), { scope: "all" });
+    await runIngestionCycle(deps({ now: () => now.getTime() }), { scope: "all" });
     const [after] = await t.db.select().from(sources).where(eq(sources.id, source.id));
     expect((after!.nextCheckAt!.getTime() - now.getTime()) / 60_000).toBe(90);
   });
@@ -385,8 +385,8 @@ describe("leases", () => {
     // A runner claimed it and was killed before finishing or giving it back.
     await t.repos.ingestion.claimSources({ scope: "all", now, leaseUntil: new Date(now.getTime() + LEASE_MS) });
     expect((await runIngestionCycle(deps(), { scope: "all" })).sources_processed).toBe(0);
-    const aMinuteLater = { now: () => new Date(now.getTime() + 60_001) };
-    expect((await runIngestionCycle(deps({ clock: aMinuteLater }), { scope: "all" })).sources_processed).toBe(1);
+    const aMinuteLater = () => now.getTime() + 60_001;
+    expect((await runIngestionCycle(deps({ now: aMinuteLater }), { scope: "all" })).sources_processed).toBe(1);
     expect(LEASE_MS).toBeLessThanOrEqual(60_000);
     const [row] = await t.db.select().from(sources).where(eq(sources.id, source.id));
     expect(row?.lastFetchedAt).not.toBeNull();
@@ -459,13 +459,13 @@ describe("failures of our own", () => {
     });
     const source = await rssSource("/healthy.xml", { pollIntervalMinutes: 60 });
     let now = new Date("2026-03-01T12:00:00Z");
-    const clock = { now: () => now };
+    const clock = () => now.getTime();
     const state = async () => (await t.db.select().from(sources).where(eq(sources.id, source.id)))[0]!;
 
     const restore = await failWrites("stories", "could not extend file: No space left on device");
     try {
       for (let i = 0; i < 4; i++) {
-        await runIngestionCycle(deps({ clock }), { scope: "due" });
+        await runIngestionCycle(deps({ now: clock }), { scope: "due" });
         const after = await state();
         expect(after).toMatchObject({ status: "active", consecutiveErrors: 0, lastError: null, leaseUntil: null, etag: null });
         expect((after.nextCheckAt!.getTime() - now.getTime()) / 60_000).toBeLessThanOrEqual(5);
@@ -478,7 +478,7 @@ describe("failures of our own", () => {
     expect(logs.map((l) => l.error)).toEqual(Array(4).fill(expect.stringMatching(/^Could not store the items: .*No space left on device/)));
 
     // Once the database is back, the next run stores what the failed ones could not.
-    await runIngestionCycle(deps({ clock }), { scope: "due" });
+    await runIngestionCycle(deps({ now: clock }), { scope: "due" });
     expect(await allStories()).toHaveLength(3);
     expect(await state()).toMatchObject({ status: "active", consecutiveErrors: 0, etag: '"v1"' });
   });

@@ -4,10 +4,11 @@ import { decodeHtmlBytes } from "~/lib/decode-bytes";
 import { rootCauseMessage } from "~/lib/error-message";
 import { keepLeases, type LeaseKeeper } from "~/lib/lease-keeper";
 import { FEED_ACCEPT, PAGE_ACCEPT } from "./accept";
-import { systemClock, type IngestionDeps } from "./deps";
+import { dateOf, systemClock } from "~/lib/clock";
+import type { IngestionDeps } from "./deps";
 import { describeError } from "./describe-error";
 import { SOURCE_LEASE_MS, SOURCE_LEASE_RENEW_MS } from "~/domain/sources/lease";
-import { eachLimit } from "./each-limit";
+import { eachLimit } from "~/lib/each-limit";
 import { parseFeed, type FeedItem } from "./feed/parse-feed";
 import { applyKeywords } from "./keywords";
 import { nextCheckAfterFailure, nextCheckAfterStorageFailure, nextCheckAfterSuccess, statusAfterRun } from "./schedule";
@@ -57,8 +58,8 @@ const CANONICAL_CONCURRENCY = 4;
 
 /** Runs one ingestion cycle: claims the sources, ingests each (one failing never stops the rest), and totals the result. */
 export async function runIngestionCycle(deps: IngestionDeps, options: IngestionOptions): Promise<IngestionResult> {
-  const clock = deps.clock ?? systemClock;
-  const now = clock.now();
+  const clock = deps.now ?? systemClock;
+  const now = dateOf(clock);
   const leaseMs = options.leaseMs ?? SOURCE_LEASE_MS;
   const claimed = await deps.repos.ingestion.claimSources({
     scope: options.scope,
@@ -69,7 +70,7 @@ export async function runIngestionCycle(deps: IngestionDeps, options: IngestionO
   });
   // Renewed while the cycle runs, for the sources not yet done; a renewal that fails is retried next time.
   const held = keepLeases<number>({
-    renew: (ids) => deps.repos.ingestion.renewLeases(ids, new Date(clock.now().getTime() + leaseMs)),
+    renew: (ids) => deps.repos.ingestion.renewLeases(ids, new Date(clock() + leaseMs)),
     everyMs: options.leaseRenewMs ?? SOURCE_LEASE_RENEW_MS,
     onError: (error) => deps.logger.warn({ err: rootCauseMessage(error) }, "could not renew the sources' leases; trying again"),
   });
@@ -143,8 +144,8 @@ export async function ingestSource(
   source: IngestSourceRow,
   options: { useCanonical: boolean; signal?: AbortSignal },
 ): Promise<SourceRunSummary> {
-  const clock = deps.clock ?? systemClock;
-  const startedAt = clock.now();
+  const clock = deps.now ?? systemClock;
+  const startedAt = dateOf(clock);
   const summary: SourceRunSummary = {
     sourceId: source.id,
     ok: false,
@@ -184,7 +185,7 @@ export async function ingestSource(
       }
     }
     summary.ok = true;
-    const finishedAt = clock.now();
+    const finishedAt = dateOf(clock);
     state = {
       status: statusAfterRun(source.status, 0),
       // A 304 may omit the validators: keep the ones that produced it.
@@ -208,7 +209,7 @@ export async function ingestSource(
       await deps.repos.ingestion.releaseLeases([source.id]);
       return { ...summary, error: "stopped before the source was done" };
     }
-    const finishedAt = clock.now();
+    const finishedAt = dateOf(clock);
     if (error instanceof StorageFailure) {
       // Our database failed, not the feed: nothing counts against the source, its validators stay
       // (so the next fetch brings the items again), and it is tried again soon.

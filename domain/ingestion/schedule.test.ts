@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { maxAgeMs, MAX_DELAY_MS, nextCheckAfterFailure, nextCheckAfterSuccess, retryAfterMs, statusAfterRun } from "./schedule";
+import { maxAgeMs, MAX_DELAY_MS, nextCheckAfterFailure, nextCheckAfterSuccess, statusAfterRun } from "./schedule";
 
 const now = new Date("2026-03-01T12:00:00Z");
 const minutes = (date: Date) => (date.getTime() - now.getTime()) / 60_000;
@@ -51,10 +51,7 @@ describe("polling schedule", () => {
     expect(statusAfterRun("inactive", 5)).toBe("inactive");
   });
 
-  test("header readers", () => {
-    expect(retryAfterMs("120", now)).toBe(120_000);
-    expect(retryAfterMs("Sun, 01 Mar 2026 11:00:00 GMT", now)).toBe(0);
-    expect(retryAfterMs(null, now)).toBeNull();
+  test("Cache-Control's max-age", () => {
     expect(maxAgeMs('private, s-maxage="300"')).toBe(300_000);
     expect(maxAgeMs("no-store")).toBeNull();
   });

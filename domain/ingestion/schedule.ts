@@ -1,19 +1,11 @@
 /** How long a source waits between polls, and what three failures in a row do to it. */
 
+import { retryAfterMs } from "~/lib/retry-after";
+
 const MINUTE = 60_000;
 export const MAX_DELAY_MS = 24 * 60 * MINUTE;
-export const DEFAULT_POLL_MINUTES = 30;
 export const FAILURES_BEFORE_ERROR = 3;
 export const STORAGE_RETRY_MINUTES = 5;
-
-/** Seconds from a Retry-After header (delta seconds or an HTTP date), or null. */
-export function retryAfterMs(value: string | null | undefined, now: Date): number | null {
-  if (!value) return null;
-  const trimmed = value.trim();
-  if (/^\d+$/.test(trimmed)) return Number(trimmed) * 1000;
-  const at = Date.parse(trimmed);
-  return Number.isNaN(at) ? null : Math.max(0, at - now.getTime());
-}
 
 /** max-age (or s-maxage) of a Cache-Control header in ms, or null. */
 export function maxAgeMs(cacheControl: string | null | undefined): number | null {

@@ -6,7 +6,7 @@ import type { FetchRequest } from "~/integrations/http/types";
 import { PAGE_ACCEPT } from "./accept";
 import type { IngestionDeps } from "./deps";
 import { describeError } from "./describe-error";
-import { eachLimit } from "./each-limit";
+import { eachLimit } from "~/lib/each-limit";
 import { sourcePace } from "./source-pace";
 import { candidateFromUrl, settleKnownUrls, storeCandidates, type Candidate } from "./store-candidates";
 

@@ -20,7 +20,7 @@ let site: TestServer;
 let http: HttpClient;
 
 const NOW = new Date("2026-11-26T12:00:00Z");
-const clock = { now: () => NOW };
+const now = () => NOW.getTime();
 
 const paragraph = "A goat in a small Norwegian town was elected honorary mayor on Tuesday after a write-in campaign that began as a joke. ";
 const page = (title: string, head = "") => `<!doctype html><html><head><title>${title}</title><meta property="og:title" content="${title}">${head}</head>
@@ -56,7 +56,7 @@ afterAll(async () => {
   await site.close();
 });
 
-const ingestionDeps = () => ({ repos: t.repos, http, logger, clock });
+const ingestionDeps = () => ({ repos: t.repos, http, logger, now });
 const crawlDeps = (): CrawlDeps => ({
   ...ingestionDeps(),
   http: createPoliteClient({ http, crawl: t.repos.crawl, logger, userAgent: "Oddwire/test (+http://127.0.0.1)" }),

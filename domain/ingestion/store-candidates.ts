@@ -1,7 +1,8 @@
 import type { CandidateRecord } from "~/db/repos/ingestion.repo";
 import { normalizeUrl } from "~/lib/normalize-url";
 import { plausiblePublishedAt } from "~/lib/parse-date";
-import { systemClock, type IngestionDeps } from "./deps";
+import { dateOf, systemClock } from "~/lib/clock";
+import type { IngestionDeps } from "./deps";
 import { draftStory } from "./story-draft";
 
 export type CandidateOutcome = CandidateRecord["outcome"];
@@ -97,7 +98,7 @@ export async function settleKnownUrls(deps: Pick<IngestionDeps, "repos">, candid
  * Settles the candidates in place and returns the counts by outcome.
  */
 export async function storeCandidates(
-  deps: Pick<IngestionDeps, "repos" | "clock">,
+  deps: Pick<IngestionDeps, "repos" | "now">,
   candidates: Candidate[],
   input: { sourceId: number | null },
 ): Promise<StoreCounts> {
@@ -118,7 +119,7 @@ export async function storeCandidates(
   // Every story a source brings in starts in the source's default category, when it names one.
   const categoryId =
     fresh.length > 0 && input.sourceId !== null ? ((await deps.repos.ingestion.findSource(input.sourceId))?.defaultCategoryId ?? null) : null;
-  const now = (deps.clock ?? systemClock).now();
+  const now = dateOf(deps.now ?? systemClock);
   const inserted = await deps.repos.ingestion.insertPendingStories(
     fresh.map(({ candidate, hash, url, normalizedUrl }) =>
       draftStory({

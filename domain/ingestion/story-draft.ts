@@ -4,17 +4,13 @@ import { truncateText } from "~/lib/html";
 
 const MAX_TITLE = 300;
 const MAX_SUMMARY = 2_000;
-const MAX_SLUG = 80;
 
 // Plain text on one line, cut at a word boundary with an ellipsis when longer.
 const clip = (text: string, max: number) => truncateText(text.replace(/\s+/g, " ").trim(), max);
 
 /** A story's slug, and the fallback with a piece of its URL hash for when the slug is taken. */
 export function slugsFor(title: string, urlHash: string): { slug: string; altSlug: string } {
-  const base =
-    storySlug(title)
-      .slice(0, MAX_SLUG)
-      .replace(/^-+|-+$/g, "") || "story";
+  const base = storySlug(title);
   return { slug: base, altSlug: `${base}-${urlHash.slice(0, 8)}` };
 }
 

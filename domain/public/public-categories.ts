@@ -1,4 +1,5 @@
 import type { CategoriesRepo, CategoryRow } from "~/db/repos/categories.repo";
+import { systemClock, type Clock } from "~/lib/clock";
 
 export type PublicCategories = Pick<CategoriesRepo, "listAll" | "findBySlug"> & {
   /** Drops the copy kept: the next read goes to the database. */
@@ -14,8 +15,8 @@ export type PublicCategories = Pick<CategoriesRepo, "listAll" | "findBySlug"> & 
  * own clear (an editorial change here, or another web process's by NOTIFY). A failed read is not
  * kept. The rows are shared by every reader: read them, never change them.
  */
-export function publicCategories(repo: Pick<CategoriesRepo, "listAll">, options: { freshMs: number; now?: () => number }): PublicCategories {
-  const now = options.now ?? Date.now;
+export function publicCategories(repo: Pick<CategoriesRepo, "listAll">, options: { freshMs: number; now?: Clock }): PublicCategories {
+  const now = options.now ?? systemClock;
   let kept: { at: number; rows: Promise<CategoryRow[]> } | null = null;
   const listAll = (): Promise<CategoryRow[]> => {
     const at = now();

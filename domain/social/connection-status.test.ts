@@ -14,7 +14,7 @@ const logger = pino({ level: "silent" });
 let fake: FakeGraph;
 let graph: GraphClient;
 let clockNow = new Date();
-const clock = { now: () => clockNow };
+const now = () => clockNow.getTime();
 
 beforeAll(async () => {
   fake = await startFakeGraph();
@@ -45,7 +45,7 @@ async function postAStory() {
   return attemptPost({ repos: t.repos, graph, schedule: async () => ({ jobId: "job-2" }), logger }, row.id);
 }
 
-const status = () => connectionStatus({ graph, repos: t.repos, clock });
+const status = () => connectionStatus({ graph, repos: t.repos, now });
 
 describe("what the connection panel says of the token", () => {
   test("a Page token that posts fine, whose check Facebook answers with no data, works: its details could not be read", async () => {

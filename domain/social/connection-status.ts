@@ -1,5 +1,5 @@
 import type { Repos } from "~/db/repos";
-import { systemClock, type Clock } from "~/domain/ingestion/deps";
+import { dateOf, systemClock, type Clock } from "~/lib/clock";
 import type { ConnectionHealth, GraphClient } from "~/integrations/facebook/graph-client";
 import { missingPermissionMessage } from "~/integrations/facebook/graph-error";
 
@@ -71,9 +71,9 @@ export function tokenState(
 }
 
 /** Checks the Page connection now and says what it means for posting, with the newest post as evidence. */
-export async function connectionStatus(deps: { graph: Pick<GraphClient, "checkConnection">; repos: Pick<Repos, "social">; clock?: Clock }): Promise<ConnectionStatus> {
-  const clock = deps.clock ?? systemClock;
+export async function connectionStatus(deps: { graph: Pick<GraphClient, "checkConnection">; repos: Pick<Repos, "social">; now?: Clock }): Promise<ConnectionStatus> {
+  const clock = deps.now ?? systemClock;
   const [health, lastPostedAt] = await Promise.all([deps.graph.checkConnection(), deps.repos.social.lastPostedAt()]);
-  const checkedAt = clock.now();
+  const checkedAt = dateOf(clock);
   return { ...tokenState(health, lastPostedAt, checkedAt), lastPostedAt: lastPostedAt?.toISOString() ?? null, checkedAt: checkedAt.toISOString() };
 }

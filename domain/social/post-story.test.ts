@@ -56,13 +56,13 @@ function recordingScheduler() {
 }
 
 let clockNow = NOW;
-const clock = { now: () => clockNow };
+const now = () => clockNow.getTime();
 afterEach(() => {
   clockNow = NOW;
 });
 
-const requestDeps = (scheduler = recordingScheduler()) => ({ repos: t.repos, siteUrl: SITE, connected: true, schedule: scheduler.schedule, clock });
-const attemptDeps = (scheduler = recordingScheduler()) => ({ repos: t.repos, graph, schedule: scheduler.schedule, logger, clock });
+const requestDeps = (scheduler = recordingScheduler()) => ({ repos: t.repos, siteUrl: SITE, connected: true, schedule: scheduler.schedule, now });
+const attemptDeps = (scheduler = recordingScheduler()) => ({ repos: t.repos, graph, schedule: scheduler.schedule, logger, now });
 const feedCalls = () => fake.requests.filter((r) => r.endpoint === "feed" && r.method === "POST").length;
 const rowsOf = (storyId: number) => t.db.select().from(socialMediaPosts).where(eq(socialMediaPosts.storyId, storyId));
 const refusal = (code: string) => (error: unknown) => isDomainError(error) && error.code === code;

@@ -2,7 +2,7 @@ import type { Logger } from "pino";
 import type { Repos } from "~/db/repos";
 import type { SocialPostRow } from "~/db/repos/social.repo";
 import { DomainError } from "~/domain/errors";
-import { systemClock, type Clock } from "~/domain/ingestion/deps";
+import { dateOf, systemClock, type Clock } from "~/lib/clock";
 import { DEFAULT_TIMEOUT_MS, isGraphError, type GraphClient, type GraphError } from "~/integrations/facebook/graph-client";
 import { errorMessage } from "~/lib/error-message";
 import { composeMessage, storyLink } from "./compose";
@@ -18,7 +18,7 @@ export type RequestPostDeps = {
   connected: boolean;
   /** Without it the caller makes the first attempt itself (the CLI's immediate post). */
   schedule: SchedulePost | null;
-  clock?: Clock;
+  now?: Clock;
 };
 
 /** What an attempt needs: the Graph API, and the scheduler for a retry. */
@@ -28,7 +28,7 @@ export type AttemptPostDeps = {
   graph: GraphClient | null;
   schedule: SchedulePost;
   logger: Logger;
-  clock?: Clock;
+  now?: Clock;
 };
 
 /**
@@ -67,11 +67,11 @@ export async function requestPost(
   deps: RequestPostDeps,
   input: { storyId: number; message?: string | null; at?: Date | null; repost?: boolean; actorUserId: string | null },
 ): Promise<SocialPostRow> {
-  const clock = deps.clock ?? systemClock;
+  const clock = deps.now ?? systemClock;
   if (!deps.connected) throw new DomainError("FACEBOOK_NOT_CONNECTED", NOT_CONNECTED);
   const at = input.at ?? null;
   if (at) {
-    const ahead = at.getTime() - clock.now().getTime();
+    const ahead = at.getTime() - clock();
     if (Number.isNaN(ahead)) throw new DomainError("INVALID_INPUT", "That time is not understood.", { fields: { at: "That time is not understood." } });
     if (ahead < 0) throw new DomainError("INVALID_INPUT", "Choose a time in the future.", { fields: { at: "Choose a time in the future." } });
     if (ahead > MAX_SCHEDULE_DAYS * 24 * 60 * 60_000) {
@@ -105,7 +105,7 @@ export async function requestPost(
     return { ...row, jobId };
   } catch (error) {
     // A row nobody will ever attempt would block the story for good.
-    await deps.repos.social.markFailed(row.id, { errorMessage: "Failed to post to Facebook", errorCode: null, errorSubcode: null, fbtraceId: null, at: clock.now() });
+    await deps.repos.social.markFailed(row.id, { errorMessage: "Failed to post to Facebook", errorCode: null, errorSubcode: null, fbtraceId: null, at: dateOf(clock) });
     throw error;
   }
 }
@@ -138,7 +138,7 @@ export function retryDelayMs(error: Pick<GraphError, "kind" | "retryAfterMs">, a
  * with back-off; anything else settles the row as posted or failed.
  */
 export async function attemptPost(deps: AttemptPostDeps, postRowId: number): Promise<AttemptOutcome> {
-  const clock = deps.clock ?? systemClock;
+  const clock = deps.now ?? systemClock;
   const current = await deps.repos.social.findById(postRowId);
   if (!current) return { outcome: "skipped", row: null, reason: "The post was cancelled." };
   if (current.status !== "pending") return { outcome: "skipped", row: current, reason: `The post is already ${current.status}.` };
@@ -150,7 +150,7 @@ export async function attemptPost(deps: AttemptPostDeps, postRowId: number): Pro
       errorCode: error.errorCode ?? null,
       errorSubcode: error.errorSubcode ?? null,
       fbtraceId: error.fbtraceId ?? null,
-      at: clock.now(),
+      at: dateOf(clock),
     }),
   });
   if (!deps.graph) return failWith({ errorMessage: NOT_CONNECTED });
@@ -165,7 +165,7 @@ export async function attemptPost(deps: AttemptPostDeps, postRowId: number): Pro
     // the row under it. Look again once it cannot still be running: by then it has settled the row,
     // or it was cut off (a crash) and that look finds its post or sends it.
     const runningUntil = current.attemptStartedAt.getTime() + ATTEMPT_SPAN_MS;
-    if (clock.now().getTime() < runningUntil) {
+    if (clock() < runningUntil) {
       const checkAt = new Date(runningUntil);
       const { jobId } = await deps.schedule(postRowId, checkAt);
       log.debug({ checkAt: checkAt.toISOString(), jobId }, "another attempt at this post may be under way; it is checked later");
@@ -181,7 +181,7 @@ export async function attemptPost(deps: AttemptPostDeps, postRowId: number): Pro
     });
     if (found) {
       log.debug({ postId: found.postId }, "an earlier attempt did post the story; confirmed on the Page");
-      return { outcome: "posted", row: await deps.repos.social.markPosted(postRowId, { postId: found.postId, permalinkUrl: found.permalinkUrl, at: clock.now() }) };
+      return { outcome: "posted", row: await deps.repos.social.markPosted(postRowId, { postId: found.postId, permalinkUrl: found.permalinkUrl, at: dateOf(clock) }) };
     }
     if (found === undefined) {
       // The Page could not be read: calling again could post twice. Wait and look again.
@@ -190,7 +190,7 @@ export async function attemptPost(deps: AttemptPostDeps, postRowId: number): Pro
     }
   }
 
-  const row = await deps.repos.social.beginAttempt(postRowId, current.attemptStartedAt, clock.now());
+  const row = await deps.repos.social.beginAttempt(postRowId, current.attemptStartedAt, dateOf(clock));
   if (!row) return { outcome: "skipped", row: await deps.repos.social.findById(postRowId), reason: "Another attempt at this post is under way, or it was settled." };
 
   // A fresh card first; a failed re-scrape never stops the post.
@@ -200,7 +200,7 @@ export async function attemptPost(deps: AttemptPostDeps, postRowId: number): Pro
   try {
     const posted = await graph.publishPost({ message: row.message ?? "", link });
     log.debug({ postId: posted.postId, attempt: row.attempts }, "story posted to Facebook");
-    return { outcome: "posted", row: await deps.repos.social.markPosted(postRowId, { ...posted, at: clock.now() }) };
+    return { outcome: "posted", row: await deps.repos.social.markPosted(postRowId, { ...posted, at: dateOf(clock) }) };
   } catch (error) {
     if (!isGraphError(error)) {
       // Ours, not Facebook's: the row must not stay pending for ever.
@@ -212,7 +212,7 @@ export async function attemptPost(deps: AttemptPostDeps, postRowId: number): Pro
       const found = await graph.findRecentPostWithLink(link, known).catch(() => null);
       if (found) {
         log.debug({ postId: found.postId }, "story post confirmed on the Page after an uncertain answer");
-        return { outcome: "posted", row: await deps.repos.social.markPosted(postRowId, { postId: found.postId, permalinkUrl: found.permalinkUrl, at: clock.now() }) };
+        return { outcome: "posted", row: await deps.repos.social.markPosted(postRowId, { postId: found.postId, permalinkUrl: found.permalinkUrl, at: dateOf(clock) }) };
       }
       log.warn(fields, "uncertain Facebook answer, and the post is not on the Page (yet)");
       if (row.attempts >= MAX_ATTEMPTS) return failWith({ errorMessage: NOT_CONFIRMED });
@@ -247,8 +247,8 @@ async function retry(
   outcomeUnknown: boolean,
   log: Logger,
 ): Promise<AttemptOutcome> {
-  const clock = deps.clock ?? systemClock;
-  const retryAt = new Date(clock.now().getTime() + retryDelayMs(error, Math.max(1, row.attempts)));
+  const clock = deps.now ?? systemClock;
+  const retryAt = new Date(clock() + retryDelayMs(error, Math.max(1, row.attempts)));
   const waiting = await deps.repos.social.deferAttempt(row.id, {
     errorMessage: error.editorMessage || EDITORS_WAIT,
     errorCode: error.code,
@@ -256,7 +256,7 @@ async function retry(
     fbtraceId: error.fbtraceId,
     nextAttemptAt: retryAt,
     outcomeUnknown,
-    at: clock.now(),
+    at: dateOf(clock),
   });
   const { jobId } = await deps.schedule(row.id, retryAt);
   await deps.repos.social.setJob(row.id, jobId);

@@ -6,7 +6,7 @@ import { buildOpml, exportSourcesOpml, importSourcesOpml, OPML_MAX_FEEDS, parseO
 
 const t = useTestDatabase();
 const NOW = new Date("2026-11-22T10:00:00Z");
-const deps = () => ({ sources: t.repos.sources, clock: () => NOW });
+const deps = () => ({ sources: t.repos.sources, now: () => NOW.getTime() });
 
 const opml = (body: string, head = "<head><title>Mine</title></head>") => `<?xml version="1.0" encoding="UTF-8"?>\n<opml version="2.0">${head}<body>${body}</body></opml>`;
 const feedsIn = async () =>

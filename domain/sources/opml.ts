@@ -1,7 +1,9 @@
 import { decodeXML } from "entities";
+import { dateOf, systemClock } from "~/lib/clock";
 import { XMLParser } from "fast-xml-parser";
 import { DomainError } from "~/domain/errors";
 import { errorMessage } from "~/lib/error-message";
+import { escapeXml } from "~/lib/xml";
 import type { SourcesDeps } from "./sources";
 import { feedKey } from "./sources";
 import { httpUrlProblem, NAME_MAX_LENGTH } from "./source-form";
@@ -17,28 +19,17 @@ export const OPML_MAX_FEEDS = 5_000;
 
 export type OpmlFeed = { text: string | null; xmlUrl: string; htmlUrl: string | null };
 
-// Characters XML 1.0 cannot carry at all, even escaped.
-// eslint-disable-next-line no-control-regex
-const NOT_XML = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
-
-const ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&apos;", "\t": "&#9;", "\n": "&#10;", "\r": "&#13;" };
-
-/** Escapes text for an XML attribute or element (line breaks kept as character references). */
-export function xmlEscape(value: string): string {
-  return value.replace(NOT_XML, "").replace(/[&<>"'\t\n\r]/g, (c) => ESCAPES[c]!);
-}
-
 /** An OPML 2.0 document listing the given feeds, one flat outline each. */
 export function buildOpml(feeds: { name: string; rssFeedUrl: string; websiteUrl: string | null }[], meta: { title: string; now: Date }): string {
   const lines = feeds.map((feed) => {
-    const html = feed.websiteUrl ? ` htmlUrl="${xmlEscape(feed.websiteUrl)}"` : "";
-    return `    <outline type="rss" text="${xmlEscape(feed.name)}" title="${xmlEscape(feed.name)}" xmlUrl="${xmlEscape(feed.rssFeedUrl)}"${html}/>`;
+    const html = feed.websiteUrl ? ` htmlUrl="${escapeXml(feed.websiteUrl)}"` : "";
+    return `    <outline type="rss" text="${escapeXml(feed.name)}" title="${escapeXml(feed.name)}" xmlUrl="${escapeXml(feed.rssFeedUrl)}"${html}/>`;
   });
   return [
     `<?xml version="1.0" encoding="UTF-8"?>`,
     `<opml version="2.0">`,
     `  <head>`,
-    `    <title>${xmlEscape(meta.title)}</title>`,
+    `    <title>${escapeXml(meta.title)}</title>`,
     `    <dateCreated>${meta.now.toUTCString()}</dateCreated>`,
     `  </head>`,
     `  <body>`,
@@ -119,7 +110,7 @@ export function parseOpml(xml: string): { title: string | null; feeds: OpmlFeed[
 
 /** Every source with a feed URL, as an OPML 2.0 document. */
 export async function exportSourcesOpml(deps: SourcesDeps): Promise<string> {
-  const now = (deps.clock ?? (() => new Date()))();
+  const now = dateOf(deps.now ?? systemClock);
   return buildOpml(await deps.sources.listWithFeed(), { title: "Oddwire sources", now });
 }
 

@@ -20,7 +20,7 @@ import { sourceForm } from "./testing";
 const t = useTestDatabase();
 const NOW = new Date("2026-11-22T10:00:00Z");
 const DAY = 86_400_000;
-const deps = () => ({ sources: t.repos.sources, crawl: t.repos.crawl, clock: () => NOW });
+const deps = () => ({ sources: t.repos.sources, crawl: t.repos.crawl, now: () => NOW.getTime() });
 const trail = async (sourceId: number) => (await t.repos.audit.forEntity("source", String(sourceId))).map((e) => e.action);
 
 const form = sourceForm;

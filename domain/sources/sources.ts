@@ -1,4 +1,5 @@
 import type { CrawlRepo } from "~/db/repos/crawl.repo";
+import { dateOf, systemClock, type Clock } from "~/lib/clock";
 import type { SourcePatch, SourceRow, SourcesRepo } from "~/db/repos/sources.repo";
 import type { DiscoveryStats } from "~/db/schema";
 import { DomainError } from "~/domain/errors";
@@ -15,7 +16,7 @@ export type FeedCheck = { ok: boolean; code: string | null; error: string | null
 
 export type SourcesDeps = {
   sources: SourcesRepo;
-  clock?: () => Date;
+  now?: Clock;
   /** Reads a feed URL before an RSS source is saved with it; without it nothing is fetched. */
   checkFeed?: (url: string) => Promise<FeedCheck>;
   /** Tells whether a default category still exists; without it the database's reference is the check. */
@@ -98,10 +99,10 @@ function toView(row: SourceRow & { recentStories: number; recentPublished: numbe
  * trouble. Unpaginated.
  */
 export async function listSources(
-  deps: Pick<SourcesDeps, "sources" | "clock"> & { crawl: Pick<CrawlRepo, "queuedCounts"> },
+  deps: Pick<SourcesDeps, "sources" | "now"> & { crawl: Pick<CrawlRepo, "queuedCounts"> },
   input: { search?: string; troubled?: boolean } = {},
 ): Promise<SourceView[]> {
-  const now = (deps.clock ?? (() => new Date()))();
+  const now = dateOf(deps.now ?? systemClock);
   const since = new Date(now.getTime() - HEALTH_WINDOW_DAYS * 24 * 3_600_000);
   const [rows, queued] = await Promise.all([deps.sources.listWithHealth({ search: input.search ?? "", since }), deps.crawl.queuedCounts()]);
   const views = rows.map((row) => toView(row, queued));

@@ -5,7 +5,7 @@ import { useTestDatabase } from "~/db/testing/test-database";
 import { bulkOutcomeMessage, bulkPublishStories, bulkRejectStories } from "./bulk-review";
 
 const t = useTestDatabase();
-const deps = () => ({ editorial: t.repos.editorial, clock: () => new Date("2026-11-22T10:00:00Z") });
+const deps = () => ({ editorial: t.repos.editorial, now: () => Date.parse("2026-11-22T10:00:00Z") });
 const statusOf = async (id: number) => (await t.repos.editorial.findById(id))?.status ?? "gone";
 
 describe("bulk review", () => {

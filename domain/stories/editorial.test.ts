@@ -3,6 +3,7 @@ import { describe, expect, test } from "vitest";
 import { rejectedStories, stories } from "~/db/schema";
 import { makeCategory, makeRejectedStory, makeSource, makeStory, makeUser } from "~/db/testing/factories";
 import { useTestDatabase } from "~/db/testing/test-database";
+import { slugsFor } from "~/domain/ingestion/story-draft";
 import { normalizeUrl, rejectionContentHash } from "~/lib/normalize-url";
 import {
   ALREADY_REJECTED_MESSAGE,
@@ -18,7 +19,7 @@ import {
 
 const t = useTestDatabase();
 const NOW = new Date("2026-11-22T10:00:00Z");
-const deps = () => ({ editorial: t.repos.editorial, clock: () => NOW, siteUrl: "https://oddwire.test" });
+const deps = () => ({ editorial: t.repos.editorial, now: () => NOW.getTime(), siteUrl: "https://oddwire.test" });
 const trail = async (storyId: number) => (await t.repos.audit.forEntity("story", String(storyId))).map((e) => e.action);
 
 describe("story transitions", () => {
@@ -130,7 +131,7 @@ describe("the reject flow", () => {
     const editor = await makeUser(t.db);
     const story = await makeStory(t.db, { status: "pending", title: "Bad one" });
     await rejectStory(deps(), { actorUserId: editor.id, storyId: story.id });
-    const { stories: rows, total } = await t.repos.editorial.listRejected({ search: "", limit: 10, offset: 0 });
+    const { stories: rows, total } = await t.repos.stories.adminRejectedList({ search: "", categoryId: null, sourceId: null, sort: "newest", limit: 10, offset: 0 });
     expect(total).toBe(1);
     expect(rows[0]).toMatchObject({ title: "Bad one", rejectionReason: "manual_rejection", rejectedAt: NOW });
   });
@@ -289,6 +290,16 @@ describe("a story made by hand", () => {
       originalUrl: "https://www.news.example/cat/?utm_source=x",
     });
     expect(await trail(story.id)).toEqual(["story.create"]);
+  });
+
+  test.each([
+    "- Goat elected mayor of a town whose name is far too long to fit in any sensible web address at all -",
+    "Crime & Courts: the parrot testifies!",
+  ])("gets the slug a story found in a feed with the title %j gets", async (title) => {
+    const editor = await makeUser(t.db);
+    const category = await makeCategory(t.db);
+    const story = await createStory(deps(), { actorUserId: editor.id, form: { title, categoryId: category.id } });
+    expect(story.slug).toBe(slugsFor(title, "0".repeat(64)).slug);
   });
 
   test("with a URL already in stories is refused", async () => {

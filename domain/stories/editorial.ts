@@ -1,3 +1,4 @@
+import { dateOf, systemClock, type Clock } from "~/lib/clock";
 import type { EditorialRepo, StoryLinkFields } from "~/db/repos/editorial.repo";
 import { DomainError, fieldMessages } from "~/domain/errors";
 import { normalizeUrl, rejectionContentHash } from "~/lib/normalize-url";
@@ -14,7 +15,7 @@ export { ALREADY_REJECTED_MESSAGE, REQUIRED_FIELDS_MESSAGE } from "./messages";
 
 export type EditorialDeps = {
   editorial: EditorialRepo;
-  clock?: () => Date;
+  now?: Clock;
   /** Whether the site serves the picture a path names (/demo/cat.svg); without it, any picture path is taken. */
   sitePictureExists?: (sitePath: string) => Promise<boolean>;
 };
@@ -87,7 +88,7 @@ export async function rejectStory(
 ): Promise<{ alreadyRejected: boolean; message: string | null }> {
   const story = await mustFind(deps, input.storyId);
   if (story.status !== "pending") throw new DomainError("WRONG_STATUS", "Only a pending story can be rejected");
-  const now = (deps.clock ?? (() => new Date()))();
+  const now = dateOf(deps.now ?? systemClock);
   const url = storyLink(story) ?? "";
   const result = await deps.editorial.reject(
     story.id,
@@ -173,7 +174,7 @@ export async function deleteStory(deps: EditorialDeps, input: Actor & { storyId:
 export async function createStory(deps: EditorialDeps & { siteUrl: string }, input: Actor & { form: StoryForm }) {
   const form = parseForm(input.form);
   await checkSitePicture(deps, form.imageUrl);
-  const baseSlug = storySlug(form.slug || form.title) || "story";
+  const baseSlug = storySlug(form.slug || form.title);
   let slug = baseSlug;
   for (let n = 2; await deps.editorial.slugExists(slug); n++) slug = `${baseSlug}-${n}`;
 
@@ -182,7 +183,7 @@ export async function createStory(deps: EditorialDeps & { siteUrl: string }, inp
   if (await deps.editorial.urlHashExists(url.hash)) {
     throw new DomainError("DUPLICATE_URL", "A story with this source URL already exists");
   }
-  const now = (deps.clock ?? (() => new Date()))();
+  const now = dateOf(deps.now ?? systemClock);
   const { slug: _slug, ...fields } = form;
   return deps.editorial.insert(
     {

@@ -1,4 +1,4 @@
-import type { ListedStory } from "~/db/repos/public-stories.repo";
+import type { ListedStory } from "~/db/repos/published-stories";
 import { httpUrlOrNull } from "~/lib/http-url";
 
 /** What the public site knows of a story (spec section 3, public mapping). */

@@ -6,7 +6,8 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { testHttpClient } from "~/integrations/http/testing";
 import type { HttpClient } from "~/integrations/http/types";
 import { startTestServer, type TestServer } from "~/test/http-test-server";
-import { chromiumPath, createPageRenderer, isRenderError, type PageRenderer, type RenderError } from "./render-page";
+import { isRenderError, type RenderError } from "./render-error";
+import { chromiumPath, createPageRenderer, type PageRenderer } from "./render-page";
 
 const chromium = chromiumPath();
 // Without a browser these tests are skipped loudly, except under CI=true, where they must fail.

@@ -1,12 +1,14 @@
 import { existsSync } from "node:fs";
 import type * as Playwright from "playwright-core";
-import type { Browser, BrowserContext, Request, Route } from "playwright-core";
+import type { Browser, BrowserContext, Route } from "playwright-core";
 import { errorMessage } from "~/lib/error-message";
 import { isHttpProtocol } from "~/lib/http-url";
-import { isFetchError, type FetchError } from "~/integrations/http/fetch-error";
+import { isFetchError } from "~/integrations/http/fetch-error";
 import { createHostLimiter } from "~/integrations/http/host-limiter";
 import type { FetchRequest, FetchResponse, HttpClient } from "~/integrations/http/types";
 import { CHROMIUM_ARGS, DEFAULT_CHROMIUM_PATH } from "./chromium";
+import { abortReason, documentError, forwardedHeaders, fulfilment } from "./page-requests";
+import { isRenderError, RenderError } from "./render-error";
 
 export type RenderedPage = {
   /** Where the HTML came from: the final URL after redirects. */
@@ -45,34 +47,6 @@ export type PageRendererOptions = {
   defaultTimeoutMs?: number;
 };
 
-export type RenderErrorCode = "BROWSER_UNAVAILABLE" | "TIMEOUT" | "SELECTOR_NOT_FOUND" | "NAVIGATION_FAILED" | "BLOCKED";
-
-// Recognised by a registry-wide brand rather than instanceof, as FetchError is: the web build may
-// hold its own copy of this module.
-const BRAND = Symbol.for("oddwire.RenderError");
-const RETRYABLE: ReadonlySet<RenderErrorCode> = new Set(["BROWSER_UNAVAILABLE", "TIMEOUT", "NAVIGATION_FAILED"]);
-
-/** Why a page could not be rendered: a code, the page's URL, and whether trying later may help. */
-export class RenderError extends Error {
-  override name = "RenderError";
-  readonly code: RenderErrorCode;
-  readonly url: string;
-  readonly retryable: boolean;
-  readonly [BRAND] = true;
-
-  constructor(code: RenderErrorCode, url: string, message: string, options: { cause?: unknown; retryable?: boolean } = {}) {
-    super(message, options.cause === undefined ? undefined : { cause: options.cause });
-    this.code = code;
-    this.url = url;
-    this.retryable = options.retryable ?? RETRYABLE.has(code);
-  }
-}
-
-/** Narrows an unknown thrown value to a RenderError. */
-export function isRenderError(error: unknown): error is RenderError {
-  return typeof error === "object" && error !== null && (error as { [BRAND]?: unknown })[BRAND] === true;
-}
-
 export const DEFAULT_MAX_PAGES = 2;
 export const DEFAULT_RENDER_TIMEOUT_MS = 20_000;
 
@@ -106,68 +80,14 @@ const SETTLE_MS = 2_000;
 const MAX_REQUESTS_PER_PAGE = 200;
 /** Not needed for the text, and the bulk of a page's bytes. */
 const SKIPPED_RESOURCE_TYPES = new Set(["image", "media", "font"]);
-/** Request headers of the page worth passing on; the client sets User-Agent and Accept-Encoding. */
-const FORWARDED_REQUEST_HEADERS = ["accept", "accept-language", "cookie", "origin", "referer"];
-/** Response headers that describe the connection or the encoding; the client's body is already decoded. */
-const DROPPED_RESPONSE_HEADERS = new Set([
-  "content-encoding",
-  "content-length",
-  "transfer-encoding",
-  "connection",
-  "keep-alive",
-  "proxy-connection",
-  "trailer",
-  "upgrade",
-]);
 /** What Chromium itself asks for when it navigates. */
 const NAVIGATION_ACCEPT = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8";
 const HTML_TYPE = /^\s*(text\/html|application\/xhtml\+xml)\s*(;|$)/i;
-const POLICY_CODES = new Set(["BLOCKED_ADDRESS", "UNSUPPORTED_SCHEME", "INVALID_URL", "ROBOTS_DISALLOWED"]);
 /** The pages slot key in the shared limiter. */
 const PAGES = "pages";
 
 const withoutHash = (url: string) => url.split("#", 1)[0]!;
 const firstLine = (text: string) => text.split("\n", 1)[0]!.trim();
-
-/** How a refused or failed sub-request shows in the page. */
-function abortReason(error: unknown): string {
-  if (!isFetchError(error)) return "failed";
-  if (POLICY_CODES.has(error.code)) return "blockedbyclient";
-  if (error.code === "TIMEOUT") return "timedout";
-  if (error.code === "DNS_FAILURE") return "namenotresolved";
-  return "failed";
-}
-
-/** The page's own document failed to arrive: what that means for the render. */
-function documentError(error: FetchError, url: string): RenderError {
-  if (POLICY_CODES.has(error.code)) return new RenderError("BLOCKED", url, `refused: ${error.message}`, { cause: error });
-  if (error.code === "TIMEOUT") return new RenderError("TIMEOUT", url, `the page did not arrive in time: ${error.message}`, { cause: error });
-  return new RenderError("NAVIGATION_FAILED", url, `the page could not be fetched: ${error.message}`, { cause: error, retryable: error.retryable });
-}
-
-// The client joins repeated headers with ", "; cookies are told apart again where a new name=
-// follows (an Expires date's comma is followed by a day number), and Playwright takes them one a line.
-const COOKIE_BOUNDARY = /,\s*(?=[!#$%&'*+\-.^_`|~0-9A-Za-z]+=)/;
-
-/** The client's response as the page receives it. */
-function fulfilment(response: FetchResponse) {
-  const headers: Record<string, string> = {};
-  for (const [name, value] of Object.entries(response.headers)) {
-    if (DROPPED_RESPONSE_HEADERS.has(name)) continue;
-    headers[name] = name === "set-cookie" ? value.split(COOKIE_BOUNDARY).join("\n") : value;
-  }
-  return { status: response.status, headers, body: response.body };
-}
-
-async function forwardedHeaders(request: Request): Promise<Record<string, string>> {
-  const all = await request.allHeaders();
-  const headers: Record<string, string> = {};
-  for (const name of FORWARDED_REQUEST_HEADERS) {
-    const value = all[name];
-    if (value !== undefined) headers[name] = value;
-  }
-  return headers;
-}
 
 // Playwright weighs about 85 MB of a process's memory: it is loaded when a page is first rendered,
 // so web processes and workers that never render one do not carry it.

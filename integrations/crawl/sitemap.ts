@@ -12,8 +12,7 @@ import { setImmediate as nextTurn } from "node:timers/promises";
 import { createGunzip } from "node:zlib";
 import { Parser } from "htmlparser2";
 import { createStreamDecoder, encodingCandidates, EncodingMismatch, type EncodingCandidate } from "~/lib/decode-bytes";
-import { httpUrlOrNull } from "~/lib/http-url";
-import { parseFeedDate } from "~/lib/parse-date";
+import { EntryReader, MAX_VALUE_CHARS, RawText, type Entry } from "./sitemap-entries";
 
 export type SitemapNews = { title: string | null; publicationDate: string | null };
 export type SitemapUrl = { loc: string; lastmod: string | null; news: SitemapNews | null };
@@ -53,8 +52,6 @@ export type ParseSitemapOptions = {
 /** Where the bytes of a sitemap come from: opened again from the start when its encoding was guessed wrong. */
 export type SitemapSource = () => AsyncIterable<Uint8Array> | Iterable<Uint8Array>;
 
-/** A URL, a date or a title longer than this is not one: it is dropped rather than held. */
-export const MAX_VALUE_CHARS = 64 * 1024;
 /** The first bytes read before choosing an encoding (BOM, XML declaration). */
 const HEAD_BYTES = 4096;
 /** Bytes read between two yields to the event loop. */
@@ -89,7 +86,7 @@ function* chunksOf(body: Uint8Array): Iterable<Uint8Array> {
   for (let start = 0; start < body.length; start += CHUNK_BYTES) yield body.subarray(start, start + CHUNK_BYTES);
 }
 
-type Cut = "bytes" | "urls" | null;
+export type Cut = "bytes" | "urls" | null;
 
 // One pass over the bytes in one encoding.
 async function readOnce(
@@ -193,33 +190,7 @@ async function* inflated(open: SitemapSource, truncated: boolean, cutShort: () =
 }
 
 // XML predefines five entities; anything else named is a DOCTYPE entity, which is never expanded.
-const UNDEFINED_ENTITY = /&(?!(?:amp|lt|gt|quot|apos|#[0-9]+|#x[0-9a-fA-F]+);)[A-Za-z_:][\w.:-]*;/;
-const REFERENCE = /&(?:(amp|lt|gt|quot|apos)|#([0-9]+)|#x([0-9a-fA-F]+));/g;
-const PREDEFINED: { [name: string]: string } = { amp: "&", lt: "<", gt: ">", quot: '"', apos: "'" };
 const EXTERNAL_ENTITY = /<?!ENTITY\b[^>]*\b(?:SYSTEM|PUBLIC)\b/i;
-
-/** An element's text as written (entities not yet decoded; CDATA's ampersands escaped), capped. */
-class RawText {
-  value = "";
-  overlong = false;
-
-  add(text: string): void {
-    if (this.overlong) return;
-    if (this.value.length + text.length > MAX_VALUE_CHARS) {
-      this.overlong = true;
-      this.value = "";
-    } else {
-      this.value += text;
-    }
-  }
-}
-
-type Entry = {
-  own: RawText;
-  loc: RawText | null;
-  lastmod: RawText | null;
-  news: { title: RawText | null; date: RawText | null } | null;
-};
 
 /**
  * The decoded text of a sitemap, written chunk by chunk: XML (its first non-blank character is `<`)
@@ -395,115 +366,4 @@ function localName(name: string): string {
   // <sit:loc>, <news:title>: the prefix a sitemap uses is its own choice.
   const colon = name.indexOf(":");
   return colon < 0 ? name : name.slice(colon + 1);
-}
-
-/** Applies the rules every entry shares: trimmed, resolved, http(s) only, at most maxUrls kept. */
-class EntryReader {
-  full = false;
-  private readonly urls: SitemapUrl[] = [];
-  private readonly sitemaps: SitemapRef[] = [];
-  private notHttp = 0;
-  private noLoc = 0;
-  private undefinedEntity = 0;
-  private notUrlLines = 0;
-  private urlLines = 0;
-
-  private readonly maxUrls: number;
-  private readonly maxBytes: number;
-
-  constructor(
-    private readonly base: string,
-    limits: { maxUrls: number; maxBytes: number },
-  ) {
-    this.maxUrls = limits.maxUrls;
-    this.maxBytes = limits.maxBytes;
-  }
-
-  urlEntry(entry: Entry): void {
-    const ref = this.entry(entry);
-    if (!ref) return;
-    const news = entry.news && { title: textOf(entry.news.title) || null, publicationDate: parseFeedDate(textOf(entry.news.date)) };
-    this.keep(() => this.urls.push({ ...ref, news }));
-  }
-
-  sitemapEntry(entry: Entry): void {
-    const ref = this.entry(entry);
-    if (ref) this.keep(() => this.sitemaps.push(ref));
-  }
-
-  textLine(line: string): void {
-    if (!/^https?:\/\//i.test(line)) {
-      this.notUrlLines += 1;
-      return;
-    }
-    this.urlLines += 1;
-    const loc = this.resolve(line);
-    if (loc !== null) this.keep(() => this.urls.push({ loc, lastmod: null, news: null }));
-  }
-
-  notUrlLine(): void {
-    this.notUrlLines += 1;
-  }
-
-  sawUrlLine(): boolean {
-    return this.urlLines > 0;
-  }
-
-  result(kind: ParsedSitemap["kind"], cut: Cut): ParsedSitemap {
-    const warnings: string[] = [];
-    if (cut === "urls") warnings.push(`more than ${this.maxUrls} entries: read no further than the limit of ${this.maxUrls}`);
-    if (cut === "bytes") warnings.push(`more than ${this.maxBytes} bytes: read no further than the limit of ${this.maxBytes}`);
-    if (this.notHttp > 0) warnings.push(`${this.notHttp} locations that are not http(s) URLs skipped`);
-    if (this.noLoc > 0) warnings.push(`${this.noLoc} entries without a location skipped`);
-    if (this.undefinedEntity > 0) warnings.push(`${this.undefinedEntity} locations with an undefined entity reference skipped`);
-    if (this.notUrlLines > 0) warnings.push(`${this.notUrlLines} lines that are not http(s) URLs skipped`);
-    return { kind, urls: this.urls, sitemaps: this.sitemaps, warnings };
-  }
-
-  // An entry past the limit ends the reading: the sitemap is cut there.
-  private keep(add: () => void): void {
-    if (this.urls.length + this.sitemaps.length >= this.maxUrls) this.full = true;
-    else add();
-  }
-
-  private entry(entry: Entry): SitemapRef | null {
-    // <loc> is required, but some sitemaps put the URL straight inside <url> or <sitemap>.
-    const raw = entry.loc ?? entry.own;
-    if (raw.overlong) {
-      this.notHttp += 1;
-      return null;
-    }
-    const value = raw.value.trim();
-    if (value === "") {
-      this.noLoc += 1;
-      return null;
-    }
-    if (UNDEFINED_ENTITY.test(value)) {
-      this.undefinedEntity += 1;
-      return null;
-    }
-    const loc = this.resolve(decodeXmlText(value));
-    if (loc === null) return null;
-    return { loc, lastmod: parseFeedDate(textOf(entry.lastmod)) };
-  }
-
-  private resolve(loc: string): string | null {
-    const url = httpUrlOrNull(loc, this.base);
-    if (url === null) this.notHttp += 1;
-    return url;
-  }
-}
-
-function textOf(raw: RawText | null): string {
-  return raw === null || raw.overlong ? "" : decodeXmlText(raw.value.trim()).trim();
-}
-
-function decodeXmlText(text: string): string {
-  if (!text.includes("&")) return text;
-  return text.replace(REFERENCE, (match: string, name?: string, decimal?: string, hex?: string) => {
-    if (name) return PREDEFINED[name]!;
-    const code = decimal !== undefined ? Number.parseInt(decimal, 10) : Number.parseInt(hex!, 16);
-    const valid = code > 0 && code <= 0x10ffff && !(code >= 0xd800 && code <= 0xdfff);
-    return valid ? String.fromCodePoint(code) : match;
-  });
 }

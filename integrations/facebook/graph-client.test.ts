@@ -2,7 +2,8 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { inspect } from "node:util";
 import { afterEach, describe, expect, test } from "vitest";
-import { createGraphClient, type GraphClient, type GraphClientOptions, GraphError, isGraphError, sameLink } from "./graph-client";
+import { createGraphClient, type GraphClient, type GraphClientOptions, GraphError, isGraphError } from "./graph-client";
+import { sameLink } from "./post-links";
 import { type FakeGraph, type FakeGraphOptions, graphErrors, startFakeGraph, usageHeaders } from "./testing/fake-graph";
 
 const fakes: FakeGraph[] = [];

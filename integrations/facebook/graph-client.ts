@@ -1,7 +1,6 @@
 import { Agent, request as undiciRequest } from "undici";
 import { errorMessage } from "~/lib/error-message";
 import { httpUrlOrNull, isHttpUrl } from "~/lib/http-url";
-import { normalizeUrl } from "~/lib/normalize-url";
 import packageJson from "~/package.json";
 import { ACCEPT_ENCODING, readDecodedBody } from "~/integrations/http/read-body";
 import {
@@ -14,6 +13,8 @@ import {
   REQUIRED_PERMISSIONS,
   scrubSecrets,
 } from "./graph-error";
+import { isoFromSeconds, list, object, parseJson, text, type Json } from "./graph-json";
+import { linksOf, sameLink } from "./post-links";
 
 export { GraphError, isGraphError, graphErrorFrom, type GraphErrorKind, type GraphErrorView } from "./graph-error";
 
@@ -120,67 +121,6 @@ function flattenHeaders(raw: Record<string, string | string[] | undefined>): Rec
     if (value !== undefined) headers[name.toLowerCase()] = Array.isArray(value) ? value.join(", ") : value;
   }
   return headers;
-}
-
-function parseJson(body: Buffer): unknown {
-  try {
-    return JSON.parse(body.toString("utf8"));
-  } catch {
-    return undefined;
-  }
-}
-
-type Json = Record<string, unknown>;
-const object = (value: unknown): Json => (typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Json) : {});
-const text = (value: unknown): string | null => (typeof value === "string" && value !== "" ? value : null);
-const list = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
-
-/** Seconds since the epoch to ISO; 0 or nothing to null. */
-function isoFromSeconds(value: unknown): string | null {
-  return typeof value === "number" && Number.isFinite(value) && value > 0 ? new Date(value * 1000).toISOString() : null;
-}
-
-/** A URL reduced to what makes two links the same story: no scheme, www, trailing slash, fragment or tracking; sorted query. */
-function linkKey(link: string): string | null {
-  const result = normalizeUrl(link);
-  return result.ok ? result.normalized.replace(/^https?:/, "") : null;
-}
-
-/** True when two links point at the same page (http vs https, a trailing slash and query order aside). */
-export function sameLink(a: string, b: string): boolean {
-  const keyA = linkKey(a);
-  return keyA !== null && keyA === linkKey(b);
-}
-
-/** Facebook wraps outgoing links as l.facebook.com/l.php?u=<link>&h=...: the link inside. */
-function unshim(link: string): string {
-  try {
-    const url = new URL(link);
-    if (/^(l|lm)\.facebook\.com$/i.test(url.hostname) && url.pathname === "/l.php") return url.searchParams.get("u") ?? link;
-  } catch {
-    // not a URL: compared as it is
-  }
-  return link;
-}
-
-/** Every link a post carries: its attachments' (and their sub-attachments') and those written in its message. */
-function linksOf(post: Json): string[] {
-  const links: string[] = [];
-  const addAttachments = (attachments: unknown) => {
-    for (const attachment of list(object(attachments).data)) {
-      const item = object(attachment);
-      for (const field of ["unshimmed_url", "url"]) {
-        const value = text(item[field]);
-        if (value) links.push(unshim(value));
-      }
-      addAttachments(item.subattachments);
-    }
-  };
-  addAttachments(post.attachments);
-  const link = text(post.link);
-  if (link) links.push(unshim(link));
-  for (const match of text(post.message)?.match(/https?:\/\/[^\s<>"']+/g) ?? []) links.push(match.replace(/[.,;:!?)\]]+$/, ""));
-  return links;
 }
 
 /** Only the name, code and (scrubbed) message of what undici threw: its own fields may hold request details. */

@@ -184,8 +184,10 @@ describe("mapping a Graph API error to a reason an editor can act on", () => {
     { headers: { "x-page-usage": JSON.stringify({ estimated_time_to_regain_access: 0 }) }, expected: null },
     { headers: { "x-page-usage": JSON.stringify({ estimated_time_to_regain_access: 1 }) }, expected: 60_000 },
     { headers: { "retry-after": "30" }, expected: 30_000 },
+    { headers: { "retry-after": "0" }, expected: null },
+    { headers: { "retry-after": "Thu, 01 Jan 2099 00:00:00 GMT" }, expected: Date.parse("2099-01-01T00:00:00Z") - Date.parse("2098-12-31T23:59:00Z") },
   ])("a wait read from headers $headers is $expected ms", ({ headers, expected }) => {
-    expect(retryAfterFromHeaders(headers)).toBe(expected);
+    expect(retryAfterFromHeaders(headers, new Date("2098-12-31T23:59:00Z"))).toBe(expected);
   });
 });
 

@@ -1,4 +1,5 @@
 import { secretScrubber } from "~/lib/scrub-secrets";
+import { retryAfterMs } from "~/lib/retry-after";
 
 // The web build bundles its own copy of this module while the server process loads the source, so a
 // GraphError may come from "another" class: it is recognised by a registry-wide brand, not instanceof.
@@ -187,17 +188,17 @@ function regainMinutes(value: unknown, out: number[] = []): number[] {
 
 /**
  * How long Facebook says to wait, from X-Page-Usage, X-App-Usage and X-Business-Use-Case-Usage
- * (estimated_time_to_regain_access, in minutes; the longest wins) or a Retry-After in seconds;
+ * (estimated_time_to_regain_access, in minutes; the longest wins) or a Retry-After;
  * null when none says.
  */
-export function retryAfterFromHeaders(headers: Headers): number | null {
+export function retryAfterFromHeaders(headers: Headers, now = new Date()): number | null {
   const minutes = ["x-page-usage", "x-app-usage", "x-business-use-case-usage", "x-ad-account-usage"].flatMap((name) =>
     regainMinutes(jsonOf(header(headers, name))),
   );
   const longest = Math.max(0, ...minutes);
   if (longest > 0) return Math.round(longest * 60_000);
-  const retryAfter = Number(header(headers, "retry-after"));
-  return Number.isFinite(retryAfter) && retryAfter > 0 ? Math.round(retryAfter * 1000) : null;
+  const retryAfter = retryAfterMs(header(headers, "retry-after"), now);
+  return retryAfter !== null && retryAfter > 0 ? retryAfter : null;
 }
 
 type GraphErrorBody = {

@@ -6,6 +6,7 @@ import { errorMessage } from "~/lib/error-message";
 import { isFetchError } from "~/integrations/http/fetch-error";
 import type { HttpClient } from "~/integrations/http/types";
 import { CONTENT_TYPES, DEFAULT_MAX_INPUT_PIXELS, EXTENSIONS, inspectImage, renderPlaceholder, renderVariant, type VariantFormat } from "./resize";
+import { systemClock, type Clock } from "~/lib/clock";
 
 // The store behind the public image route. A picture on another site is fetched once through the
 // guarded client, checked, kept as it came, and rendered into variants on demand; originals and
@@ -84,7 +85,7 @@ export type ImageStoreOptions = {
   /** The most bytes of variants kept in memory for the hottest images. */
   memoryBytes?: number;
   /** Milliseconds, for the failure memory and the LRU order (injectable for tests). */
-  now?: () => number;
+  now?: Clock;
   /**
    * Told the size of a picture from another site each time a variant of it is rendered (the first
    * time it is shown, mostly), so the story can keep it.
@@ -114,7 +115,7 @@ type Entry = { size: number; diskTouchedAt: number };
 
 /** A store of fetched pictures and their variants in `dir`; see the top of this file. */
 export function createImageStore(options: ImageStoreOptions): ImageStore {
-  const now = options.now ?? Date.now;
+  const now = options.now ?? systemClock;
   const maxOriginalBytes = options.maxOriginalBytes ?? DEFAULT_MAX_ORIGINAL_BYTES;
   const maxInputPixels = options.maxInputPixels ?? DEFAULT_MAX_INPUT_PIXELS;
   const fetchTimeoutMs = options.fetchTimeoutMs ?? DEFAULT_FETCH_TIMEOUT_MS;

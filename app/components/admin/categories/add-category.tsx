@@ -1,7 +1,7 @@
 import { useId, useState } from "react";
 import { useFetcher } from "react-router";
 import { categoryFormProblem } from "~/domain/categories/category-form";
-import { categorySlug } from "~/domain/categories/category-slug";
+import { slugify } from "~/lib/slug";
 import { useActionSuccess, useActionToast, type ActionResult } from "~/app/lib/action-toast";
 import { DisabledReason } from "~/app/components/admin/disabled-reason";
 
@@ -26,7 +26,7 @@ export function AddCategory({ onDone }: { onDone: () => void }) {
           value={name}
           onChange={(e) => {
             setName(e.target.value);
-            if (!slugEdited) setSlug(categorySlug(e.target.value));
+            if (!slugEdited) setSlug(slugify(e.target.value));
           }}
           className={field}
         />

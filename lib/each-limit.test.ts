@@ -4,6 +4,31 @@ import { eachLimit } from "./each-limit";
 const tick = () => new Promise((resolve) => setTimeout(resolve, 5));
 
 describe("eachLimit", () => {
+  test.each([
+    { items: 7, limit: 3, most: 3 },
+    { items: 2, limit: 8, most: 2 },
+    { items: 5, limit: 1, most: 1 },
+    { items: 3, limit: 0, most: 1 },
+    { items: 0, limit: 4, most: 0 },
+  ])("$items items with a limit of $limit run at most $most at once, each once", async ({ items, limit, most }) => {
+    let running = 0;
+    let peak = 0;
+    const seen: number[] = [];
+    await eachLimit(
+      Array.from({ length: items }, (_, i) => i),
+      limit,
+      async (n, index) => {
+        peak = Math.max(peak, ++running);
+        await tick();
+        seen.push(n);
+        expect(index).toBe(n);
+        running--;
+      },
+    );
+    expect(peak).toBe(most);
+    expect(seen.sort((a, b) => a - b)).toEqual(Array.from({ length: items }, (_, i) => i));
+  });
+
   test("runs every item, never more than the limit at once", async () => {
     let running = 0;
     let most = 0;
