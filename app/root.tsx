@@ -1,7 +1,8 @@
 import { useContext, useEffect } from "react";
-import { isRouteErrorResponse, Links, Meta, Outlet, Scripts, ScrollRestoration } from "react-router";
+import { isRouteErrorResponse, Links, Meta, Outlet, Scripts, ScrollRestoration, useMatches } from "react-router";
 import type { Route } from "./+types/root";
 import { CspNonce } from "./lib/csp";
+import { isPublicPage, LOAD_SCRIPTS } from "./lib/deferred-scripts";
 import stylesheet from "./app.css?url";
 import displayFont from "@fontsource-variable/bricolage-grotesque/files/bricolage-grotesque-latin-wght-normal.woff2?url";
 import textFont from "@fontsource-variable/inter/files/inter-latin-wght-normal.woff2?url";
@@ -19,6 +20,7 @@ export const links: Route.LinksFunction = () => [
 export function Layout({ children }: { children: React.ReactNode }) {
   // React Router's inline scripts carry the page's Content-Security-Policy nonce (app/entry.server.tsx).
   const nonce = useContext(CspNonce);
+  const publicPage = isPublicPage(useMatches().map((match) => match.id));
   return (
     <html lang="en">
       <head>
@@ -30,6 +32,8 @@ export function Layout({ children }: { children: React.ReactNode }) {
       <body className="min-h-screen antialiased">
         {children}
         <ScrollRestoration nonce={nonce} />
+        {/* A public page starts its scripts once it has loaded (app/lib/deferred-scripts.ts). */}
+        {publicPage ? <script nonce={nonce} suppressHydrationWarning dangerouslySetInnerHTML={{ __html: LOAD_SCRIPTS }} /> : null}
         <Scripts nonce={nonce} />
       </body>
     </html>
