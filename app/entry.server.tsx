@@ -1,8 +1,8 @@
-// React Router's server entry (its default for Node, see @react-router/dev), with two additions: each
+// React Router's server entry (its default for Node, see @react-router/dev), with three additions: each
 // page gets a Content-Security-Policy nonce, given to React Router's inline scripts through CspNonce
-// and sent in the policy itself (app/lib/csp.ts); and a public page's scripts are deferred until it has
-// loaded (app/lib/deferred-scripts.ts). Production only: Vite's development server injects scripts of
-// its own.
+// and sent in the policy itself (app/lib/csp.ts); a public page's scripts are deferred until it has
+// loaded (app/lib/deferred-scripts.ts), production only, as Vite's development server injects scripts
+// of its own; and the public pages' stylesheet is given to app/root.tsx to write into their <head>.
 import { randomBytes } from "node:crypto";
 import { PassThrough } from "node:stream";
 import { createReadableStreamFromReadable } from "@react-router/node";
@@ -13,6 +13,8 @@ import { ServerRouter, type AppLoadContext, type EntryContext } from "react-rout
 import { contentSecurityPolicy, CspNonce } from "./lib/csp";
 import { isPublicPage } from "./lib/deferred-scripts";
 import { deferScripts } from "./lib/deferred-scripts.server";
+import { PublicStyle } from "./lib/public-style";
+import publicStyle from "./public.css?inline";
 
 export const streamTimeout = 5_000;
 
@@ -43,7 +45,9 @@ export default function handleRequest(
 
     const { pipe, abort } = renderToPipeableStream(
       <CspNonce.Provider value={nonce}>
-        <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
+        <PublicStyle.Provider value={publicStyle}>
+          <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
+        </PublicStyle.Provider>
       </CspNonce.Provider>,
       {
         nonce,
