@@ -4,12 +4,12 @@ import type { Route } from "./+types/root";
 import { CspNonce } from "./lib/csp";
 import { isPublicPage, LOAD_SCRIPTS } from "./lib/deferred-scripts";
 import stylesheet from "./app.css?url";
-import displayFont from "@fontsource-variable/bricolage-grotesque/files/bricolage-grotesque-latin-wght-normal.woff2?url";
-import textFont from "@fontsource-variable/inter/files/inter-latin-wght-normal.woff2?url";
+import displayFont from "./fonts/bricolage-grotesque-latin.woff2?url";
+import textFont from "./fonts/inter-latin.woff2?url";
 import { PublicStyle } from "./lib/public-style";
 
 export const links: Route.LinksFunction = () => [
-  // The latin fonts are fetched beside the stylesheet, not once it is read: there by the first paint.
+  // The latin fonts are fetched at once, not once the style is read: there by the first paint.
   ...[displayFont, textFont].map((href) => ({ rel: "preload", as: "font", type: "font/woff2", href, crossOrigin: "anonymous" as const })),
   { rel: "icon", href: "/logo.svg", type: "image/svg+xml" },
 ];
