@@ -125,11 +125,11 @@ test("a back-office page keeps the whole stylesheet and its preloaded scripts", 
 test.describe("on Lighthouse's phone (412 px at 1.75 device pixels)", () => {
   test.use({ viewport: { width: 412, height: 823 }, deviceScaleFactor: 1.75 });
 
-  test("the first screen's picture is the 640 px variant, not the 800 px one", async ({ page }) => {
+  test("the first screen's picture is the 672 px variant, not the 800 px one", async ({ page }) => {
     for (const { path, picture } of PAGES) {
       await page.goto(path, { waitUntil: "load" });
       const img = page.getByRole("img", { name: picture, exact: true }).first();
-      await expect.poll(() => img.evaluate((element: HTMLImageElement) => element.currentSrc), { message: path }).toMatch(/\/640$/);
+      await expect.poll(() => img.evaluate((element: HTMLImageElement) => element.currentSrc), { message: path }).toMatch(/\/672$/);
     }
   });
 });
