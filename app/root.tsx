@@ -1,4 +1,5 @@
 import { useContext, useEffect } from "react";
+import { preload } from "react-dom";
 import { isRouteErrorResponse, Links, Meta, Outlet, Scripts, ScrollRestoration, useMatches } from "react-router";
 import type { Route } from "./+types/root";
 import { CspNonce } from "./lib/csp";
@@ -8,11 +9,7 @@ import displayFont from "./fonts/bricolage-grotesque-latin.woff2?url";
 import textFont from "./fonts/inter-latin.woff2?url";
 import { PublicStyle } from "./lib/public-style";
 
-export const links: Route.LinksFunction = () => [
-  // The latin fonts are fetched at once, not once the style is read: there by the first paint.
-  ...[displayFont, textFont].map((href) => ({ rel: "preload", as: "font", type: "font/woff2", href, crossOrigin: "anonymous" as const })),
-  { rel: "icon", href: "/logo.svg", type: "image/svg+xml" },
-];
+export const links: Route.LinksFunction = () => [{ rel: "icon", href: "/logo.svg", type: "image/svg+xml" }];
 
 /**
  * The page's styles as a React resource (`precedence`), written at the top of <head>: on a public
@@ -34,6 +31,10 @@ export function Layout({ children }: { children: React.ReactNode }) {
   // React Router's inline scripts carry the page's Content-Security-Policy nonce (app/entry.server.tsx).
   const nonce = useContext(CspNonce);
   const publicPage = isPublicPage(useMatches().map((match) => match.id));
+  // The latin fonts are fetched at once, not once the style is read: there by the first paint. As
+  // React's preloads they come first in <head>, ahead of the page's style (on a slow line the first
+  // round trip of the page brings them).
+  for (const href of [displayFont, textFont]) preload(href, { as: "font", type: "font/woff2", crossOrigin: "anonymous" });
   return (
     <html lang="en">
       <head>
