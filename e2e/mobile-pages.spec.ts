@@ -114,6 +114,14 @@ test("a public page waits for no stylesheet or script before it paints, and is i
   }
 });
 
+test("a public page whose pictures never arrive still becomes interactive", async ({ page }) => {
+  // The pictures hang, so the load event does not come: the scripts start after LOAD_WAIT_MS anyway.
+  await page.route(/\/img\//, () => new Promise(() => {}));
+  await page.goto("/", { waitUntil: "domcontentloaded" });
+  await page.locator("html[data-hydrated]").waitFor({ state: "attached", timeout: 10_000 });
+  expect(await page.evaluate(() => document.readyState)).not.toBe("complete");
+});
+
 test("a back-office page keeps the whole stylesheet and its preloaded scripts", async ({ page }) => {
   const response = await page.goto("/admin");
   const html = await response!.text();

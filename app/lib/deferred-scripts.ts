@@ -16,15 +16,21 @@ export function isPublicPage(routeIds: readonly string[]): boolean {
   return routeIds.includes(PUBLIC_LAYOUT_ROUTE);
 }
 
+/** The longest a page waits for its load event before it starts its scripts anyway (a picture that never comes). */
+export const LOAD_WAIT_MS = 3_000;
+
 /**
  * The inline script that starts the page's module script once the page has loaded (every picture of
- * the first screen is in) and the frame after it is painted. It runs the held script as a module
- * with the same nonce, so the Content-Security-Policy lets it through.
+ * the first screen is in) and the frame after it is painted, or after LOAD_WAIT_MS if the load event
+ * is that late. It runs the held script as a module with the same nonce, so the
+ * Content-Security-Policy lets it through.
  */
 export const LOAD_SCRIPTS = `(() => {
+  let started = false;
   const start = () => {
     const held = document.querySelector('script[type="${DEFERRED_SCRIPT_TYPE}"]');
-    if (!held) return;
+    if (started || !held) return;
+    started = true;
     const script = document.createElement("script");
     script.type = "module";
     script.nonce = held.nonce;
@@ -34,4 +40,5 @@ export const LOAD_SCRIPTS = `(() => {
   const afterPaint = () => (document.hidden ? start() : requestAnimationFrame(() => setTimeout(start, 0)));
   if (document.readyState === "complete") afterPaint();
   else addEventListener("load", afterPaint, { once: true });
+  setTimeout(start, ${LOAD_WAIT_MS});
 })();`;
