@@ -1,7 +1,8 @@
-// React Router's server entry (its default for Node, see @react-router/dev), with one addition: each
+// React Router's server entry (its default for Node, see @react-router/dev), with three additions: each
 // page gets a Content-Security-Policy nonce, given to React Router's inline scripts through CspNonce
-// and sent in the policy itself (app/lib/csp.ts). Production only: Vite's development server injects
-// scripts of its own.
+// and sent in the policy itself (app/lib/csp.ts); a public page's scripts are deferred until it has
+// loaded (app/lib/deferred-scripts.ts), production only, as Vite's development server injects scripts
+// of its own; and the public pages' stylesheet is given to app/root.tsx to write into their <head>.
 import { randomBytes } from "node:crypto";
 import { PassThrough } from "node:stream";
 import { createReadableStreamFromReadable } from "@react-router/node";
@@ -10,6 +11,10 @@ import type { RenderToPipeableStreamOptions } from "react-dom/server";
 import { renderToPipeableStream } from "react-dom/server";
 import { ServerRouter, type AppLoadContext, type EntryContext } from "react-router";
 import { contentSecurityPolicy, CspNonce } from "./lib/csp";
+import { isPublicPage } from "./lib/deferred-scripts";
+import { deferScripts } from "./lib/deferred-scripts.server";
+import { PublicStyle } from "./lib/public-style";
+import publicStyle from "./public.css?inline";
 
 export const streamTimeout = 5_000;
 
@@ -25,6 +30,7 @@ export default function handleRequest(
   }
   const nonce = process.env.NODE_ENV === "production" ? randomBytes(16).toString("base64") : undefined;
   if (nonce) responseHeaders.set("Content-Security-Policy", contentSecurityPolicy(nonce));
+  const defer = nonce !== undefined && isPublicPage(routerContext.staticHandlerContext.matches.map((match) => match.route.id));
 
   return new Promise((resolve, reject) => {
     let shellRendered = false;
@@ -39,7 +45,9 @@ export default function handleRequest(
 
     const { pipe, abort } = renderToPipeableStream(
       <CspNonce.Provider value={nonce}>
-        <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
+        <PublicStyle.Provider value={publicStyle}>
+          <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
+        </PublicStyle.Provider>
       </CspNonce.Provider>,
       {
         nonce,
@@ -52,7 +60,7 @@ export default function handleRequest(
               callback();
             },
           });
-          const stream = createReadableStreamFromReadable(body);
+          const stream = createReadableStreamFromReadable(defer ? body.pipe(deferScripts()) : body);
           responseHeaders.set("Content-Type", "text/html");
           pipe(body);
           resolve(new Response(stream, { headers: responseHeaders, status: responseStatusCode }));

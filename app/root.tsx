@@ -1,35 +1,54 @@
 import { useContext, useEffect } from "react";
-import { isRouteErrorResponse, Links, Meta, Outlet, Scripts, ScrollRestoration } from "react-router";
+import { preload } from "react-dom";
+import { isRouteErrorResponse, Links, Meta, Outlet, Scripts, ScrollRestoration, useMatches } from "react-router";
 import type { Route } from "./+types/root";
 import { CspNonce } from "./lib/csp";
+import { isPublicPage, LOAD_SCRIPTS } from "./lib/deferred-scripts";
 import stylesheet from "./app.css?url";
-import displayFont from "@fontsource-variable/bricolage-grotesque/files/bricolage-grotesque-latin-wght-normal.woff2?url";
-import textFont from "@fontsource-variable/inter/files/inter-latin-wght-normal.woff2?url";
+import displayFont from "./fonts/bricolage-grotesque-latin.woff2?url";
+import textFont from "./fonts/inter-latin.woff2?url";
+import { PublicStyle } from "./lib/public-style";
 
-// The stylesheet as a React resource (`precedence`): it is written at the top of <head>, before the
-// scripts' modulepreload links, so the first paint never waits behind them (and it is never
-// requested after them over a browser's few connections).
-export const links: Route.LinksFunction = () => [
-  { rel: "stylesheet", href: stylesheet, precedence: "default" },
-  // The latin fonts are fetched beside the stylesheet, not once it is read: there by the first paint.
-  ...[displayFont, textFont].map((href) => ({ rel: "preload", as: "font", type: "font/woff2", href, crossOrigin: "anonymous" as const })),
-  { rel: "icon", href: "/logo.svg", type: "image/svg+xml" },
-];
+export const links: Route.LinksFunction = () => [{ rel: "icon", href: "/logo.svg", type: "image/svg+xml" }];
+
+/**
+ * The page's styles as a React resource (`precedence`), written at the top of <head>: on a public
+ * page its own classes, in the page itself (app/public.css, from app/entry.server.tsx), so that the
+ * first paint waits for no stylesheet; on any other page the whole stylesheet. In the browser the
+ * public style is already in the page; a move to the back office adds the stylesheet.
+ */
+function PageStyle({ publicPage }: { publicPage: boolean }) {
+  const publicStyle = useContext(PublicStyle);
+  if (!publicPage) return <link rel="stylesheet" href={stylesheet} precedence="default" />;
+  return publicStyle ? (
+    <style href="public" precedence="default">
+      {publicStyle}
+    </style>
+  ) : null;
+}
 
 export function Layout({ children }: { children: React.ReactNode }) {
   // React Router's inline scripts carry the page's Content-Security-Policy nonce (app/entry.server.tsx).
   const nonce = useContext(CspNonce);
+  const publicPage = isPublicPage(useMatches().map((match) => match.id));
+  // The latin fonts are fetched at once, not once the style is read: there by the first paint. As
+  // React's preloads they come first in <head>, ahead of the page's style (on a slow line the first
+  // round trip of the page brings them).
+  for (const href of [displayFont, textFont]) preload(href, { as: "font", type: "font/woff2", crossOrigin: "anonymous" });
   return (
     <html lang="en">
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <PageStyle publicPage={publicPage} />
         <Meta />
         <Links />
       </head>
       <body className="min-h-screen antialiased">
         {children}
         <ScrollRestoration nonce={nonce} />
+        {/* A public page starts its scripts once it has loaded (app/lib/deferred-scripts.ts). */}
+        {publicPage ? <script nonce={nonce} suppressHydrationWarning dangerouslySetInnerHTML={{ __html: LOAD_SCRIPTS }} /> : null}
         <Scripts nonce={nonce} />
       </body>
     </html>

@@ -55,7 +55,7 @@ test("a story's picture from another site is served by the site, in sizes, and s
     const picture = card.getByRole("img", { name: STORY.title });
     const variant = /^\/img\/\d+\/[0-9a-f]{8}\//;
     await expect(picture).toHaveAttribute("src", new RegExp(`${variant.source}800$`));
-    await expect(picture).toHaveAttribute("srcset", /\/320 320w, .*\/480 480w, .*\/800 800w, .*\/1200 1200w$/);
+    await expect(picture).toHaveAttribute("srcset", /\/320 320w, .*\/480 480w, .*\/672 672w, .*\/800 800w, .*\/1200 1200w$/);
     await expect(picture).toHaveAttribute("sizes", /358px/);
     // Its box is known before it loads: a 16:9 frame.
     await expect(picture).toHaveAttribute("width", "1200");

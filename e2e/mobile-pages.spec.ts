@@ -87,3 +87,58 @@ test("no picture in a phone's first screen waits for scrolling", async ({ page }
     expect(lazyInView, path).toEqual([]);
   }
 });
+
+test("a public page waits for no stylesheet or script before it paints, and is interactive once loaded", async ({ page }) => {
+  for (const { path } of PAGES) {
+    const response = await page.goto(path, { waitUntil: "load" });
+    const html = await response!.text();
+    // Its own style is in the page; it links no stylesheet, preloads no script, and holds its module
+    // script inert, so the parser neither waits for nor fetches any.
+    expect(html, path).toMatch(/<style [^>]*data-precedence="default"[^>]*>[^<]*\.font-display/);
+    expect(html, path).not.toMatch(/<link [^>]*rel="stylesheet"/);
+    expect(html, path).not.toContain('rel="modulepreload"');
+    expect(html, path).not.toMatch(/<script [^>]*type="module"/);
+    // The two latin fonts are asked for at once, ahead of the style.
+    const beforeStyle = html.slice(0, html.indexOf("<style"));
+    expect([...beforeStyle.matchAll(/<link rel="preload"[^>]* as="font"[^>]*>/g)], path).toHaveLength(2);
+
+    // Once loaded, the scripts come and the page becomes interactive.
+    await page.locator("html[data-hydrated]").waitFor({ state: "attached" });
+    const timing = await page.evaluate(() => {
+      const navigation = performance.getEntriesByType("navigation")[0] as PerformanceNavigationTiming;
+      const scripts = performance.getEntriesByType("resource").filter((entry) => new URL(entry.name).pathname.endsWith(".js"));
+      return { load: navigation.loadEventStart, scripts: scripts.length, firstScript: Math.min(...scripts.map((entry) => entry.startTime)) };
+    });
+    expect(timing.scripts, path).toBeGreaterThan(0);
+    expect(timing.firstScript, path).toBeGreaterThanOrEqual(timing.load);
+  }
+});
+
+test("a public page whose pictures never arrive still becomes interactive", async ({ page }) => {
+  // The pictures hang, so the load event does not come: the scripts start after LOAD_WAIT_MS anyway.
+  await page.route(/\/img\//, () => new Promise(() => {}));
+  await page.goto("/", { waitUntil: "domcontentloaded" });
+  await page.locator("html[data-hydrated]").waitFor({ state: "attached", timeout: 10_000 });
+  expect(await page.evaluate(() => document.readyState)).not.toBe("complete");
+});
+
+test("a back-office page keeps the whole stylesheet and its preloaded scripts", async ({ page }) => {
+  const response = await page.goto("/admin");
+  const html = await response!.text();
+  expect(html).toMatch(/<link [^>]*rel="stylesheet"[^>]*href="\/assets\/app-[^"]+\.css"/);
+  expect(html).toContain('rel="modulepreload"');
+  expect(html).toMatch(/<script [^>]*type="module"/);
+  await page.locator("html[data-hydrated]").waitFor({ state: "attached" });
+});
+
+test.describe("on Lighthouse's phone (412 px at 1.75 device pixels)", () => {
+  test.use({ viewport: { width: 412, height: 823 }, deviceScaleFactor: 1.75 });
+
+  test("the first screen's picture is the 672 px variant, not the 800 px one", async ({ page }) => {
+    for (const { path, picture } of PAGES) {
+      await page.goto(path, { waitUntil: "load" });
+      const img = page.getByRole("img", { name: picture, exact: true }).first();
+      await expect.poll(() => img.evaluate((element: HTMLImageElement) => element.currentSrc), { message: path }).toMatch(/\/672$/);
+    }
+  });
+});

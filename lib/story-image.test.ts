@@ -58,7 +58,7 @@ describe("a story's image sources", () => {
     const sources = storyImageSources({ id: 42, imageUrl: PHOTO }, SIZES);
     expect(sources).toEqual({
       src: `/img/42/${hash}/800`,
-      srcSet: `/img/42/${hash}/320 320w, /img/42/${hash}/480 480w, /img/42/${hash}/800 800w, /img/42/${hash}/1200 1200w`,
+      srcSet: `/img/42/${hash}/320 320w, /img/42/${hash}/480 480w, /img/42/${hash}/672 672w, /img/42/${hash}/800 800w, /img/42/${hash}/1200 1200w`,
       sizes: SIZES,
       width: 800,
       height: 450,
@@ -79,6 +79,7 @@ describe("a story's image sources", () => {
     expect(IMAGE_WIDTHS.map((w) => [w, imageHeight(w)])).toEqual([
       [320, 180],
       [480, 270],
+      [672, 378],
       [800, 450],
       [1200, 675],
     ]);

@@ -10,8 +10,12 @@
 // /demo/cat.svg) are read from the site's own files and served as the same variants. Pure and free
 // of Node modules: the browser bundle renders the same addresses as the server.
 
-/** The widths the image route renders; any other width is not found. */
-export const IMAGE_WIDTHS = [320, 480, 800, 1200] as const;
+/**
+ * The widths the image route renders; any other width is not found. 672 is a phone's full-width
+ * picture: 335 to 372 CSS px at 1.75 to 2 device pixels (Lighthouse's phone, 412 px at 1.75, shows
+ * the featured picture 651 pixels wide), a third fewer bytes than 800.
+ */
+export const IMAGE_WIDTHS = [320, 480, 672, 800, 1200] as const;
 export type ImageWidth = (typeof IMAGE_WIDTHS)[number];
 
 /** Every variant is cropped to this aspect ratio, so its size is known before it loads. */

@@ -112,7 +112,7 @@ const pictureOf = async (response: Response) => sharp(Buffer.from(await response
 
 async function storyWithImage(imageUrl: string | null, status: "published" | "pending" = "published") {
   const story = await makeStory(t.db, { imageUrl, status });
-  return { story, path: (width: 320 | 480 | 800 | 1200 = 800, jpeg = false) => storyImagePath({ id: story.id, imageUrl: imageUrl ?? "" }, width, { jpeg }) };
+  return { story, path: (width: 320 | 480 | 672 | 800 | 1200 = 800, jpeg = false) => storyImagePath({ id: story.id, imageUrl: imageUrl ?? "" }, width, { jpeg }) };
 }
 
 describe("a published story's picture", () => {
@@ -133,6 +133,7 @@ describe("a published story's picture", () => {
   test.each([
     [320, 180],
     [480, 270],
+    [672, 378],
     [800, 450],
     [1200, 675],
   ] as const)("is %i x %i at that width", async (width, height) => {

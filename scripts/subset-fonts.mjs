@@ -1,0 +1,49 @@
+// Makes the web fonts the public pages load (app/fonts/*.woff2) from the @fontsource variable files:
+// `node scripts/subset-fonts.mjs`, again whenever the weights the pages use change.
+//
+// Each file keeps its script's characters (the same unicode-range as @fontsource's latin and
+// latin-ext files, which app/theme.css declares) but only the weights the site draws (Inter from 400
+// to 900, Bricolage Grotesque from 700 to 800) and the font's default typographic features (kerning,
+// ligatures, contextual forms; not its stylistic sets). Inter's latin file goes from 48 KB to 30 KB,
+// Bricolage Grotesque's from 41 KB to 32 KB (docs/benchmarks.md, "Phone pages in Lighthouse").
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import subsetFont from "subset-font";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const out = path.join(root, "app", "fonts");
+
+/** @fontsource's unicode ranges for its latin and latin-ext files (app/theme.css repeats them). */
+const RANGES = {
+  latin:
+    "U+0000-00FF, U+0131, U+0152-0153, U+02BB-02BC, U+02C6, U+02DA, U+02DC, U+0304, U+0308, U+0329, U+2000-206F, U+20AC, U+2122, U+2191, U+2193, U+2212, U+2215, U+FEFF, U+FFFD",
+  "latin-ext":
+    "U+0100-02BA, U+02BD-02C5, U+02C7-02CC, U+02CE-02D7, U+02DD-02FF, U+0304, U+0308, U+0329, U+1D00-1DBF, U+1E00-1E9F, U+1EF2-1EFF, U+2020, U+20A0-20AB, U+20AD-20C0, U+2113, U+2C60-2C7F, U+A720-A7FF",
+};
+
+const FONTS = [
+  { name: "inter", source: "@fontsource-variable/inter/files/inter", weight: { min: 400, max: 900 } },
+  { name: "bricolage-grotesque", source: "@fontsource-variable/bricolage-grotesque/files/bricolage-grotesque", weight: { min: 700, max: 800 } },
+];
+
+/** Every character of a CSS unicode-range. */
+function characters(range) {
+  let text = "";
+  for (const part of range.split(",")) {
+    const [from, to = from] = part.trim().replace(/^U\+/i, "").split("-");
+    for (let code = parseInt(from, 16); code <= parseInt(to, 16); code++) text += String.fromCodePoint(code);
+  }
+  return text;
+}
+
+mkdirSync(out, { recursive: true });
+for (const font of FONTS) {
+  for (const [script, range] of Object.entries(RANGES)) {
+    const source = readFileSync(path.join(root, "node_modules", `${font.source}-${script}-wght-normal.woff2`));
+    const subset = await subsetFont(source, characters(range), { targetFormat: "woff2", variationAxes: { wght: font.weight } });
+    const file = path.join(out, `${font.name}-${script}.woff2`);
+    writeFileSync(file, subset);
+    console.log(`${path.relative(root, file)}: ${source.length} -> ${subset.length} bytes`);
+  }
+}
