@@ -4,10 +4,11 @@ import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { WEB_BUILD_INPUTS } from "./build-inputs.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const marker = path.join(root, "build", "server", "index.js");
-const inputs = ["app", "domain", "db", "public", "vite.config.ts", "react-router.config.ts", "package.json"];
+const inputs = WEB_BUILD_INPUTS;
 
 function newest(target) {
   if (!existsSync(target)) return 0;
