@@ -1,7 +1,8 @@
 import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
-import { createProgressWriter, type Progress } from "./progress-writer";
+import type { Progress } from "~/lib/progress";
+import { createProgressWriter } from "./progress-writer";
 
-const at = (done: number): Progress => ({ done, total: 100, message: null });
+const at = (done: number): Progress => ({ done, total: 100 });
 
 describe("the progress writer", () => {
   beforeEach(() => vi.useFakeTimers());

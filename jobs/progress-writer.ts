@@ -1,6 +1,5 @@
 import { systemClock, type Clock } from "~/lib/clock";
-
-export type Progress = { done: number; total: number | null; message: string | null; counts?: Record<string, number> | null };
+import type { Progress } from "~/lib/progress";
 
 export type ProgressWriter = {
   /** Takes the latest progress; writes it now or within `intervalMs`, never more often. */

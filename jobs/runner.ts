@@ -5,7 +5,8 @@ import type { Database } from "~/db/client";
 import { jobsRepo } from "~/db/repos/jobs.repo";
 import { JOB_KIND_NAMES, parseJobInput, type JobInputOf } from "~/domain/jobs/kinds";
 import { createProgressWriter } from "./progress-writer";
-import type { JobKind, JobsApi, JobView, ReportProgress } from "./types";
+import type { JobKind, JobsApi, JobView } from "./types";
+import type { OnProgress } from "~/lib/progress";
 import { errorMessage } from "~/lib/error-message";
 import { keepLeases } from "~/lib/lease-keeper";
 import { SOURCE_LEASE_MS } from "~/domain/sources/lease";
@@ -15,7 +16,7 @@ import { SOURCE_LEASE_MS } from "~/domain/sources/lease";
  * for a job taking up the work of one whose process died, when that work first started: what it
  * stored since then is done, and is skipped.
  */
-export type JobContext = { jobId: string; reportProgress: ReportProgress; signal: AbortSignal; resumedSince: Date | null };
+export type JobContext = { jobId: string; reportProgress: OnProgress; signal: AbortSignal; resumedSince: Date | null };
 
 /**
  * The work behind each queue; server/ passes in the real ones. Each kind's handler is given its input
@@ -256,7 +257,7 @@ export async function createJobRunner(options: JobRunnerOptions): Promise<JobRun
     running.set(jobId, controller);
     leases.hold([jobId]);
     const progress = createProgressWriter({
-      write: (p) => repo.updateProgress(jobId, p),
+      write: (p) => repo.updateProgress(jobId, { done: p.done, total: p.total, message: p.message ?? null, counts: p.counts ?? null }),
       onError: (error) => log.warn({ err: error }, "could not store job progress"),
     });
     // A cancel asked of another process reaches this one through the job's record.
@@ -278,7 +279,7 @@ export async function createJobRunner(options: JobRunnerOptions): Promise<JobRun
         jobId,
         resumedSince,
         signal: controller.signal,
-        reportProgress: (p) => progress.report({ done: p.done, total: p.total, message: p.message ?? null, counts: p.counts ?? null }),
+        reportProgress: (p) => progress.report(p),
       });
       await progress.flush();
       await repo.markSucceeded(jobId, result, new Date());

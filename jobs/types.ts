@@ -23,9 +23,6 @@ export type JobView = {
   finishedAt: string | null;
 };
 
-/** Told by a running job how far it has got. */
-export type ReportProgress = (progress: { done: number; total: number; message?: string; counts?: Record<string, number> }) => Promise<void> | void;
-
 export type JobsApi = {
   /** Queues a job; with `startAfter` it waits until then (a scheduled post), surviving restarts. */
   enqueue<K extends JobKind>(kind: K, input: JobInput<K>, options?: { requestedBy?: string | null; startAfter?: Date | null }): Promise<{ jobId: string }>;

@@ -17,6 +17,7 @@ import type { CrawlDeps } from "./deps";
 import { passesFilter } from "./patterns";
 import type { OriginRobots } from "./robots-cache";
 import { scrapeQueue, type QueueScrapeResult } from "./scrape-queue";
+import type { OnProgress } from "~/lib/progress";
 
 /** Sitemaps read per discovery, and how deep indexes may nest (index -> index -> urlset). */
 export const MAX_SITEMAPS = 50;
@@ -279,7 +280,7 @@ export async function runDiscoveryCycle(
     scope: "all" | "due";
     sourceIds?: number[];
     signal?: AbortSignal;
-    onProgress?: (progress: { done: number; total: number; message?: string }) => void | Promise<void>;
+    onProgress?: OnProgress;
     /** A run taken up again after its process died: sources discovered since then are done. */
     notFetchedSince?: Date | null;
     leaseMs?: number;

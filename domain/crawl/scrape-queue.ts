@@ -11,6 +11,7 @@ import { decodeHtmlBytes } from "~/lib/decode-bytes";
 import { readCrawlConfig, type CrawlConfig } from "./config";
 import type { CrawlDeps } from "./deps";
 import { pauseAfter, robotsDisallowedReason } from "./polite-client";
+import type { OnProgress } from "~/lib/progress";
 
 /** The spec's text for a row left queued after a failed or rate-limited scrape (section 4). */
 export const LEFT_QUEUED_TEXT = "Scrape failed or rate limited. Left queued for retry.";
@@ -37,7 +38,7 @@ export const RATE_LIMITED = "Rate limited";
 export async function scrapeQueue(
   deps: CrawlDeps,
   input: { ids?: number[]; sourceId?: number; limit?: number; notAttemptedSince?: Date | null },
-  options: { signal?: AbortSignal; onProgress?: (progress: { done: number; total: number }) => void | Promise<void> } = {},
+  options: { signal?: AbortSignal; onProgress?: OnProgress } = {},
 ): Promise<QueueScrapeResult> {
   const rows = await pickRows(deps, input);
   const bySource = new Map<number | null, QueueRow[]>();

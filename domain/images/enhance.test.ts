@@ -18,6 +18,7 @@ import { FetchError } from "~/integrations/http/fetch-error";
 import { ImageProbeError } from "~/integrations/images/probe";
 import { enhanceStoryImages, isLastingFailure, planEnhancement } from "./enhance";
 import { imagePanelState } from "./image-stats";
+import type { Progress } from "~/lib/progress";
 
 const t = useTestDatabase();
 const logger = pino({ level: "silent" });
@@ -273,7 +274,7 @@ describe("enhancing a story's image", () => {
     const a = await makeStory(t.db, { imageUrl: `${site.url}/img/thumb.jpg`, originalUrl: `${site.url}/article/og` });
     const b = await makeStory(t.db, { imageUrl: null, originalUrl: `${site.url}/article/nothing` });
     await makeStory(t.db, { imageUrl: null, imageEnhanced: true, imageProcessingStatus: "completed" });
-    const seen: { done: number; total: number; counts: Record<string, number> }[] = [];
+    const seen: Progress[] = [];
     const result = await enhanceStoryImages(deps(), { batchSize: 10 }, { onProgress: (p) => void seen.push(p) });
     expect(result).toMatchObject({ processed: 2, enhanced: 1, failed: 1 });
     expect(result.details.map((d) => d.storyId).sort()).toEqual([a.id, b.id].sort());

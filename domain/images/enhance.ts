@@ -13,6 +13,7 @@ import { isFetchError } from "~/integrations/http/fetch-error";
 import type { HttpClient } from "~/integrations/http/types";
 import { decodeHtmlBytes } from "~/lib/decode-bytes";
 import { isHttpUrl } from "~/lib/http-url";
+import type { OnProgress } from "~/lib/progress";
 
 /** Stories worked on at once; the guarded client keeps to 2 requests per host besides. */
 const STORIES_AT_ONCE = 4;
@@ -72,7 +73,7 @@ const probeFailure = (error: unknown) => (isImageProbeError(error) ? `${error.co
 export async function enhanceStoryImages(
   deps: ImageDeps,
   input: EnhancementInput,
-  options: { signal?: AbortSignal; onProgress?: (progress: { done: number; total: number; counts: Record<string, number> }) => void | Promise<void> } = {},
+  options: { signal?: AbortSignal; onProgress?: OnProgress } = {},
 ): Promise<EnhancementResult> {
   const clock = deps.now ?? systemClock;
   const { stories, custom } = await pickStories(deps, input);

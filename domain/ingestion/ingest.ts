@@ -14,11 +14,11 @@ import { applyKeywords } from "./keywords";
 import { nextCheckAfterFailure, nextCheckAfterStorageFailure, nextCheckAfterSuccess, statusAfterRun } from "./schedule";
 import { candidateFromUrl, settleKnownUrls, storeCandidates, type Candidate, type StoreCounts } from "./store-candidates";
 import { sourcePace } from "./source-pace";
+import type { OnProgress, Progress } from "~/lib/progress";
 
 /** The spec's rss-ingestion result (section 3). */
 export type IngestionResult = { sources_processed: number; total_items_found: number; total_items_processed: number };
 
-export type IngestionProgress = (progress: { done: number; total: number; message?: string }) => Promise<void> | void;
 
 export type IngestionOptions = {
   /** "all": every polled RSS source now (the manual trigger); "due": those whose next check has come. */
@@ -27,7 +27,7 @@ export type IngestionOptions = {
   useCanonical?: boolean;
   /** Only these sources (still only polled RSS ones). */
   sourceIds?: number[];
-  onProgress?: IngestionProgress;
+  onProgress?: OnProgress;
   /** Sources fetched at once (the HTTP client also limits each host to two). */
   concurrency?: number;
   /** Stops the cycle early (shutdown): sources not yet started are released for the next runner. */
@@ -85,7 +85,7 @@ export async function runIngestionCycle(deps: IngestionDeps, options: IngestionO
 async function runClaimed(deps: IngestionDeps, options: IngestionOptions, claimed: IngestSourceRow[], held: LeaseKeeper<number>): Promise<IngestionResult> {
   const result: IngestionResult = { sources_processed: 0, total_items_found: 0, total_items_processed: 0 };
   // Progress is a courtesy to whoever watches: failing to report it never stops or fails the cycle.
-  const report = async (progress: Parameters<IngestionProgress>[0]) => {
+  const report = async (progress: Progress) => {
     try {
       await options.onProgress?.(progress);
     } catch (error) {

@@ -7,6 +7,7 @@ import { chunk, detectedUrlsLine, keptUrlsLine, parseScrapeInput, urlsToRetry } 
 import { Spinner } from "./spinner";
 import { ToolPanel } from "./tool-panel";
 import { inputClass, linkClass, panelClass, primaryButtonClass, safeHref } from "./ui";
+import type { Progress } from "~/lib/progress";
 
 /** URLs per request: small enough that a long paste reports progress as it goes. */
 const STEP = 5;
@@ -18,7 +19,6 @@ const OUTCOMES: Record<ScrapeOutcome, { label: string; className: string }> = {
   failed: { label: "Failed", className: "bg-red-100 text-alarm-ink" },
 };
 
-type Progress = { done: number; total: number };
 
 /** The Manual Scrape tab: pasted URLs become pending stories through our scrape endpoint. */
 export function ManualScrapeTab({ sources }: { sources: { id: number; name: string }[] }) {
