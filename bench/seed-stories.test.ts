@@ -1,9 +1,9 @@
 import { sql } from "drizzle-orm";
 import { expect, test } from "vitest";
-import { useTestDatabase } from "~/db/testing/test-database";
+import { testDatabaseForFile } from "~/db/testing/test-database";
 import { BENCH_CATEGORIES, seedStories } from "./seed-stories";
 
-const t = useTestDatabase();
+const t = testDatabaseForFile();
 
 type Rows<T> = { rows: T[] };
 const rows = async <T>(query: ReturnType<typeof sql>) => ((await t.db.execute(query)) as unknown as Rows<T>).rows;

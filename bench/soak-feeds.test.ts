@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, test } from "vitest";
 import { makeStory } from "~/db/testing/factories";
-import { useTestDatabase } from "~/db/testing/test-database";
+import { testDatabaseForFile } from "~/db/testing/test-database";
 import { checkIngested, soakItems, startSoakFeeds, type SoakFeeds } from "./soak-feeds";
 
-const t = useTestDatabase();
+const t = testDatabaseForFile();
 let feeds: SoakFeeds | undefined;
 afterEach(async () => {
   await feeds?.close();

@@ -2,9 +2,9 @@ import { eq, sql } from "drizzle-orm";
 import { describe, expect, test } from "vitest";
 import { categories, categoryStoryCounts, stories } from "./schema";
 import { makeCategory, makeStory } from "./testing/factories";
-import { useTestDatabase } from "./testing/test-database";
+import { testDatabaseForFile } from "./testing/test-database";
 
-const t = useTestDatabase();
+const t = testDatabaseForFile();
 // Two transactions at once need two connections: a PostgreSQL server (the embedded database has one).
 
 /** The kept counts, and the counts made the slow way: they must agree at every step. */

@@ -1,9 +1,9 @@
 import { describe, expect, test } from "vitest";
-import { useTestDatabase } from "./testing/test-database";
+import { testDatabaseForFile } from "./testing/test-database";
 import { listenForPublicPageChanges, notifyPublicPagesChanged, PUBLIC_PAGES_CHANNEL } from "./change-notices";
 
 // LISTEN/NOTIFY exists between processes on a PostgreSQL server only; the embedded database has one process.
-const t = useTestDatabase();
+const t = testDatabaseForFile();
 
 async function until(condition: () => boolean, what: string, timeoutMs = 10_000) {
   const deadline = Date.now() + timeoutMs;

@@ -14,10 +14,10 @@ import {
   makeUrlQueueItem,
   makeUser,
 } from "./testing/factories";
-import { useTestDatabase } from "./testing/test-database";
+import { testDatabaseForFile } from "./testing/test-database";
 import { feedProcessingLog, scrapedCandidates, sessions, socialMediaPosts, sources, stories, urlQueue, users } from "./schema";
 
-const t = useTestDatabase();
+const t = testDatabaseForFile();
 
 async function rows<T = Record<string, unknown>>(query: ReturnType<typeof sql>): Promise<T[]> {
   const result = (await t.db.execute(query)) as unknown as { rows: T[] };

@@ -20,9 +20,9 @@ import {
   seedEarlierRelease,
   seedEveryTable,
 } from "./testing/snapshot-fixtures";
-import { openTestDatabase, useTestDatabase } from "./testing/test-database";
+import { openTestDatabase, testDatabaseForFile } from "./testing/test-database";
 
-const t = useTestDatabase();
+const t = testDatabaseForFile();
 
 /** A Writable that keeps what it is given; `delayMs` makes it a slow reader. */
 function collector(delayMs = 0) {

@@ -3,7 +3,7 @@ import pino from "pino";
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
 import { sources, urlQueue } from "~/db/schema";
 import { makeSource } from "~/db/testing/factories";
-import { useTestDatabase } from "~/db/testing/test-database";
+import { testDatabaseForFile } from "~/db/testing/test-database";
 import { testHttpClient } from "~/integrations/http/testing";
 import type { HttpClient } from "~/integrations/http/types";
 import { startTestServer, type TestServer } from "~/test/http-test-server";
@@ -11,7 +11,7 @@ import type { JobRunner } from "./runner";
 import type { JobView } from "./types";
 import { startFeedAndCrawlWorker } from "./testing";
 
-const t = useTestDatabase();
+const t = testDatabaseForFile();
 const logger = pino({ level: "silent" });
 let site: TestServer;
 let http: HttpClient;

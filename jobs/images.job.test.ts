@@ -4,7 +4,7 @@ import sharp from "sharp";
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
 import { jobs as jobsTable, stories } from "~/db/schema";
 import { makeJob, makeStory } from "~/db/testing/factories";
-import { useTestDatabase } from "~/db/testing/test-database";
+import { testDatabaseForFile } from "~/db/testing/test-database";
 import { testHttpClient } from "~/integrations/http/testing";
 import type { HttpClient } from "~/integrations/http/types";
 import { startTestServer, type TestServer } from "~/test/http-test-server";
@@ -13,7 +13,7 @@ import { createJobRunner, type JobHandlers, type JobRunner } from "./runner";
 import type { JobView } from "./types";
 import { idleHandlers } from "./testing";
 
-const t = useTestDatabase();
+const t = testDatabaseForFile();
 const logger = pino({ level: "silent" });
 let site: TestServer;
 let http: HttpClient;

@@ -3,14 +3,14 @@ import pino from "pino";
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
 import { stories } from "~/db/schema";
 import { makeSource } from "~/db/testing/factories";
-import { useTestDatabase } from "~/db/testing/test-database";
+import { testDatabaseForFile } from "~/db/testing/test-database";
 import { testHttpClient } from "~/integrations/http/testing";
 import type { HttpClient } from "~/integrations/http/types";
 import { rssFeed, startTestServer, type TestServer } from "~/test/http-test-server";
 import type { JobRunner } from "./runner";
 import { startFeedAndCrawlWorker } from "./testing";
 
-const t = useTestDatabase();
+const t = testDatabaseForFile();
 const logger = pino({ level: "silent" });
 let server: TestServer;
 let http: HttpClient;

@@ -3,7 +3,7 @@ import { eq } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
 import { sources, urlQueue } from "~/db/schema";
 import { makeSource } from "~/db/testing/factories";
-import { useTestDatabase } from "~/db/testing/test-database";
+import { testDatabaseForFile } from "~/db/testing/test-database";
 import { runIngestionCycle } from "~/domain/ingestion/ingest";
 import { testHttpClient } from "~/integrations/http/testing";
 import type { HttpClient } from "~/integrations/http/types";
@@ -13,7 +13,7 @@ import { startFeedAndCrawlWorker } from "./testing";
 
 // What a job run leaves in the log an operator reads (info and above): one line with its outcome,
 // whatever the work did inside. Every line is kept, debug too, so a test sees what was held back.
-const t = useTestDatabase();
+const t = testDatabaseForFile();
 type Line = { level: number; msg: string; jobId?: string; kind?: string; outcome?: string; durationMs?: number; result?: Record<string, unknown> | null };
 const { logger, lines } = capturedLog<Line>();
 const INFO = 30;

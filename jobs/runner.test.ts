@@ -3,12 +3,12 @@ import { eq, sql } from "drizzle-orm";
 import { afterEach, describe, expect, test } from "vitest";
 import { jobs } from "~/db/schema";
 import { makeJob, makeUser } from "~/db/testing/factories";
-import { useTestDatabase } from "~/db/testing/test-database";
+import { testDatabaseForFile } from "~/db/testing/test-database";
 import { createJobRunner, QUEUE_SCHEMA, type JobHandlers, type JobRunner, type JobRunnerOptions } from "./runner";
 import type { JobView } from "./types";
 import { idleHandlers } from "./testing";
 
-const t = useTestDatabase();
+const t = testDatabaseForFile();
 
 // Log lines are kept so a test can show that the queue reported no errors of its own.
 const { logger, lines: logLines } = capturedLog<{ level: number; msg: string; jobId?: string; kind?: string }>("debug");

@@ -3,7 +3,7 @@ import pino from "pino";
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
 import { socialMediaPosts } from "~/db/schema";
 import { makeStory } from "~/db/testing/factories";
-import { useTestDatabase } from "~/db/testing/test-database";
+import { testDatabaseForFile } from "~/db/testing/test-database";
 import { cancelScheduledPost, requestPost } from "~/domain/social/post-story";
 import { createGraphClient, type GraphClient } from "~/integrations/facebook/graph-client";
 import { graphErrors, startFakeGraph, type FakeGraph } from "~/integrations/facebook/testing/fake-graph";
@@ -12,7 +12,7 @@ import { schedulePostWith, socialHandlers } from "./social.job";
 import type { JobView } from "./types";
 import { idleHandlers } from "./testing";
 
-const t = useTestDatabase();
+const t = testDatabaseForFile();
 const logger = pino({ level: "silent" });
 let fake: FakeGraph;
 let graph: GraphClient;

@@ -3,14 +3,14 @@ import type { AddressInfo } from "node:net";
 import { rmSync } from "node:fs";
 import { toNodeHandler } from "better-auth/node";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { useTestDatabase } from "~/db/testing/test-database";
+import { testDatabaseForFile } from "~/db/testing/test-database";
 import { outboxMailer, readOutbox } from "~/integrations/mail/mailer";
 import { CLIENT_IP_HEADER, createAuth } from "./auth";
 import { clientAddress, compileTrust } from "./client-address";
 import { createLogger } from "./logger";
 import { tempDir } from "~/test/temp-dir";
 
-const t = useTestDatabase();
+const t = testDatabaseForFile();
 let server: Server;
 let base: string;
 let outbox: string;

@@ -6,7 +6,7 @@ import { Outlet } from "react-router";
 import { afterAll, afterEach, describe, expect, test } from "vitest";
 import { requireAdmin } from "~/app/lib/admin.server";
 import handleRequest, { streamTimeout } from "~/app/entry.server";
-import { useTestDatabase } from "~/db/testing/test-database";
+import { testDatabaseForFile } from "~/db/testing/test-database";
 import { createUser } from "~/domain/users/users";
 import { freePort } from "~/test/http-test-server";
 import { routeEntry, testServerBuild } from "~/test/web-server";
@@ -19,7 +19,7 @@ import { tempDir } from "~/test/temp-dir";
 
 // The web app on a real port and a real database, with a React Router build whose back-office route
 // is guarded by the real admin gate and answers how many bytes of body it was given.
-const t = useTestDatabase();
+const t = testDatabaseForFile();
 const SECRET = "a-test-secret-that-is-long-enough-0123456789";
 const ADMIN = { email: "admin@oddwire.test", password: "admin-password-1" };
 const EDITOR = { email: "editor@oddwire.test", password: "editor-password-1" };

@@ -4,7 +4,7 @@ import pino from "pino";
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
 import { feedProcessingLog, sources } from "~/db/schema";
 import { makeSource } from "~/db/testing/factories";
-import { useTestDatabase } from "~/db/testing/test-database";
+import { testDatabaseForFile } from "~/db/testing/test-database";
 import { FeedParseError, isFeedParseTimeout, parseFeed } from "~/domain/ingestion/feed/parse-feed";
 import { runIngestionCycle } from "~/domain/ingestion/ingest";
 import { validateFeed } from "~/domain/ingestion/validate-feed";
@@ -15,7 +15,7 @@ import { corpusPath } from "~/test/corpora";
 import { rssFeed, startTestServer, type TestServer } from "~/test/http-test-server";
 import { createFeedParserPool, type FeedParserPool } from "./feed-parser-pool";
 
-const t = useTestDatabase();
+const t = testDatabaseForFile();
 const logger = pino({ level: "silent" });
 // A parser that never finishes a feed whose URL ends in /hang, and names any other after its URL:
 // the time limit is then the only way out, however fast or busy the machine.

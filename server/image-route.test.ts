@@ -7,7 +7,7 @@ import sharp from "sharp";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from "vitest";
 import { stories } from "~/db/schema";
 import { makeCategory, makeStory } from "~/db/testing/factories";
-import { useTestDatabase } from "~/db/testing/test-database";
+import { testDatabaseForFile } from "~/db/testing/test-database";
 import { testHttpClient } from "~/integrations/http/testing";
 import type { HttpClient } from "~/integrations/http/types";
 import { imageSize } from "image-size";
@@ -27,7 +27,7 @@ const SITE_URL = "https://oddwire.test";
 // One renderer for the file: a card is the same picture whichever test asks for it.
 const cards = createShareCards({ logoSvg: LOGO_SVG });
 
-const t = useTestDatabase();
+const t = testDatabaseForFile();
 const MAX_ORIGINAL_BYTES = 1_000_000;
 const AVIF_FIRST = "image/avif,image/webp,image/apng,image/svg+xml,image/*,*/*;q=0.8";
 

@@ -3,13 +3,13 @@ import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, test } from "vitest";
 import { makeJob, makeSource } from "~/db/testing/factories";
 import { feedProcessingLog } from "~/db/schema";
-import { useTestDatabase } from "~/db/testing/test-database";
+import { testDatabaseForFile } from "~/db/testing/test-database";
 import { createServer } from "node:http";
 import { AggregatorRegistry, collectDefaultMetrics, Counter, Histogram, Registry } from "prom-client";
 import { createMetrics, routeLabel, SeriesCounter, SeriesHistogram } from "./metrics";
 import { createPublicCache } from "./public-cache";
 
-const t = useTestDatabase();
+const t = testDatabaseForFile();
 let server: Server | undefined;
 afterEach(() => new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve())));
 

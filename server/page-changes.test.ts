@@ -1,7 +1,7 @@
 import { describe, expect, test } from "vitest";
 import type { Database } from "~/db/client";
 import { makeCategory, makeStory } from "~/db/testing/factories";
-import { useTestDatabase } from "~/db/testing/test-database";
+import { testDatabaseForFile } from "~/db/testing/test-database";
 import { startTestWebServer, testServerBuild } from "~/test/web-server";
 import type { AppContext } from "./app-context";
 import type { WebServer } from "./web";
@@ -9,7 +9,7 @@ import type { WebServer } from "./web";
 // Two web processes on one PostgreSQL database, each with its page cache (decision 004): a change
 // made through one drops the pages the other keeps. A one-route app stands in for the React build:
 // GET /count answers how many stories are published, through the same page cache as every page.
-const t = useTestDatabase();
+const t = testDatabaseForFile();
 
 const countBuild = testServerBuild({
   entry: { module: { default: () => new Response("documents are not part of this test", { status: 500 }) } },

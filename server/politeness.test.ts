@@ -10,7 +10,7 @@ import sharp from "sharp";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { stories, urlQueue } from "~/db/schema";
 import { makeSource, makeStory, makeUrlQueueItem } from "~/db/testing/factories";
-import { useTestDatabase } from "~/db/testing/test-database";
+import { testDatabaseForFile } from "~/db/testing/test-database";
 import { parseFeed } from "~/domain/ingestion/feed/parse-feed";
 import { parseSitemap } from "~/integrations/crawl/sitemap";
 import { fetchPageTitle } from "~/domain/ingestion/page-title";
@@ -24,7 +24,7 @@ import { rssFeed, startTestServer, type TestServer } from "~/test/http-test-serv
 import { createPoliteness } from "./politeness";
 import { workerHandlers } from "./worker-handlers";
 
-const t = useTestDatabase();
+const t = testDatabaseForFile();
 const logger = pino({ level: "silent" });
 let site: TestServer;
 let http: HttpClient;

@@ -3,7 +3,7 @@ import { rmSync } from "node:fs";
 import pino from "pino";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { makeSource } from "~/db/testing/factories";
-import { useTestDatabase } from "~/db/testing/test-database";
+import { testDatabaseForFile } from "~/db/testing/test-database";
 import { SITEMAP_MAX_URLS } from "~/integrations/crawl/sitemap";
 import { testHttpClient } from "~/integrations/http/testing";
 import type { HttpClient } from "~/integrations/http/types";
@@ -20,7 +20,7 @@ import { tempDir } from "~/test/temp-dir";
 // A site whose robots.txt lists one large sitemap (tens of MB, made as it is sent), discovered the way
 // a server with ROLE=all discovers it: the worker's own discovery handler, on the thread that also
 // answers the web app on a real port. /healthz is asked again as soon as it answers, the whole time.
-const t = useTestDatabase();
+const t = testDatabaseForFile();
 const logger = pino({ level: "silent" }) as Logger;
 const ENTRIES = 60_000;
 let site: TestServer;

@@ -7,7 +7,7 @@ import pino from "pino";
 import { afterAll, afterEach, describe, expect, test } from "vitest";
 import type { Database } from "~/db/client";
 import { createUser } from "~/domain/users/users";
-import { openTestDatabase, useTestDatabase } from "~/db/testing/test-database";
+import { openTestDatabase, testDatabaseForFile } from "~/db/testing/test-database";
 import { freePort, postDeclaredBytes } from "~/test/http-test-server";
 import { BODY_LIMITS } from "./body-limit";
 import { loadConfig } from "./config";
@@ -19,7 +19,7 @@ import { tempDir } from "~/test/temp-dir";
 
 // The web app on a real port, in front of a real database. These tests only reach what answers before
 // React Router (the body limits, the auth service, the request log), so no React build is needed.
-const t = useTestDatabase();
+const t = testDatabaseForFile();
 const dirs: string[] = [];
 afterAll(() => {
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });

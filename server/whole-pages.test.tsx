@@ -2,14 +2,14 @@ import { Suspense } from "react";
 import { Await, Outlet, useLoaderData } from "react-router";
 import { describe, expect, test } from "vitest";
 import handleRequest, { streamTimeout } from "~/app/entry.server";
-import { useTestDatabase } from "~/db/testing/test-database";
+import { testDatabaseForFile } from "~/db/testing/test-database";
 import { routeEntry, startTestWebServer, testServerBuild } from "~/test/web-server";
 
 // A page the page cache keeps is rendered whole (app/entry.server.tsx): React Router would otherwise
 // send its shell first and stream the rest in parts, and the bytes kept would depend on how busy the
 // process was while rendering. A two-route app stands in for the React build, with the real server
 // entry: its page has a part that arrives 50 ms after the rest, as a loader's promise.
-const t = useTestDatabase();
+const t = testDatabaseForFile();
 
 const LATE_MS = 50;
 /** As a browser: crawlers get whole pages whatever the cache. */

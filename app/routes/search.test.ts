@@ -1,12 +1,11 @@
 import type { AppLoadContext } from "react-router";
 import { describe, expect, test } from "vitest";
 import { makeStory } from "~/db/testing/factories";
-import { useTestDatabase } from "~/db/testing/test-database";
+import { testDatabaseForFile } from "~/db/testing/test-database";
 import { createRateLimiter } from "~/lib/rate-limit";
 import { loader } from "./search";
 
-// eslint-disable-next-line react-hooks/rules-of-hooks -- a Vitest fixture named like a hook, not a React hook
-const t = useTestDatabase();
+const t = testDatabaseForFile();
 
 function contextFor(clientAddress: string, search = createRateLimiter({ burst: 3, perMinute: 1, now: () => 0 })) {
   return {

@@ -3,14 +3,13 @@ import { renderToStaticMarkup } from "react-dom/server";
 import { MemoryRouter } from "react-router";
 import { describe, expect, test } from "vitest";
 import { makeCategory, makeSource, makeStory } from "~/db/testing/factories";
-import { useTestDatabase } from "~/db/testing/test-database";
+import { testDatabaseForFile } from "~/db/testing/test-database";
 import { getStoryCard, getStoryPage } from "~/domain/public/public-site";
 import { imageUrlHash, storyCardPath } from "~/lib/story-image";
 import type { Route } from "./+types/story";
 import Story, { meta } from "./story";
 
-// eslint-disable-next-line react-hooks/rules-of-hooks -- a Vitest fixture named like a hook, not a React hook
-const t = useTestDatabase();
+const t = testDatabaseForFile();
 const SITE_URL = "https://oddwire.test";
 
 /** The story page's meta tags, as the page renders them for a published story. */

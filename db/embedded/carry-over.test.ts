@@ -16,11 +16,11 @@ import {
   seedEveryTable,
 } from "../testing/snapshot-fixtures";
 import { openEarlierDatabase } from "../testing/earlier-pglite";
-import { useTestDatabase } from "../testing/test-database";
+import { testDatabaseForFile } from "../testing/test-database";
 import { CarryOverError, carryOverPglite, EARLIER_LOCK_FILE } from "./carry-over";
 
 // The data the carry-over reads is an earlier release's: PGlite in DATA_DIR/pglite.
-const t = useTestDatabase();
+const t = testDatabaseForFile();
 
 function capturingLogger() {
   const lines: { level: string; fields: Record<string, unknown>; message: string }[] = [];

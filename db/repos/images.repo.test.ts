@@ -2,10 +2,10 @@ import { count, desc, sql } from "drizzle-orm";
 import { describe, expect, test } from "vitest";
 import { stories } from "../schema";
 import { makeJob, makeStory } from "../testing/factories";
-import { useTestDatabase } from "../testing/test-database";
+import { testDatabaseForFile } from "../testing/test-database";
 import { NEEDS_IMAGE_WORK } from "./images.repo";
 
-const t = useTestDatabase();
+const t = testDatabaseForFile();
 
 describe("the stories needing image work", () => {
   test("are those never enhanced or failed last time, less those failed for good", async () => {

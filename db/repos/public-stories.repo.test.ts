@@ -1,9 +1,9 @@
 import { sql } from "drizzle-orm";
 import { describe, expect, test } from "vitest";
 import { makeCategory, makeStory } from "../testing/factories";
-import { useTestDatabase } from "../testing/test-database";
+import { testDatabaseForFile } from "../testing/test-database";
 
-const t = useTestDatabase();
+const t = testDatabaseForFile();
 
 describe("a category page read from a position", () => {
   // The reads of byCategory, as it sends them: just older than a position (the Older link), and just

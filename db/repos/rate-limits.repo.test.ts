@@ -1,8 +1,8 @@
 import { sql } from "drizzle-orm";
 import { describe, expect, test } from "vitest";
-import { useTestDatabase } from "../testing/test-database";
+import { testDatabaseForFile } from "../testing/test-database";
 
-const t = useTestDatabase();
+const t = testDatabaseForFile();
 const rule = { window: 60, max: 5 };
 
 /** Moves a key's window `seconds` into the past, as if that much time had gone by. */

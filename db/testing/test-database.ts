@@ -53,7 +53,7 @@ export async function openTestDatabase(
  * Gives the calling test file its own migrated database (on the test run's embedded server, or on
  * TEST_DATABASE_URL's), emptied before each test.
  */
-export function useTestDatabase(): TestDatabase {
+export function testDatabaseForFile(): TestDatabase {
   let current: Awaited<ReturnType<typeof openTestDatabase>> | undefined;
   let repos: Repos | undefined;
   let recording: string[] | null = null;
@@ -68,7 +68,7 @@ export function useTestDatabase(): TestDatabase {
     await current?.dispose();
   });
   const need = () => {
-    if (!current || !repos) throw new Error("useTestDatabase(): the database is opened in beforeAll");
+    if (!current || !repos) throw new Error("testDatabaseForFile(): the database is opened in beforeAll");
     return { database: current.database, repos };
   };
   return {
@@ -82,7 +82,7 @@ export function useTestDatabase(): TestDatabase {
       return need().repos;
     },
     openAnother() {
-      if (!current) throw new Error("useTestDatabase(): the database is opened in beforeAll");
+      if (!current) throw new Error("testDatabaseForFile(): the database is opened in beforeAll");
       return current.openAnother();
     },
     async queriesOf(work) {

@@ -2,13 +2,13 @@ import { eq } from "drizzle-orm";
 import { describe, expect, test } from "vitest";
 import { stories } from "~/db/schema";
 import { makeCategory, makeStory, makeUser } from "~/db/testing/factories";
-import { useTestDatabase } from "~/db/testing/test-database";
+import { testDatabaseForFile } from "~/db/testing/test-database";
 import { getCategoryPage } from "~/domain/public/public-site";
 import { slugify } from "~/lib/slug";
 import { addCategory, deleteCategory, listAdminCategories, reorderCategories, updateCategory } from "./admin-categories";
 import { DEFAULT_CATEGORIES } from "./default-categories";
 
-const t = useTestDatabase();
+const t = testDatabaseForFile();
 
 describe("categories", () => {
   test("a category's slug is made the way a story's is, the way the default categories' slugs were written", async () => {

@@ -4,7 +4,7 @@ import pino from "pino";
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
 import { crawlHosts, rejectedStories, sources, stories, urlQueue } from "~/db/schema";
 import { makeRejectedStory, makeSource, makeUrlQueueItem } from "~/db/testing/factories";
-import { useTestDatabase } from "~/db/testing/test-database";
+import { testDatabaseForFile } from "~/db/testing/test-database";
 import { existsSync } from "node:fs";
 import { chromiumPath, createPageRenderer } from "~/integrations/browser/render-page";
 import { testHttpClient } from "~/integrations/http/testing";
@@ -18,7 +18,7 @@ import { LEFT_QUEUED_TEXT, scrapeQueue } from "./scrape-queue";
 
 const ROBOTS_DENYING_PRIVATE = "User-agent: *\nDisallow: /private/\n";
 
-const t = useTestDatabase();
+const t = testDatabaseForFile();
 const logger = pino({ level: "silent" });
 let site: TestServer;
 let http: HttpClient;

@@ -2,14 +2,14 @@ import { eq } from "drizzle-orm";
 import pino from "pino";
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
 import { crawlHosts } from "~/db/schema";
-import { useTestDatabase } from "~/db/testing/test-database";
+import { testDatabaseForFile } from "~/db/testing/test-database";
 import { isFetchError } from "~/integrations/http/fetch-error";
 import { testHttpClient } from "~/integrations/http/testing";
 import type { HttpClient } from "~/integrations/http/types";
 import { freePort, startTestServer, type TestServer } from "~/test/http-test-server";
 import { createPoliteClient, pauseAfter } from "./polite-client";
 
-const t = useTestDatabase();
+const t = testDatabaseForFile();
 const logger = pino({ level: "silent" });
 const AGENT = "Oddwire/test (+http://127.0.0.1)";
 let site: TestServer;

@@ -1,9 +1,9 @@
 import { expect, test } from "vitest";
 import { makeSource, makeStory } from "~/db/testing/factories";
-import { useTestDatabase } from "~/db/testing/test-database";
+import { testDatabaseForFile } from "~/db/testing/test-database";
 import { getDashboardStats } from "./dashboard";
 
-const t = useTestDatabase();
+const t = testDatabaseForFile();
 
 test("the dashboard counts stories by status, active RSS sources and the last 7 days", async () => {
   const now = new Date("2026-06-15T12:00:00Z");

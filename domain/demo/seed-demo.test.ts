@@ -6,13 +6,13 @@ import { eq, sql } from "drizzle-orm";
 import { describe, expect, test } from "vitest";
 import { accounts, categories, rejectedStories, sources, stories, users } from "~/db/schema";
 import { makeCategory } from "~/db/testing/factories";
-import { useTestDatabase } from "~/db/testing/test-database";
+import { testDatabaseForFile } from "~/db/testing/test-database";
 import { DEFAULT_CATEGORIES, ensureDefaultCategories } from "~/domain/categories/default-categories";
 import { getDashboardStats } from "~/domain/dashboard/dashboard";
 import { DEMO_ADMIN } from "./demo-content";
 import { seedDemo } from "./seed-demo";
 
-const t = useTestDatabase();
+const t = testDatabaseForFile();
 const PUBLIC_DIR = fileURLToPath(new URL("../../public", import.meta.url));
 const NOW = new Date("2025-06-15T12:00:00Z");
 const PASSWORD = "generated-for-this-data-dir";

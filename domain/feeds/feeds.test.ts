@@ -3,12 +3,12 @@ import { eq, inArray } from "drizzle-orm";
 import { describe, expect, test } from "vitest";
 import { stories } from "~/db/schema";
 import { makeCategory, makeRejectedStory, makeStory } from "~/db/testing/factories";
-import { useTestDatabase } from "~/db/testing/test-database";
+import { testDatabaseForFile } from "~/db/testing/test-database";
 import { imageUrlHash } from "~/lib/story-image";
 import { categoryRss, newsSitemap, pagesSitemap, sitemapIndex, siteRss, storiesSitemap } from "./feeds";
 import { buildRobotsTxt } from "./sitemap";
 
-const t = useTestDatabase();
+const t = testDatabaseForFile();
 const SITE = "https://oddwire.test";
 const NOW = new Date();
 const hoursAgo = (h: number) => new Date(NOW.getTime() - h * 3_600_000);

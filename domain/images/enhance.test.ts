@@ -8,7 +8,7 @@ import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { stories } from "~/db/schema";
 import { makeStory } from "~/db/testing/factories";
-import { useTestDatabase } from "~/db/testing/test-database";
+import { testDatabaseForFile } from "~/db/testing/test-database";
 import { isDomainError } from "~/domain/errors";
 import { testHttpClient } from "~/integrations/http/testing";
 import type { HttpClient } from "~/integrations/http/types";
@@ -20,7 +20,7 @@ import { enhanceStoryImages, isLastingFailure, planEnhancement } from "./enhance
 import { imagePanelState } from "./image-stats";
 import type { Progress } from "~/lib/progress";
 
-const t = useTestDatabase();
+const t = testDatabaseForFile();
 const logger = pino({ level: "silent" });
 let site: TestServer;
 let http: HttpClient;

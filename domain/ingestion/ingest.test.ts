@@ -4,7 +4,7 @@ import pino from "pino";
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
 import { feedProcessingLog, scrapedCandidates, sources, stories } from "~/db/schema";
 import { makeRejectedStory, makeSource, makeStory } from "~/db/testing/factories";
-import { useTestDatabase } from "~/db/testing/test-database";
+import { testDatabaseForFile } from "~/db/testing/test-database";
 import { testHttpClient } from "~/integrations/http/testing";
 import type { HttpClient } from "~/integrations/http/types";
 import { normalizeUrl } from "~/lib/normalize-url";
@@ -13,7 +13,7 @@ import type { Clock } from "~/lib/clock";
 import { SOURCE_LEASE_MS as LEASE_MS } from "~/domain/sources/lease";
 import { ingestSource, runIngestionCycle } from "./ingest";
 
-const t = useTestDatabase();
+const t = testDatabaseForFile();
 const logger = pino({ level: "silent" });
 let server: TestServer;
 let http: HttpClient;

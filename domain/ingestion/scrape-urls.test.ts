@@ -3,7 +3,7 @@ import pino from "pino";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { scrapedCandidates, stories } from "~/db/schema";
 import { makeRejectedStory, makeSource, makeStory } from "~/db/testing/factories";
-import { useTestDatabase } from "~/db/testing/test-database";
+import { testDatabaseForFile } from "~/db/testing/test-database";
 import { DomainError } from "~/domain/errors";
 import { testHttpClient } from "~/integrations/http/testing";
 import type { HttpClient } from "~/integrations/http/types";
@@ -12,7 +12,7 @@ import { createPoliteClient } from "~/domain/crawl/polite-client";
 import { fetchPageTitle } from "./page-title";
 import { scrapeUrls } from "./scrape-urls";
 
-const t = useTestDatabase();
+const t = testDatabaseForFile();
 const logger = pino({ level: "silent" });
 let server: TestServer;
 let http: HttpClient;

@@ -3,7 +3,7 @@ import pino from "pino";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { stories } from "~/db/schema";
 import { makeCategory, makeSource, makeUrlQueueItem } from "~/db/testing/factories";
-import { useTestDatabase } from "~/db/testing/test-database";
+import { testDatabaseForFile } from "~/db/testing/test-database";
 import type { CrawlDeps } from "~/domain/crawl/deps";
 import { createPoliteClient } from "~/domain/crawl/polite-client";
 import { scrapeQueue } from "~/domain/crawl/scrape-queue";
@@ -14,7 +14,7 @@ import { runIngestionCycle } from "./ingest";
 import { scrapeUrls } from "./scrape-urls";
 
 // Every way a story comes in keeps the date its source gave it, and the category its source names.
-const t = useTestDatabase();
+const t = testDatabaseForFile();
 const logger = pino({ level: "silent" });
 let site: TestServer;
 let http: HttpClient;

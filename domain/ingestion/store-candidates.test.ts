@@ -2,11 +2,11 @@ import { asc } from "drizzle-orm";
 import { describe, expect, test } from "vitest";
 import { scrapedCandidates, stories } from "~/db/schema";
 import { makeRejectedStory, makeSource, makeStory } from "~/db/testing/factories";
-import { useTestDatabase } from "~/db/testing/test-database";
+import { testDatabaseForFile } from "~/db/testing/test-database";
 import { normalizeUrl } from "~/lib/normalize-url";
 import { candidateFromUrl, settleKnownUrls, storeCandidates, type Candidate } from "./store-candidates";
 
-const t = useTestDatabase();
+const t = testDatabaseForFile();
 const deps = () => ({ repos: t.repos });
 const allStories = () => t.db.select().from(stories).orderBy(asc(stories.id));
 const recorded = () => t.db.select().from(scrapedCandidates).orderBy(asc(scrapedCandidates.id));

@@ -2,10 +2,10 @@ import { eq } from "drizzle-orm";
 import { describe, expect, test } from "vitest";
 import { categories } from "~/db/schema";
 import { makeCategory } from "~/db/testing/factories";
-import { useTestDatabase } from "~/db/testing/test-database";
+import { testDatabaseForFile } from "~/db/testing/test-database";
 import { publicCategories } from "./public-categories";
 
-const t = useTestDatabase();
+const t = testDatabaseForFile();
 
 function counted() {
   let reads = 0;

@@ -2,7 +2,7 @@ import { eq, sql } from "drizzle-orm";
 import { stories } from "~/db/schema";
 import { describe, expect, test } from "vitest";
 import { makeCategory, makeStory } from "~/db/testing/factories";
-import { useTestDatabase } from "~/db/testing/test-database";
+import { testDatabaseForFile } from "~/db/testing/test-database";
 import {
   decodeCursor,
   encodeCursor,
@@ -18,7 +18,7 @@ import {
 } from "./public-site";
 import { publicCategories } from "./public-categories";
 
-const t = useTestDatabase();
+const t = testDatabaseForFile();
 const hoursAgo = (h: number) => new Date(Date.now() - h * 3_600_000);
 
 describe("the home page", () => {

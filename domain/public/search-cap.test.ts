@@ -1,9 +1,9 @@
 import { describe, expect, test } from "vitest";
 import { makeStory } from "~/db/testing/factories";
-import { useTestDatabase } from "~/db/testing/test-database";
+import { testDatabaseForFile } from "~/db/testing/test-database";
 import { SEARCH_MAX_LENGTH, searchQueryFrom, searchStories, suggestStories } from "./public-site";
 
-const t = useTestDatabase();
+const t = testDatabaseForFile();
 
 describe("the search query's cap", () => {
   test.each([

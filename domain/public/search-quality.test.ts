@@ -1,11 +1,11 @@
 import { expect, test } from "vitest";
-import { useTestDatabase } from "~/db/testing/test-database";
+import { testDatabaseForFile } from "~/db/testing/test-database";
 import { runSearchCases, SEARCH_QUERIES, seedSearchStories } from "~/test/search-queries";
 
 // The measured floor of search quality on the query set of test/search-queries.ts (figures:
 // `npm run bench:search-quality`, docs/benchmarks.md): what readers type (plurals, accents, several
 // words, quotes, typos) finds what they mean, and the markup of stored HTML is never matched.
-const t = useTestDatabase();
+const t = testDatabaseForFile();
 
 test("the query set has at least 50 queries of every kind", () => {
   expect(SEARCH_QUERIES.length).toBeGreaterThanOrEqual(50);

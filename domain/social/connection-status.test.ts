@@ -1,7 +1,7 @@
 import pino from "pino";
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
 import { makeStory } from "~/db/testing/factories";
-import { useTestDatabase } from "~/db/testing/test-database";
+import { testDatabaseForFile } from "~/db/testing/test-database";
 import { createGraphClient, type GraphClient } from "~/integrations/facebook/graph-client";
 import { graphErrors, startFakeGraph, type FakeAnswer, type FakeGraph } from "~/integrations/facebook/testing/fake-graph";
 import { connectionStatus, POST_VOUCHES_FOR_MS, TOKEN_TEXT } from "./connection-status";
@@ -9,7 +9,7 @@ import { attemptPost, requestPost } from "./post-story";
 
 // The connection panel's verdict, from a fake Graph API on 127.0.0.1 and the posts on a real database.
 
-const t = useTestDatabase();
+const t = testDatabaseForFile();
 const logger = pino({ level: "silent" });
 let fake: FakeGraph;
 let graph: GraphClient;

@@ -3,7 +3,7 @@ import pino from "pino";
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
 import { auditLog, socialMediaPosts } from "~/db/schema";
 import { makeCategory, makeStory } from "~/db/testing/factories";
-import { useTestDatabase } from "~/db/testing/test-database";
+import { testDatabaseForFile } from "~/db/testing/test-database";
 import { isDomainError } from "~/domain/errors";
 import { createGraphClient, type GraphClient } from "~/integrations/facebook/graph-client";
 import { graphErrors, startFakeGraph, type FakeGraph } from "~/integrations/facebook/testing/fake-graph";
@@ -21,7 +21,7 @@ import {
 } from "./post-story";
 import { socialOverview } from "./social-page";
 
-const t = useTestDatabase();
+const t = testDatabaseForFile();
 const logger = pino({ level: "silent" });
 const SITE = "https://oddwire.test";
 const NOW = new Date("2026-11-24T10:00:00.000Z");

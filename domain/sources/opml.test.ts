@@ -1,10 +1,10 @@
 import { describe, expect, test } from "vitest";
 import { sources } from "~/db/schema";
 import { makeSource, makeUser } from "~/db/testing/factories";
-import { useTestDatabase } from "~/db/testing/test-database";
+import { testDatabaseForFile } from "~/db/testing/test-database";
 import { buildOpml, exportSourcesOpml, importSourcesOpml, OPML_MAX_FEEDS, parseOpml } from "./opml";
 
-const t = useTestDatabase();
+const t = testDatabaseForFile();
 const NOW = new Date("2026-11-22T10:00:00Z");
 const deps = () => ({ sources: t.repos.sources, now: () => NOW.getTime() });
 

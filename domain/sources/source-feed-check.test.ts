@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, expect, test } from "vitest";
 import { makeSource, makeUser } from "~/db/testing/factories";
-import { useTestDatabase } from "~/db/testing/test-database";
+import { testDatabaseForFile } from "~/db/testing/test-database";
 import { isDomainError } from "~/domain/errors";
 import { validateFeed } from "~/domain/ingestion/validate-feed";
 import { testHttpClient } from "~/integrations/http/testing";
@@ -11,7 +11,7 @@ import { sourceForm } from "./testing";
 // Saving an RSS source reads its feed first, over real HTTP from a site on 127.0.0.1: a feed that
 // cannot be read is not accepted silently, but the editor may save it anyway.
 
-const t = useTestDatabase();
+const t = testDatabaseForFile();
 const http = testHttpClient();
 let site: TestServer;
 beforeAll(async () => {

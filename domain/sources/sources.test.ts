@@ -12,12 +12,12 @@ import {
   makeUrlQueueItem,
   makeUser,
 } from "~/db/testing/factories";
-import { useTestDatabase } from "~/db/testing/test-database";
+import { testDatabaseForFile } from "~/db/testing/test-database";
 import { isDomainError } from "~/domain/errors";
 import { createSource, deleteSource, ingestionFailures, InvalidSourceError, listSources, updateSource } from "./sources";
 import { sourceForm } from "./testing";
 
-const t = useTestDatabase();
+const t = testDatabaseForFile();
 const NOW = new Date("2026-11-22T10:00:00Z");
 const DAY = 86_400_000;
 const deps = () => ({ sources: t.repos.sources, crawl: t.repos.crawl, now: () => NOW.getTime() });

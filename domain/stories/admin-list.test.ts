@@ -1,10 +1,10 @@
 import { expect, test } from "vitest";
 import { makeCategory, makeRejectedStory, makeSource, makeStory, makeUser } from "~/db/testing/factories";
-import { useTestDatabase } from "~/db/testing/test-database";
+import { testDatabaseForFile } from "~/db/testing/test-database";
 import { ADMIN_PAGE_SIZE, listAdminStories, type AdminListQuery } from "./admin-list";
 import { publishStory, rejectStory } from "./editorial";
 
-const t = useTestDatabase();
+const t = testDatabaseForFile();
 
 const query = (overrides: Partial<AdminListQuery> = {}): AdminListQuery => ({
   status: "all",

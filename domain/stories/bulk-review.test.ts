@@ -1,10 +1,10 @@
 import { describe, expect, test } from "vitest";
 import { rejectedStories, stories } from "~/db/schema";
 import { makeCategory, makeStory, makeUser } from "~/db/testing/factories";
-import { useTestDatabase } from "~/db/testing/test-database";
+import { testDatabaseForFile } from "~/db/testing/test-database";
 import { bulkOutcomeMessage, bulkPublishStories, bulkRejectStories } from "./bulk-review";
 
-const t = useTestDatabase();
+const t = testDatabaseForFile();
 const deps = () => ({ editorial: t.repos.editorial, now: () => Date.parse("2026-11-22T10:00:00Z") });
 const statusOf = async (id: number) => (await t.repos.editorial.findById(id))?.status ?? "gone";
 

@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import { describe, expect, test } from "vitest";
 import { rejectedStories, stories } from "~/db/schema";
 import { makeCategory, makeRejectedStory, makeSource, makeStory, makeUser } from "~/db/testing/factories";
-import { useTestDatabase } from "~/db/testing/test-database";
+import { testDatabaseForFile } from "~/db/testing/test-database";
 import { slugsFor } from "~/domain/ingestion/story-draft";
 import { normalizeUrl, rejectionContentHash } from "~/lib/normalize-url";
 import {
@@ -17,7 +17,7 @@ import {
   unpublishStory,
 } from "./editorial";
 
-const t = useTestDatabase();
+const t = testDatabaseForFile();
 const NOW = new Date("2026-11-22T10:00:00Z");
 const deps = () => ({ editorial: t.repos.editorial, now: () => NOW.getTime(), siteUrl: "https://oddwire.test" });
 const trail = async (storyId: number) => (await t.repos.audit.forEntity("story", String(storyId))).map((e) => e.action);

@@ -1,9 +1,9 @@
 import { describe, expect, test } from "vitest";
 import { makeUser } from "~/db/testing/factories";
-import { useTestDatabase } from "~/db/testing/test-database";
+import { testDatabaseForFile } from "~/db/testing/test-database";
 import { listUsers, setAdminRight } from "./admin-rights";
 
-const t = useTestDatabase();
+const t = testDatabaseForFile();
 
 describe("admin rights", () => {
   test("an admin grants the admin right, and the audit trail says who did it", async () => {

@@ -1,9 +1,9 @@
 import { describe, expect, test } from "vitest";
 import { makeUser } from "~/db/testing/factories";
-import { useTestDatabase } from "~/db/testing/test-database";
+import { testDatabaseForFile } from "~/db/testing/test-database";
 import { isAdmin } from "./is-admin";
 
-const t = useTestDatabase();
+const t = testDatabaseForFile();
 
 describe("is_admin", () => {
   const errors: unknown[] = [];

@@ -2,11 +2,11 @@ import { verifyPassword } from "better-auth/crypto";
 import { eq } from "drizzle-orm";
 import { describe, expect, test } from "vitest";
 import { accounts, users } from "~/db/schema";
-import { useTestDatabase } from "~/db/testing/test-database";
+import { testDatabaseForFile } from "~/db/testing/test-database";
 import { DomainError } from "~/domain/errors";
 import { createUser, ensureUser, grantAdmin } from "./users";
 
-const t = useTestDatabase();
+const t = testDatabaseForFile();
 const deps = () => ({ users: t.repos.users });
 
 /** The DomainError code a call fails with. */

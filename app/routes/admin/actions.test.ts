@@ -2,7 +2,7 @@ import type { AppLoadContext } from "react-router";
 import { describe, expect, test } from "vitest";
 import { jobs } from "~/db/schema";
 import { makeCategory, makeSource, makeStory, makeUser } from "~/db/testing/factories";
-import { useTestDatabase } from "~/db/testing/test-database";
+import { testDatabaseForFile } from "~/db/testing/test-database";
 import { REQUIRED_FIELDS_MESSAGE } from "~/domain/stories/messages";
 import { queueingRunnerForFile } from "~/jobs/testing";
 import { loader as ingestionLoader } from "./api.ingestion";
@@ -15,8 +15,7 @@ import { action as usersAction } from "./users";
 // The admin actions answer failures through the one error mapping: these run them as the router
 // does, with a signed-in admin, on a real database.
 
-// eslint-disable-next-line react-hooks/rules-of-hooks -- a Vitest fixture named like a hook, not a React hook
-const t = useTestDatabase();
+const t = testDatabaseForFile();
 const SITE = "https://oddwire.test";
 
 // A runner without handlers only queues jobs, as a web process does: a queued job is the outcome.

@@ -2,7 +2,7 @@ import type { AppLoadContext } from "react-router";
 import { describe, expect, test } from "vitest";
 import { jobs } from "~/db/schema";
 import { makeJob, makeStory, makeUser } from "~/db/testing/factories";
-import { useTestDatabase } from "~/db/testing/test-database";
+import { testDatabaseForFile } from "~/db/testing/test-database";
 import { queueingRunnerForFile } from "~/jobs/testing";
 import type { JobsApi } from "~/jobs/types";
 import { action, loader } from "./dashboard";
@@ -11,8 +11,7 @@ import { action, loader } from "./dashboard";
 // real database. A job runner without handlers only queues jobs, as a web process does: the queued
 // job and its input are the outcome (the enhancement itself is tested in domain/images).
 
-// eslint-disable-next-line react-hooks/rules-of-hooks -- a Vitest fixture named like a hook, not a React hook
-const t = useTestDatabase();
+const t = testDatabaseForFile();
 const SITE = "https://oddwire.test";
 
 const queueing = queueingRunnerForFile(() => t.database);

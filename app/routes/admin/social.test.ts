@@ -3,7 +3,7 @@ import type { AppLoadContext } from "react-router";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { socialMediaPosts } from "~/db/schema";
 import { makeStory, makeUser } from "~/db/testing/factories";
-import { useTestDatabase } from "~/db/testing/test-database";
+import { testDatabaseForFile } from "~/db/testing/test-database";
 import { createGraphClient, type GraphClient } from "~/integrations/facebook/graph-client";
 import { graphErrors, startFakeGraph, type FakeGraph } from "~/integrations/facebook/testing/fake-graph";
 import type { JobsApi } from "~/jobs/types";
@@ -12,8 +12,7 @@ import { action, loader } from "./social";
 
 // The Social Media page's loader and action as the router runs them, with a signed-in admin, on a real database.
 
-// eslint-disable-next-line react-hooks/rules-of-hooks -- a Vitest fixture named like a hook, not a React hook
-const t = useTestDatabase();
+const t = testDatabaseForFile();
 const SITE = "https://oddwire.test";
 let fake: FakeGraph;
 let graph: GraphClient;

@@ -5,7 +5,7 @@ import type { AppLoadContext } from "react-router";
 import { afterEach, describe, expect, test } from "vitest";
 import { rejectedStories, urlQueue } from "~/db/schema";
 import { makeSource, makeUrlQueueItem, makeUser } from "~/db/testing/factories";
-import { useTestDatabase } from "~/db/testing/test-database";
+import { testDatabaseForFile } from "~/db/testing/test-database";
 import { createJobRunner, type JobHandlers, type JobRunner } from "~/jobs/runner";
 import type { JobsApi, JobView } from "~/jobs/types";
 import { normalizeUrl } from "~/lib/normalize-url";
@@ -14,8 +14,7 @@ import { idleHandlers } from "~/jobs/testing";
 
 // The URL Que's loader and action as the router runs them, with a signed-in admin, on a real database.
 
-// eslint-disable-next-line react-hooks/rules-of-hooks -- a Vitest fixture named like a hook, not a React hook
-const t = useTestDatabase();
+const t = testDatabaseForFile();
 const SITE = "https://oddwire.test";
 const refusedJobs: JobsApi = {
   enqueue: async () => {
