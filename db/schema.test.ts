@@ -60,7 +60,7 @@ describe("the migrated schema", () => {
     );
   });
 
-  test("gives stories every field of spec section 3", async () => {
+  test("gives stories every field the product defines for them", async () => {
     const columns = await rows<{ column_name: string }>(
       sql`SELECT column_name FROM information_schema.columns WHERE table_name = 'stories'`,
     );
@@ -175,7 +175,7 @@ describe("deletes", () => {
   });
 });
 
-describe("indexes serve the public reads of spec section 7", () => {
+describe("indexes serve the public site's reads", () => {
   async function plan(query: ReturnType<typeof sql>): Promise<string> {
     // With sequential scans priced out, the plan shows whether a usable index exists.
     await t.db.execute(sql`SET enable_seqscan = off`);

@@ -9,7 +9,7 @@ function normalized(input: string): string {
   return result.normalized;
 }
 
-describe("each rule of spec section 5", () => {
+describe("each deduplication rule", () => {
   test.each([
     ["trims surrounding whitespace", "  https://example.com/a \n", "https://example.com/a"],
     ["removes zero-width characters", "https://exa\u200Bmple.com/st\u200Dory\uFEFF", "https://example.com/story"],
@@ -118,7 +118,7 @@ const OUR_OPTIONS: Record<string, unknown> = {
   stripAuthentication: true,
   normalizeProtocol: true,
 };
-// Cases whose expectation contradicts spec section 5, by index in cases.json, with the reason.
+// Cases whose expectation contradicts the product's deduplication rules, by index in cases.json, with the reason.
 const OUT_OF_SCOPE: Record<number, string> = {
   11: "the spec drops a leading www. even when another follows",
   72: "the spec drops a leading www. without validating the top-level domain",
@@ -161,7 +161,7 @@ describe("the normalize-url corpus, where its rules are ours", () => {
 });
 
 // miniflux's urlcleaner cases. Their cleaner keeps fragments and parameter order, and treats ref= and mtm_ differently;
-// those cases are re-labelled with our result per spec section 5.
+// those cases are re-labelled with our result under those rules.
 type MinifluxCase = { name: string; input: string; expected: string };
 const MINIFLUX_RELABELLED: Record<string, string | null> = {
   "URL with no tracking parameters": "https://example.com/page?foo=bar&id=123",

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { decodeHTML } from "entities";
 
-/** Query parameters that only track a visit and never change what a URL points at (spec section 5). */
+/** Query parameters that only track a visit and never change what a URL points at. */
 export const TRACKING_PARAMETERS: ReadonlySet<string> = new Set([
   "utm_source",
   "utm_medium",
@@ -32,7 +32,7 @@ const ZERO_WIDTH = /[\u200B-\u200D\u2060\uFEFF\u00AD]/g;
 const HAS_SCHEME = /^([a-z][a-z0-9+.-]*):(?!\d)/i;
 const ENCODED_SCHEME = /^[a-z][a-z0-9+.-]*%3A/i;
 
-/** Normalises a URL for deduplication, exactly by the rules of spec section 5; never throws. */
+/** Normalises a URL for deduplication, exactly by the product's deduplication rules; never throws. */
 export function normalizeUrl(input: string): NormalizeUrlResult {
   const fail = (code: NormalizeUrlError["error"]["code"], message: string): NormalizeUrlError => ({
     ok: false,
@@ -84,7 +84,7 @@ export function sha256Hex(text: string): string {
   return createHash("sha256").update(text, "utf8").digest("hex");
 }
 
-/** The hash that identifies a rejected story's content (spec section 5). */
+/** The hash that identifies a rejected story's content. */
 export function rejectionContentHash(input: {
   title: string;
   url: string;

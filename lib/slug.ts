@@ -1,5 +1,5 @@
 /**
- * The one slug of a title or category name (spec section 5): lower-cased, characters other than
+ * The one slug of a title or category name: lower-cased, characters other than
  * word characters, whitespace and hyphens removed, trimmed, whitespace runs to hyphens. Removing
  * before hyphenating is the order the default categories' slugs were written in ("Crime & Courts"
  * is crime-courts, not crime--courts). Every stored slug is made of word characters and hyphens

@@ -56,7 +56,7 @@ import { withAuthSecret, type Config } from "./config";
 import type { Logger } from "./logger";
 
 const BUILD_DIR = path.join(PROJECT_ROOT, "build");
-/** The product logo: the placeholder for a story picture that cannot be had (spec section 3), and on share cards. */
+/** The product logo: the placeholder for a story picture that cannot be had, and on share cards. */
 const PUBLIC_DIR = path.join(PROJECT_ROOT, "public");
 const LOGO_FILE = path.join(PUBLIC_DIR, "logo.svg");
 /** Where, under DATA_DIR, the last good copies of public pages are kept for every web process. */

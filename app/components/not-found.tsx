@@ -1,6 +1,6 @@
 import { Link } from "react-router";
 
-/** The 404 page's body (spec section 2). */
+/** The 404 page's body. */
 export function NotFound() {
   return (
     <div className="mx-auto flex max-w-xl flex-col items-center gap-5 py-10 text-center">

@@ -160,7 +160,7 @@ export function SearchDropdown() {
               value={text}
               onChange={(e) => {
                 setText(e.target.value);
-                // Shorter input clears the suggestions at once (spec section 5).
+                // Shorter input clears the suggestions at once.
                 if (e.target.value.trim().length < SUGGESTION_MIN_LENGTH) {
                   setState({ status: "idle", items: [] });
                   setActive(-1);

@@ -63,7 +63,7 @@ const LOOKS = {
 /** The level of a card's title: one below the heading the cards sit under, so no level is skipped. */
 export type CardHeading = "h2" | "h3" | "h4";
 
-/** A card's picture (with the 'Weird' badge) and text: category, title, summary, date and the link out (spec section 2). */
+/** A card's picture (with the 'Weird' badge) and text: category, title, summary, date and the link out. */
 function StoryCardContent({
   story,
   look,

@@ -14,7 +14,7 @@ export async function loader({ context }: Route.LoaderArgs) {
   };
 }
 
-// While a client-side navigation loads, the page says what it is waiting for (spec section 2).
+// While a client-side navigation loads, the page says what it is waiting for.
 function Pending({ location }: { location: Location }) {
   if (location.pathname === "/") return <p className="font-display text-2xl font-bold">Loading weird news...</p>;
   if (location.pathname.startsWith("/category/")) return <p className="font-display text-2xl font-bold">Loading stories...</p>;

@@ -6,7 +6,7 @@ import { imageWorkReset } from "./images.repo";
 
 export type StoryRow = typeof stories.$inferSelect;
 
-/** A story's editable fields (spec section 2, Add/Edit dialog). */
+/** A story's editable fields: those of the Add/Edit dialog. */
 export type StoryFields = {
   title: string;
   summary: string | null;

@@ -13,7 +13,7 @@ export type SourcePatch = Partial<Omit<NewSource, "id" | "createdAt">>;
 /** A source with its recent activity: stories created from it since a moment, and how many of them are published. */
 export type SourceWithHealth = SourceRow & { recentStories: number; recentPublished: number };
 
-/** The steps of a source delete, in the order they run (spec section 7). */
+/** The steps of a source delete, in the order they run. */
 export const SOURCE_DELETE_STEPS = ["feed processing logs", "scraped candidates", "rejected stories", "stories", "source"] as const;
 export type SourceDeleteStep = (typeof SOURCE_DELETE_STEPS)[number];
 

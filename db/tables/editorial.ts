@@ -3,7 +3,7 @@ import { boolean, check, index, integer, jsonb, pgTable, text, uniqueIndex } fro
 import { createdAt, timestamptz, updatedAt } from "./columns";
 import { imageProcessingStatus, sourceStatus, sourceType, storyStatus } from "./enums";
 
-// Editorial content (spec section 3)
+// Editorial content
 
 export const categories = pgTable(
   "categories",

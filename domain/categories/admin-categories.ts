@@ -2,7 +2,7 @@ import type { CategoriesRepo } from "~/db/repos/categories.repo";
 import { DomainError, fieldMessages } from "~/domain/errors";
 import { categoryFormSchema, CATEGORY_FIELDS_MESSAGE } from "./category-form";
 
-// The Categories page (spec sections 2, 4 and 5): add, edit, reorder, and (beyond the spec) delete.
+// The Categories page: add, edit, reorder, and (beyond the spec) delete.
 
 /**
  * A category as the Categories page shows it. `published` is the category's story count wherever

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { slugify } from "~/lib/slug";
 
-// The Categories form's rule (spec section 5), one schema for the server and the browser: the browser
+// The Categories form's rule, one schema for the server and the browser: the browser
 // says why Add and Save are disabled in the very words the server refuses with.
 
 /** Why a category cannot be added or saved as it is. */

@@ -3,7 +3,7 @@ import type { UrlQueueStatus } from "~/db/repos/crawl.repo";
 import { DomainError } from "~/domain/errors";
 import { rejectionContentHash } from "~/lib/normalize-url";
 
-/** The URL Que's limits and filters (spec section 9). */
+/** The URL Que's limits and filters. */
 export const URL_QUEUE_LIMIT = 1000;
 export const URL_QUEUE_STATUSES = ["queued", "scraped", "failed", "all"] as const;
 export type UrlQueueFilterStatus = (typeof URL_QUEUE_STATUSES)[number];

@@ -16,7 +16,7 @@ export const NEWS_MAX_ITEMS = 1_000;
 /** The largest story id (stories.id is a PostgreSQL integer). */
 const MAX_STORY_ID = 2_147_483_647;
 
-/** The site's static public pages, as listed on /sitemap (spec section 2). */
+/** The site's static public pages, as listed on /sitemap. */
 export const STATIC_PAGES = [
   "/",
   "/sitemap",

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "vitest";
 import { bulkBatchSize, durationText, estimatedSeconds, estimateText, throughputText } from "./panel-rules";
 
-test("the bulk batch is every story needing work plus ten (spec section 9)", () => {
+test("the bulk batch is every story needing work plus ten", () => {
   expect(bulkBatchSize(0)).toBe(10);
   expect(bulkBatchSize(3)).toBe(13);
   expect(bulkBatchSize(240)).toBe(250);

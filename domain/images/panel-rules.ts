@@ -1,4 +1,4 @@
-// The image panel's rules (spec sections 7-9). Pure, so the dashboard page imports them as they are.
+// The image panel's rules. Pure, so the dashboard page imports them as they are.
 
 /** How many of the newest stories the image analysis looks at. */
 export const ANALYSIS_SIZE = 20;

@@ -1,4 +1,4 @@
-/** A source's keyword rules (spec section 3: include_keywords, exclude_keywords). */
+/** A source's keyword rules: include_keywords and exclude_keywords. */
 export type KeywordRules = { include: readonly string[]; exclude: readonly string[] };
 
 export type KeywordDecision = { keep: true } | { keep: false; reason: string };

@@ -78,7 +78,7 @@ export type CategoryCursor = { after?: string | null; before?: string | null };
 
 /**
  * A category's page. The title is the category's name, else the first story's category, else
- * 'Category' (spec section 2); `found` is false for an unknown slug. With a cursor from the Older
+ * 'Category'; `found` is false for an unknown slug. With a cursor from the Older
  * (`after`) or Newer (`before`) link, the page is read from that story on, so stories published
  * meanwhile neither repeat nor hide one; `page` is then only the number shown. A cursor that is not
  * ours, or that no longer leads anywhere (nothing older, or less than a page newer), falls back to
@@ -134,7 +134,7 @@ export async function getStoryCard(deps: Pick<PublicDeps, "publicStories">, id: 
 }
 
 /**
- * Full search (spec section 5): a blank query gives nothing; otherwise a case-insensitive substring
+ * Full search: a blank query gives nothing; otherwise a case-insensitive substring
  * of title, summary or content, title matches first. With no result, a close title word is offered.
  */
 export async function searchStories(

@@ -1,4 +1,4 @@
-// The Facebook post composition rule (spec section 7, limits in section 9). Pure: the composer in the
+// The Facebook post composition rule and its limits. Pure: the composer in the
 // browser uses it for its first draft, the server and the CLI for theirs.
 
 /** Characters of the summary a post carries. */

@@ -2,7 +2,7 @@ import type { Repos } from "~/db/repos";
 import type { PostableStory, SocialPostListItem } from "~/db/repos/social.repo";
 import { DomainError } from "~/domain/errors";
 
-/** Stories Ready to Post and Recent Facebook Posts each list 20 items (spec section 9). */
+/** Stories Ready to Post and Recent Facebook Posts each list 20 items. */
 export const READY_LIMIT = 20;
 export const RECENT_LIMIT = 20;
 /** Scheduled posts listed at most; more than this many waiting is not a newsroom's day. */

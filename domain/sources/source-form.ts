@@ -2,7 +2,7 @@ import { z } from "zod";
 import { compilePattern } from "~/domain/crawl/patterns";
 import { httpUrlOrNull } from "~/lib/http-url";
 
-// The source form's rules (spec sections 3, 5 and 9), shared by the browser (instant feedback) and
+// The source form's rules, shared by the browser (instant feedback) and
 // the server (the control). Nothing here touches Node, so the page can import it.
 
 export const SOURCE_TYPES = ["rss", "web_scraping", "manual"] as const;
@@ -254,7 +254,7 @@ export const sourceFormSchema = z.object({
   defaultCategoryId: text,
 }) satisfies z.ZodType<SourceFormInput, unknown>;
 
-/** The toasts of the Sources page (spec section 8). */
+/** The toasts of the Sources page. */
 export const SOURCE_MESSAGES = {
   created: { title: "Source created", description: "Your new source has been added." },
   updated: { title: "Source updated", description: "Your changes have been saved." },

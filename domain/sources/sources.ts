@@ -8,7 +8,7 @@ import { normalizeUrl } from "~/lib/normalize-url";
 import { inTrouble } from "./source-health";
 import { HEALTH_WINDOW_DAYS, validateSourceForm, type SourceFieldErrors, type SourceFormInput, type SourceFormValues, type SourceType } from "./source-form";
 
-// Source management for the Sources page (spec sections 2, 3, 4, 5 and 7): list with health, create,
+// Source management for the Sources page: list with health, create,
 // edit and delete. Every change is recorded with who made it.
 
 /** What saving an RSS source learns by reading its feed (the RSS Validator's result, in part). */

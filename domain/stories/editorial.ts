@@ -8,7 +8,7 @@ import { storySlug } from "~/lib/slug";
 import { sitePicturePath } from "~/lib/story-image";
 import { storyLink } from "./story-link";
 
-// Story review in the back office (spec sections 2, 4 and 5): state transitions, the reject flow,
+// Story review in the back office: state transitions, the reject flow,
 // hand-made stories and edits. Every change is recorded with who made it.
 
 export { ALREADY_REJECTED_MESSAGE, REQUIRED_FIELDS_MESSAGE } from "./messages";
@@ -128,7 +128,7 @@ export async function changeStoryCategory(deps: EditorialDeps, input: Actor & { 
 }
 
 /**
- * Saves the Edit dialog: every field it shows. The slug never changes on edit (spec section 5). The
+ * Saves the Edit dialog: every field it shows. The slug never changes on edit. The
  * Source URL is the story's link (where it was found, else the one given): a new one is the story's
  * new address for readers, deduplication and image enhancement, and is refused when another story
  * has it; a story that has a link keeps one.
@@ -167,7 +167,7 @@ export async function deleteStory(deps: EditorialDeps, input: Actor & { storyId:
 }
 
 /**
- * A story made by hand: published at once with the publish date now (spec section 4). Its URL is
+ * A story made by hand: published at once with the publish date now. Its URL is
  * normalised for deduplication; a URL already in stories is refused. The slug comes from the title
  * unless given, and gets a number when it is taken.
  */

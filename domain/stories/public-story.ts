@@ -1,7 +1,7 @@
 import type { ListedStory } from "~/db/repos/published-stories";
 import { httpUrlOrNull } from "~/lib/http-url";
 
-/** What the public site knows of a story (spec section 3, public mapping). */
+/** What the public site knows of a story. */
 export type PublicStory = {
   id: number;
   title: string;

@@ -3,7 +3,7 @@ import { isHttpUrl } from "~/lib/http-url";
 import { sitePicturePath } from "~/lib/story-image";
 import { REQUIRED_FIELDS_MESSAGE } from "./messages";
 
-// The story form's rules (spec section 5), one schema for the server and the browser: the Add/Edit
+// The story form's rules, one schema for the server and the browser: the Add/Edit
 // dialog checks the required fields with it before sending, and the domain checks all of them.
 
 const optionalUrl = z

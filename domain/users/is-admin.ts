@@ -2,7 +2,7 @@ import type { UsersRepo } from "~/db/repos/users.repo";
 
 /**
  * The spec's is_admin: whether a user has the admin flag. Any failure is logged and means
- * "not an admin" (spec section 6).
+ * "not an admin".
  */
 export async function isAdmin(
   deps: { users: Pick<UsersRepo, "findById">; logger: { error: (obj: object, msg: string) => void } },

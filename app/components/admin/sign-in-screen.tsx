@@ -27,7 +27,7 @@ const TITLES: Record<Mode, string> = {
   forgot: "Reset your password",
 };
 
-/** The admin sign-in screen (spec section 2): sign in, sign up with e-mail verification, or reset the password. */
+/** The admin sign-in screen: sign in, sign up with e-mail verification, or reset the password. */
 export function SignInScreen() {
   const [mode, setMode] = useState<Mode>("sign-in");
   const [email, setEmail] = useState("");
@@ -137,7 +137,7 @@ export function SignInScreen() {
   );
 }
 
-/** What a signed-in user without the admin flag sees (spec section 2). */
+/** What a signed-in user without the admin flag sees. */
 export function AccessDenied({ email }: { email?: string }) {
   return (
     <main id="main" className="flex min-h-screen items-center justify-center bg-ink p-4">

@@ -5,7 +5,7 @@ import { slugify } from "~/lib/slug";
 import { useActionSuccess, useActionToast, type ActionResult } from "~/app/lib/action-toast";
 import { DisabledReason } from "~/app/components/admin/disabled-reason";
 
-/** The Add Category form: the slug follows the name until it is edited by hand (spec section 5). */
+/** The Add Category form: the slug follows the name until it is edited by hand. */
 export function AddCategory({ onDone }: { onDone: () => void }) {
   const fetcher = useFetcher<ActionResult>();
   useActionToast(fetcher.data);

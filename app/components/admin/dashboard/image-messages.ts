@@ -4,7 +4,7 @@ import { jobResult } from "~/domain/jobs/kinds";
 import type { JobView } from "~/jobs/types";
 import { plural } from "~/app/lib/format";
 
-// The image panel's words and numbers (spec sections 8 and 9), pure so they are tested as a table.
+// The image panel's words and numbers, pure so they are tested as a table.
 
 /**
  * Which button started a run: Enhance All (the bulk batch), a quick batch of 10 or 50, the
@@ -144,7 +144,7 @@ export function parseFollowedRun(value: Record<string, unknown>): FollowedRun | 
 }
 
 /**
- * How a refused action is told (spec section 8): the generic text of a failure that is not the
+ * How a refused action is told: the generic text of a failure that is not the
  * editor's doing, and, for the analysis, the spec's one description whatever went wrong.
  */
 export function actionFailure(intent: string): { fallback: string; description?: string } {

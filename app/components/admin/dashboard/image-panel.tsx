@@ -41,7 +41,7 @@ function useAnswerToast(answer: ImageAnswer | undefined) {
 }
 
 /**
- * The dashboard's image enhancement panel (spec sections 2, 7-9): analyse the newest stories'
+ * The dashboard's image enhancement panel: analyse the newest stories'
  * images, enhance a batch (all that need work plus 10, or 10 or 50) after a confirmation with one
  * estimate from the measured speed of recent runs, or test one story; a run shows its progress and
  * can be cancelled, and ends in a toast with its numbers. Stories that failed for a lasting reason

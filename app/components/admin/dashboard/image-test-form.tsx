@@ -7,7 +7,7 @@ import type { ImageAnswer } from "./image-panel";
 import { showPanelToast } from "./use-image-run";
 
 /**
- * The single-story test (spec section 5): a story ID, required, and an optional image URL to use
+ * The single-story test: a story ID, required, and an optional image URL to use
  * instead of looking on the story's page. A blank ID is refused here, before anything is sent.
  */
 export function ImageTestForm({ fetcher, disabled, busy }: { fetcher: FetcherWithComponents<ImageAnswer>; disabled: boolean; busy: boolean }) {

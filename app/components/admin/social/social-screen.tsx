@@ -28,7 +28,7 @@ function whenText(iso: string): string {
   return `${formatDate(iso)} ${formatTime(iso)} UTC`;
 }
 
-/** Social Media (spec section 2): the Page connection, stories ready to post, the composer, scheduled and recent posts. */
+/** Social Media: the Page connection, stories ready to post, the composer, scheduled and recent posts. */
 export function SocialScreen({
   ready,
   scheduled,

@@ -1,4 +1,4 @@
-// The Social Media page's words: spec section 2 (areas, empty and loading texts) and section 8
+// The Social Media page's words: its areas, empty and loading texts, and its toasts
 // (Facebook texts), word for word; the rest is ours.
 
 export const SOCIAL_TEXT = {

@@ -12,7 +12,7 @@ export function ingestionProgressLine(job: Pick<JobView, "status" | "progress" |
 /** The three counts of the spec's RSS ingestion result. */
 export type IngestionCounts = JobResult<"rss-ingestion">;
 
-/** The completion toast's text (spec section 8, RSS ingestion). */
+/** The RSS ingestion completion toast's text. */
 export function ingestionSummary(counts: IngestionCounts): string {
   return `Processed ${counts.sources_processed} sources, found ${counts.total_items_found} items, processed ${counts.total_items_processed} new stories`;
 }

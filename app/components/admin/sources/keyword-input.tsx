@@ -12,7 +12,7 @@ export function FieldError({ id, message }: { id: string; message: string | unde
   ) : null;
 }
 
-/** A keyword list: chips removable one by one, a new one added with Enter or Add (spec section 5). */
+/** A keyword list: chips removable one by one, a new one added with Enter or Add. */
 export function KeywordInput({
   name,
   label,

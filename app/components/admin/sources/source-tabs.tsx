@@ -8,7 +8,7 @@ export const TABS = [
 ] as const;
 export type TabId = (typeof TABS)[number]["id"];
 
-/** The Sources page's four tabs (spec section 2); arrow keys, Home and End move between them. */
+/** The Sources page's four tabs; arrow keys, Home and End move between them. */
 export function Tabs({ active, onSelect }: { active: TabId; onSelect: (tab: TabId) => void }) {
   const refs = useRef<Record<string, HTMLButtonElement | null>>({});
   const onKeyDown = (event: ReactKeyboardEvent) => {

@@ -3,7 +3,7 @@ import { httpUrlOrNull } from "~/lib/http-url";
 /** The one local-storage key the watchlist lives under. */
 export const WATCHLIST_KEY = "oddwire.watchlist";
 
-/** A website an editor keeps an eye on (spec section 3). */
+/** A website an editor keeps an eye on. */
 export type WatchlistItem = { id: string; url: string; title: string; addedAt: string };
 
 export const WATCHLIST_MESSAGES = {

@@ -69,7 +69,7 @@ export function StoryToolbar({
   );
 }
 
-/** The status filter buttons of spec section 2, each with how many stories it would show. */
+/** The status filter buttons, each with how many stories it would show. */
 export function StatusButtons({ query, counts }: { query: AdminListQuery; counts: Record<StatusFilter, number> }) {
   return (
     <nav aria-label="Filter stories" className="flex flex-wrap gap-1">

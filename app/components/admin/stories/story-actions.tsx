@@ -10,7 +10,7 @@ const primary = "h-7 rounded-full border-2 border-ink bg-acid px-2.5 text-xs fon
 const button = "h-7 rounded-full border-2 border-transparent px-2 text-xs font-bold hover:border-ink disabled:opacity-50";
 
 /**
- * A story row's last three columns (spec section 2): its category (a select that changes it), its
+ * A story row's last three columns: its category (a select that changes it), its
  * status badge, and its actions: Publish (asking for a category where there is none) and Reject when pending, Unpublish when published, Edit,
  * Delete, and the row's `details` toggle.
  */

@@ -11,7 +11,7 @@ import { CategoryOptions, type CategoryOption } from "~/app/components/admin/cat
 
 const field = "w-full rounded-lg border-2 border-ink bg-white px-3 py-2 aria-invalid:border-alarm-ink aria-invalid:bg-red-50";
 
-/** The Add/Edit dialog of spec section 2: a slug only when adding; Create or Update, and Cancel. */
+/** The Add/Edit dialog: a slug only when adding; Create or Update, and Cancel. */
 export function StoryDialog({ story, categories, onClose }: { story: AdminStory | null; categories: CategoryOption[]; onClose: () => void }) {
   const fetcher = useFetcher<ActionResult>();
   const adding = story === null;

@@ -66,7 +66,7 @@ function StoryDetails({ story, id }: { story: AdminStory; id: string }) {
 const ROW_GRID = "lg:grid-cols-[1rem_3.5rem_minmax(0,1fr)_9rem_7.5rem_5.25rem_15.5rem]";
 
 /**
- * The review list, one dense row per story (spec section 2's card fields: picture, title, summary,
+ * The review list, one dense row per story (the card's fields: picture, title, summary,
  * category, date, source, ID, status and Featured badges), with its selection box and actions;
  * the details fold out. j / k move the active row.
  */

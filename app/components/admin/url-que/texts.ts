@@ -1,4 +1,4 @@
-// The URL Que's words (spec section 8), in one place for the screen, its action and its journey.
+// The URL Que's words, in one place for the screen, its action and its journey.
 
 import type { JobResult } from "~/domain/jobs/kinds";
 

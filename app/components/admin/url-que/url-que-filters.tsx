@@ -2,7 +2,7 @@ import { useMemo } from "react";
 import { FilterBar } from "~/app/components/admin/filter-bar";
 import { STATUS_LABELS, urlQueList, type StatusChoices, type UrlQueFilters } from "./filters";
 
-/** Source, Status and 'Search URL' (spec section 2), on the back office's one filter bar. */
+/** Source, Status and 'Search URL', on the back office's one filter bar. */
 export function UrlQueFiltersBar({ filters, statuses, sources }: { filters: UrlQueFilters; statuses: StatusChoices; sources: { id: number; name: string }[] }) {
   const list = useMemo(() => urlQueList(statuses), [statuses]);
   return (

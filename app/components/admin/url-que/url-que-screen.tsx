@@ -47,7 +47,7 @@ function EmptyQueue({ filtered }: { filtered: boolean }) {
   );
 }
 
-/** The URL Que (spec section 2): filters, the bulk actions on a selection, and the queue list. */
+/** The URL Que: filters, the bulk actions on a selection, and the queue list. */
 export function UrlQueScreen({
   items,
   sources,
@@ -108,7 +108,7 @@ export function UrlQueScreen({
       return;
     }
     const ids = [...selected];
-    // Delete asks first (spec section 8).
+    // Delete asks first.
     if (action === "delete") confirm.ask({ title: "Delete URLs", message: <p>{URL_QUE_TEXT.confirmDelete(ids.length)}</p>, confirmLabel: "Delete", onConfirm: () => submit("delete", ids) });
     else submit(action, ids);
   };

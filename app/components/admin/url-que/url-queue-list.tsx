@@ -20,7 +20,7 @@ export function formatLastmod(iso: string | null): string {
 }
 
 /**
- * The queue list: at most 60% of the viewport high and scrolled inside (spec section 9); each row's
+ * The queue list: at most 60% of the viewport high and scrolled inside; each row's
  * checkbox is named by its URL, which opens in a new tab.
  */
 export function UrlQueueList({
