@@ -78,12 +78,18 @@ export function followJob<Run extends FollowedJob>(key: string, run: Run | null)
   window.dispatchEvent(new Event(FOLLOWED_CHANGED));
 }
 
+/** A kept run as its page reads it (its id already checked), or null when it is not one of its runs. */
+export type ParseFollowed<Run extends FollowedJob> = (value: FollowedJob & Record<string, unknown>) => Run | null;
+
+/** A run kept by nothing but its id. */
+const idOnly: ParseFollowed<FollowedJob> = (value) => ({ jobId: value.jobId });
+
 /** What is kept under a key, as its page reads it; null when nothing is, or something that is not one of its runs. */
-export function readFollowed<Run extends FollowedJob>(text: string | null, parse: (value: Record<string, unknown>) => Run | null): Run | null {
+export function readFollowed<Run extends FollowedJob>(text: string | null, parse: ParseFollowed<Run>): Run | null {
   try {
     const value = JSON.parse(text ?? "null") as unknown;
     if (!value || typeof value !== "object" || typeof (value as FollowedJob).jobId !== "string" || (value as FollowedJob).jobId === "") return null;
-    return parse(value as Record<string, unknown>);
+    return parse(value as FollowedJob & Record<string, unknown>);
   } catch {
     return null;
   }
@@ -99,11 +105,13 @@ export function readFollowed<Run extends FollowedJob>(text: string | null, parse
  */
 export function useFollowedJob<Run extends FollowedJob>(options: {
   key: string;
-  parse: (value: Record<string, unknown>) => Run | null;
+  /** How the page reads what it keeps beside the id; by default it keeps the id alone. */
+  parse?: ParseFollowed<Run>;
   onEnd: (run: Run, job: JobView | null, detail: unknown) => void;
   found?: Run | null;
 }): { run: Run | null; job: JobView | null; follow: (run: Run) => void } {
-  const { key, parse } = options;
+  const { key } = options;
+  const parse = options.parse ?? (idOnly as ParseFollowed<Run>);
   // The server has no sessionStorage: it renders what the page's data says, and the browser adds what it kept.
   const text = useSyncExternalStore(subscribeToFollowed, () => readStorage("session", key), () => null);
   const stored = useMemo(() => readFollowed(text, parse), [text, parse]);

@@ -210,7 +210,6 @@ describe("the run a tab remembers", () => {
     [{ jobId: "a1", kind: "all" }, { jobId: "a1", kind: "all" }],
     [{ jobId: "a1", kind: "single" }, { jobId: "a1", kind: "single" }],
     [{ jobId: "a1", kind: "paint" }, null],
-    [{ jobId: 7, kind: "all" }, null],
   ])("%j", (value, run) => {
     expect(parseFollowedRun(value)).toEqual(run);
   });

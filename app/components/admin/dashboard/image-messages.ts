@@ -139,8 +139,8 @@ export type FollowedRun = { jobId: string; kind: RunKind };
 const KINDS: readonly RunKind[] = ["all", "quick", "single", "retry", "other"];
 
 /** A kept run as its page reads it (see useFollowedJob), or null when it is not one. */
-export function parseFollowedRun(value: Record<string, unknown>): FollowedRun | null {
-  return typeof value.jobId === "string" && KINDS.includes(value.kind as RunKind) ? { jobId: value.jobId, kind: value.kind as RunKind } : null;
+export function parseFollowedRun(value: { jobId: string } & Record<string, unknown>): FollowedRun | null {
+  return KINDS.includes(value.kind as RunKind) ? { jobId: value.jobId, kind: value.kind as RunKind } : null;
 }
 
 /**

@@ -33,8 +33,6 @@ function rememberLastRun(job: JobView, failed: FailedSource[]) {
   window.dispatchEvent(new Event(CHANGED));
 }
 
-const parseRunning = (value: Record<string, unknown>) => ({ jobId: String(value.jobId) });
-
 /** The last finished ingestion run this browser kept, for the panel's last-run line. */
 export function useLastIngestionRun(): string | null {
   return useSyncExternalStore(subscribe, () => readStorage("local", LAST_RUN_KEY), () => null);
@@ -59,7 +57,6 @@ export function IngestionTrigger({ useCanonical = false, align = "end" }: { useC
   // The running job is followed across reloads and pages (the dashboard shows the same button).
   const { run, job: current, follow } = useFollowedJob({
     key: RUNNING_JOB_KEY,
-    parse: parseRunning,
     onEnd: async (_run, finished, detail) => {
       if (finished?.status !== "succeeded") {
         if (finished) {

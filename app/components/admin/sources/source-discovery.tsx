@@ -10,8 +10,6 @@ import { useFollowedJob } from "~/app/components/admin/job-poll";
 import { Spinner } from "./spinner";
 import { linkClass, secondaryButtonClass } from "./ui";
 
-const parseRunning = (value: Record<string, unknown>) => ({ jobId: String(value.jobId) });
-
 /** 'Discover now' on a Web Scraping card: queues the source's discovery, shows its progress, then the outcome's toast. */
 export function DiscoverButton({ source }: { source: SourceView }) {
   const fetcher = useFetcher<DiscoverAnswer>();
@@ -19,7 +17,6 @@ export function DiscoverButton({ source }: { source: SourceView }) {
   // The source's running discovery is followed across reloads and tab switches.
   const { run, job, follow } = useFollowedJob({
     key: discoveryJobKey(source.id),
-    parse: parseRunning,
     onEnd: (_run, finished, detail) => {
       void revalidator.revalidate();
       const message = discoveryToast(finished, source.id);

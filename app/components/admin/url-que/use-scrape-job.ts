@@ -1,6 +1,6 @@
 import { useNavigate, useRevalidator } from "react-router";
 import { toast } from "sonner";
-import { useFollowedJob } from "~/app/components/admin/job-poll";
+import { useFollowedJob, type ParseFollowed } from "~/app/components/admin/job-poll";
 import type { JobView } from "~/jobs/types";
 import { jobResult } from "~/domain/jobs/kinds";
 import { URL_QUE_TEXT } from "./texts";
@@ -18,8 +18,8 @@ export function scrapeProgress(run: ScrapeRun): { done: number; total: number; l
   return { done, total, line: URL_QUE_TEXT.scrapeProgress(done, total) };
 }
 
-const parseRun = (value: Record<string, unknown>) =>
-  typeof value.jobId === "string" && typeof value.requested === "number" ? { jobId: value.jobId, requested: value.requested } : null;
+const parseRun: ParseFollowed<{ jobId: string; requested: number }> = (value) =>
+  typeof value.requested === "number" ? { jobId: value.jobId, requested: value.requested } : null;
 
 /**
  * Follows a queued "scrape-queue" job until it ends: then the spec's toast and, on success, Stories
