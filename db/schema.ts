@@ -1,7 +1,7 @@
 // Every table of the database, one module per part of the product (db/tables/), gathered here:
 // drizzle-kit generates the migrations from this file, and the code imports tables from it.
 import { accounts, sessions, users, verifications } from "./tables/accounts";
-import { categories, rejectedStories, sources, stories } from "./tables/editorial";
+import { categories, rejectedStories, sources, stories, triageModels } from "./tables/editorial";
 import { candidateOutcome, imageProcessingStatus, jobStatus, socialPlatform, socialPostStatus, sourceStatus, sourceType, storyStatus, urlQueueStatus } from "./tables/enums";
 import { feedProcessingLog, scrapedCandidates, urlQueue } from "./tables/ingestion";
 import { auditLog, jobs } from "./tables/operations";
@@ -28,6 +28,7 @@ export const schema = {
   sources,
   stories,
   rejectedStories,
+  triageModels,
   urlQueue,
   socialMediaPosts,
   feedProcessingLog,

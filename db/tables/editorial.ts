@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { boolean, check, index, integer, jsonb, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
+import { boolean, check, index, integer, jsonb, pgTable, real, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { createdAt, timestamptz, updatedAt } from "./columns";
 import { imageProcessingStatus, sourceStatus, sourceType, storyStatus } from "./enums";
 
@@ -120,6 +120,15 @@ export const stories = pgTable(
     /** The picture's size in pixels when measured (by enhancement or when the site first fetched it); null when not known. */
     imageWidth: integer("image_width"),
     imageHeight: integer("image_height"),
+    /** Triage: how likely the desk is to publish this pending story, 0 to 1, by the last ranking model; null before one. */
+    triageScore: real("triage_score"),
+    /** Triage: the category the desk's published stories suggest, and how sure (0 to 1); null when none stands out. */
+    suggestedCategoryId: integer("suggested_category_id").references(() => categories.id, { onDelete: "set null" }),
+    suggestedCategoryConfidence: real("suggested_category_confidence"),
+    /** Triage: pending stories that report one event share a group (the id of its first story); null alone. */
+    sameStoryGroup: integer("same_story_group"),
+    /** Why this story was grouped with the others, in the editor's words. */
+    sameStoryReason: text("same_story_reason"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -144,6 +153,11 @@ export const stories = pgTable(
     // the database, with their indexes (migration 0009, docs/decisions/011-search.md).
     // Back office: lists by status, per source, recent activity, image work.
     index("stories_status_created_idx").on(t.status, t.createdAt.desc().nullsFirst()),
+    // Pending, most likely first: the triage order of the Stories screen.
+    index("stories_pending_triage_idx")
+      .on(t.triageScore.desc().nullsLast(), t.id.desc())
+      .where(sql`${t.status} = 'pending'`),
+    index("stories_same_story_group_idx").on(t.sameStoryGroup).where(sql`${t.sameStoryGroup} IS NOT NULL`),
     index("stories_source_idx").on(t.sourceId),
     index("stories_created_at_idx").on(t.createdAt.desc().nullsFirst()),
     index("stories_image_work_idx")
@@ -178,6 +192,8 @@ export const rejectedStories = pgTable(
     id: integer("id").primaryKey().generatedAlwaysAsIdentity(),
     sourceId: integer("source_id").references(() => sources.id, { onDelete: "restrict" }),
     title: text("title").notNull(),
+    /** Kept so the desk's rejections teach the triage model what it does not publish. */
+    summary: text("summary"),
     originalUrl: text("original_url"),
     normalizedUrl: text("normalized_url").notNull(),
     urlHash: text("url_hash").notNull(),
@@ -185,6 +201,8 @@ export const rejectedStories = pgTable(
     rejectionReason: text("rejection_reason").notNull().default("manual_rejection"),
     rejectionDetails: jsonb("rejection_details").$type<RejectionDetails>(),
     rejectedAt: timestamptz("rejected_at").notNull().defaultNow(),
+    /** When the story came in (its row's creation), for each source's yield; the rejection time for rows older than this column. */
+    ingestedAt: timestamptz("ingested_at"),
     createdAt: createdAt(),
   },
   (t) => [
@@ -193,4 +211,23 @@ export const rejectedStories = pgTable(
     index("rejected_stories_source_idx").on(t.sourceId),
     index("rejected_stories_rejected_at_idx").on(t.rejectedAt.desc().nullsFirst()),
   ],
+);
+
+/**
+ * The triage models learned from the desk's decisions: the ranking (likely to be published) and the
+ * category suggestion, each kept as JSON. The newest row of a kind is the one in use; a failed
+ * retrain adds none, so the last good model stays.
+ */
+export const triageModels = pgTable(
+  "triage_models",
+  {
+    id: integer("id").primaryKey().generatedAlwaysAsIdentity(),
+    kind: text("kind").$type<"ranking" | "category">().notNull(),
+    trainedAt: timestamptz("trained_at").notNull().defaultNow(),
+    /** The decisions it learned from. */
+    published: integer("published").notNull(),
+    rejected: integer("rejected").notNull(),
+    model: jsonb("model").notNull(),
+  },
+  (t) => [index("triage_models_kind_trained_idx").on(t.kind, t.trainedAt.desc())],
 );

@@ -98,7 +98,7 @@ describe("the reject flow", () => {
   test("copies the story into rejected_stories with the content hash and details, and removes it", async () => {
     const editor = await makeUser(t.db);
     const source = await makeSource(t.db);
-    const story = await makeStory(t.db, { status: "pending", title: " Odd Title ", originalUrl: "https://news.example/odd", sourceId: source.id });
+    const story = await makeStory(t.db, { status: "pending", title: " Odd Title ", summary: "A goat ran the town meeting.", originalUrl: "https://news.example/odd", sourceId: source.id });
     const result = await rejectStory(deps(), { actorUserId: editor.id, storyId: story.id });
     expect(result).toEqual({ alreadyRejected: false, message: null });
     expect(await t.db.select().from(stories).where(eq(stories.id, story.id))).toEqual([]);
@@ -106,6 +106,9 @@ describe("the reject flow", () => {
     expect(rejected).toMatchObject({
       sourceId: source.id,
       title: " Odd Title ",
+      // What the triage model learns a rejection from.
+      summary: "A goat ran the town meeting.",
+      ingestedAt: story.createdAt,
       originalUrl: "https://news.example/odd",
       normalizedUrl: story.normalizedUrl,
       urlHash: story.urlHash,

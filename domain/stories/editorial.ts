@@ -95,6 +95,7 @@ export async function rejectStory(
     {
       sourceId: story.sourceId,
       title: story.title,
+      summary: story.summary,
       originalUrl: url || null,
       normalizedUrl: story.normalizedUrl,
       urlHash: story.urlHash,
@@ -107,6 +108,7 @@ export async function rejectStory(
         rejected_at: now.toISOString(),
       },
       rejectedAt: now,
+      ingestedAt: story.createdAt,
     },
     { actorUserId: input.actorUserId, action: "story.reject" },
   );
