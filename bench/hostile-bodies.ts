@@ -16,7 +16,7 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { adminUrl } from "~/db/testing/postgres-admin";
-import { BODY_LIMITS } from "~/server/body-limit";
+import { BODY_LIMITS } from "~/server/http/body-limit";
 import { freePort } from "~/test/http-test-server";
 import { openFreshDatabase } from "./fresh-database";
 import { percentile } from "./measure";

@@ -110,7 +110,7 @@ async function benchServing(): Promise<string[]> {
   const { loadConfig } = await import("~/server/config");
   const { openConfiguredDatabase } = await import("~/server/database");
   const { createLogger } = await import("~/server/logger");
-  const { loadServerBuild, startWebServer } = await import("~/server/web");
+  const { loadServerBuild, startWebServer } = await import("~/server/http/web");
 
   const photo = await photoJpeg(2000, 1333);
   // The pictures' site: every /photo-N.jpg is the same photo under its own address.

@@ -23,7 +23,7 @@ import { errorMessage } from "~/lib/error-message";
 import { benchDatabases, type BenchDatabaseKind } from "./databases";
 import { openFreshDatabase } from "./fresh-database";
 import { embeddedDatabaseMemory } from "./measure";
-import { createFeedParserPool } from "~/server/feed-parser-pool";
+import { createFeedParserPool } from "~/server/processes/feed-parser-pool";
 
 const out = (line: string) => process.stdout.write(`${line}\n`);
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");

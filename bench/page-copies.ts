@@ -1,11 +1,11 @@
-// The shared last good copies of public pages (server/page-copies.ts): `npm run bench:page-copies`
+// The shared last good copies of public pages (server/http/page-copies.ts): `npm run bench:page-copies`
 // (see docs/benchmarks.md).
 //
 // 1. A copy's cost on its own, on a 40 KB page kept with its br and gzip forms: writing one (temporary
 //    file, rename), reading one back, and sweeping a directory filled to the default bound (128 MB).
 // 2. What the copies cost a web process, with wrk (1 thread, BENCH_CONNECTIONS connections,
 //    BENCH_DURATION seconds per run) against a node:http server in front of the page cache, as
-//    server/web.ts has it, whose "render" makes the 40 KB page: fresh hits on one page (the hot path,
+//    server/http/web.ts has it, whose "render" makes the 40 KB page: fresh hits on one page (the hot path,
 //    which must not change), and renders of a new URL on every request (each one compressed and, with
 //    the copies, written to disk: the most the copies can cost). Each case runs with the copies off and
 //    on, three times, alternating, so that the machine's noise falls on both.
@@ -18,10 +18,10 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
-import { createPageCopies, DEFAULT_PAGE_COPIES_MAX_BYTES } from "~/server/page-copies";
-import { makeEntry } from "~/server/page-entry";
-import { createPublicCache } from "~/server/public-cache";
-import { sendResponse } from "~/server/router-handler";
+import { createPageCopies, DEFAULT_PAGE_COPIES_MAX_BYTES } from "~/server/http/page-copies";
+import { makeEntry } from "~/server/http/page-entry";
+import { createPublicCache } from "~/server/http/public-cache";
+import { sendResponse } from "~/server/http/router-handler";
 import { ensureTool } from "./reference";
 import { percentile } from "./measure";
 
@@ -84,7 +84,7 @@ async function copiesOnTheirOwn(): Promise<void> {
   }
 }
 
-/** The page cache in front of a "render" of the 40 KB page, as server/web.ts wires it; copies or none. */
+/** The page cache in front of a "render" of the 40 KB page, as server/http/web.ts wires it; copies or none. */
 async function startSite(copiesDir: string | null): Promise<{ url: string; server: Server }> {
   const cache = createPublicCache({ copies: copiesDir ? { dir: copiesDir } : undefined, onCopyError: (error) => console.error(error) });
   const server = createServer((req, res) => {

@@ -1,6 +1,6 @@
 import { readFile } from "node:fs/promises";
 import path from "node:path";
-import type { NodeMiddleware } from "~/server/node-handler";
+import type { NodeMiddleware } from "~/server/http/node-handler";
 
 // bench:images serves the variants' very bytes as plain static files beside the image route, to
 // compare the two on the same server.

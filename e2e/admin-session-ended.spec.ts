@@ -3,7 +3,7 @@ import { EDITOR } from "./fixtures";
 import { signInAsAdmin } from "./helpers";
 
 // An editor whose session ended (signed out elsewhere, or expired) while a back-office page stayed
-// open: the server refuses the next change before reading its body (server/body-gate.ts), and the
+// open: the server refuses the next change before reading its body (server/http/body-gate.ts), and the
 // browser shows the sign-in screen, as the admin gate always did.
 
 /** Ends the page's session in the database, as signing out in another tab does; the page keeps its cookie. */

@@ -9,7 +9,7 @@ import { runMigrations } from "~/db/migrate";
 import { makeCategory, makeRejectedStory, makeSource, makeStory, makeUrlQueueItem } from "~/db/testing/factories";
 import { adminUrl, createDatabaseSql, dropDatabaseSql } from "~/db/testing/postgres-admin";
 import { loadConfig } from "~/server/config";
-import { serve } from "~/server/serve";
+import { serve } from "~/server/processes/serve";
 import { createRepos } from "~/db/repos";
 import { createUser } from "~/domain/users/users";
 import { serveFixtures } from "~/test/fixture-server";

@@ -1,5 +1,5 @@
 // Writes a .br and a .gz beside every compressible file of the client build (build/client), so the
-// server never compresses a static file per request: it loads each form once (server/static-assets.ts).
+// server never compresses a static file per request: it loads each form once (server/http/static-assets.ts).
 // Run after `react-router build` (npm run build, scripts/ensure-build.mjs).
 import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";

@@ -22,7 +22,7 @@ import type { HttpClient } from "~/integrations/http/types";
 import type { JobContext } from "~/jobs/runner";
 import { rssFeed, startTestServer, type TestServer } from "~/test/http-test-server";
 import { createPoliteness } from "./politeness";
-import { workerHandlers } from "./worker-handlers";
+import { workerHandlers } from "./processes/worker-handlers";
 
 const t = testDatabaseForFile();
 const logger = pino({ level: "silent" });

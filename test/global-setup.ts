@@ -20,7 +20,7 @@ declare module "vitest" {
  */
 export default async function setup(project: TestProject) {
   // Commands the tests start as processes run the server bundle: made once here, not by each at once.
-  const { ensureServerBundle } = (await import("../server/bundle.mjs" as string)) as { ensureServerBundle(): Promise<number> };
+  const { ensureServerBundle } = (await import("../server/processes/bundle.mjs" as string)) as { ensureServerBundle(): Promise<number> };
   await ensureServerBundle();
 
   let url = process.env.TEST_DATABASE_URL;

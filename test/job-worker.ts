@@ -3,10 +3,10 @@ import { createRepos } from "~/db/repos";
 import { createGuardedClient } from "~/integrations/http/guarded-client";
 import { createJobRunner, type JobContext, type JobRunner } from "~/jobs/runner";
 import { schedulePostWith } from "~/jobs/social.job";
-import { createFeedParserPool } from "~/server/feed-parser-pool";
+import { createFeedParserPool } from "~/server/processes/feed-parser-pool";
 import { createLogger } from "~/server/logger";
 import { createPoliteness } from "~/server/politeness";
-import { workerHandlers } from "~/server/worker-handlers";
+import { workerHandlers } from "~/server/processes/worker-handlers";
 
 /**
  * A started job worker as `serve` builds one (the real handlers for feeds, discovery, queue scrapes and

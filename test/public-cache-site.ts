@@ -1,11 +1,11 @@
 import { rmSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { createPublicCache, type PublicCache } from "~/server/public-cache";
-import { sendResponse } from "~/server/router-handler";
+import { createPublicCache, type PublicCache } from "~/server/http/public-cache";
+import { sendResponse } from "~/server/http/router-handler";
 import { tempDir as newTempDir } from "~/test/temp-dir";
 
-// A site behind the public page cache, for the tests of server/public-cache.ts.
+// A site behind the public page cache, for the tests of server/http/public-cache.ts.
 // A story sitemap of 2,000 URLs, as large as the biggest answers the cache keeps.
 export const hugePage = `<urlset>${Array.from({ length: 2_000 }, (_, i) => `<url><loc>https://oddwire.test/story/goat-elected-mayor-${i}</loc><lastmod>2026-11-${String((i % 28) + 1).padStart(2, "0")}T10:00:00Z</lastmod></url>`).join("\n")}</urlset>`;
 
@@ -78,7 +78,7 @@ export async function startCachedSite(
     "GET /admin/stories": () => new Response(`admin ${++renders}`, { headers: text }),
     "POST /page": () => new Response(`posted ${++renders}`, { headers: text }),
   };
-  // As server/web.ts does: a fresh page is answered by the node handler, before any routing.
+  // As server/http/web.ts does: a fresh page is answered by the node handler, before any routing.
   let routed = 0;
   const server = createServer((req, res) => {
     if (cache.serveHit(req, res)) return;

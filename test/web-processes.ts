@@ -39,7 +39,7 @@ export function childrenOf(pid: number): number[] {
 
 const commandOf = (pid: number) => readFileSync(`/proc/${pid}/cmdline`, "utf8").replaceAll("\0", " ");
 
-/** The web processes a primary forked (server/web-process.mjs). */
+/** The web processes a primary forked (server/processes/web-process.mjs). */
 export function webProcessesOf(primary: number): number[] {
   return childrenOf(primary).filter((pid) => commandOf(pid).includes("web-process.mjs"));
 }

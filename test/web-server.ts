@@ -5,7 +5,7 @@ import type { ServerBuild } from "react-router";
 import type { Database } from "~/db/client";
 import { loadConfig } from "~/server/config";
 import type { Logger } from "~/server/logger";
-import { startWebServer, type WebServer } from "~/server/web";
+import { startWebServer, type WebServer } from "~/server/http/web";
 import { freePort } from "./http-test-server";
 import { tempDir } from "~/test/temp-dir";
 

@@ -1,6 +1,6 @@
 /**
  * The page a visitor sees when the database cannot be reached and no earlier copy of the page is
- * kept (server/public-cache.ts). Rendered once to static HTML: it carries no script and no
+ * kept (server/http/public-cache.ts). Rendered once to static HTML: it carries no script and no
  * stylesheet of the build, only the colours and the logo of the site.
  */
 export function MaintenancePage({ retryAfterSeconds }: { retryAfterSeconds: number }) {
