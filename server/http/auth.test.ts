@@ -1,12 +1,12 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { rmSync } from "node:fs";
-import { toNodeHandler } from "better-auth/node";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { testDatabaseForFile } from "~/db/testing/test-database";
 import { outboxMailer, readOutbox } from "~/integrations/mail/mailer";
-import { CLIENT_IP_HEADER, createAuth } from "./auth";
-import { clientAddress, compileTrust } from "./client-address";
+import { authRoute, createAuth } from "./auth";
+import { compileTrust } from "./client-address";
+import type { NodeHandler } from "./node-handler";
 import { createLogger } from "../logger";
 import { tempDir } from "~/test/temp-dir";
 
@@ -18,15 +18,11 @@ let outbox: string;
 beforeAll(async () => {
   outbox = tempDir("oddwire-auth-");
   // The site URL is only known once the server listens: build the auth lazily.
-  const mounted: { handler?: ReturnType<typeof toNodeHandler> } = {};
-  const trust = compileTrust(["loopback"]);
-  server = createServer((req, res) => {
-    req.headers[CLIENT_IP_HEADER] = clientAddress(req, trust);
-    void mounted.handler!(req, res);
-  }).listen(0, "127.0.0.1");
+  const mounted: { handler?: NodeHandler } = {};
+  server = createServer((req, res) => void mounted.handler!(req, res)).listen(0, "127.0.0.1");
   await new Promise((resolve) => server.once("listening", resolve));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  mounted.handler = toNodeHandler(
+  mounted.handler = authRoute(
     createAuth({
       db: t.db,
       secret: "a-test-secret-that-is-long-enough-0123456789",
@@ -34,6 +30,7 @@ beforeAll(async () => {
       mailer: outboxMailer({ dir: outbox }),
       logger: createLogger({ level: "silent" }),
     }),
+    compileTrust(["loopback"]),
   );
 });
 afterAll(async () => {

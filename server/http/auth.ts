@@ -2,11 +2,15 @@ import { randomUUID } from "node:crypto";
 import { betterAuth } from "better-auth";
 import { drizzleAdapter } from "better-auth/adapters/drizzle";
 import { APIError, createAuthMiddleware } from "better-auth/api";
+import { toNodeHandler } from "better-auth/node";
 import type { Db } from "~/db/client";
 import { rateLimitsRepo, type RateLimitRule } from "~/db/repos/rate-limits.repo";
 import { accounts, sessions, users, verifications } from "~/db/schema";
 import type { Mailer } from "~/integrations/mail/mailer";
 import type { Logger } from "../logger";
+import { bufferedBody } from "./body-limit";
+import { clientAddress, type ProxyTrust } from "./client-address";
+import type { NodeHandler } from "./node-handler";
 
 /**
  * The client address the auth service rate-limits by. The web server sets it from the socket (or a
@@ -213,3 +217,17 @@ export function createAuth(options: {
   });
 }
 export type Auth = ReturnType<typeof createAuth>;
+
+/**
+ * The handler of /api/auth/*: the auth service, told the client's address for its limits (overwriting
+ * any value the client sent) and given the body the server read already, as text.
+ */
+export function authRoute(auth: Auth, trust: ProxyTrust): NodeHandler {
+  const handler = toNodeHandler(auth);
+  return (req, res) => {
+    req.headers[CLIENT_IP_HEADER] = clientAddress(req, trust);
+    const body = bufferedBody(req);
+    if (body) (req as { body?: unknown }).body = body.toString("utf8");
+    return handler(req, res);
+  };
+}

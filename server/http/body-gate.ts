@@ -1,6 +1,8 @@
-import type { IncomingMessage } from "node:http";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import { foreignOriginMessage } from "~/app/lib/admin.server";
 import { isTrustedOrigin } from "~/lib/trusted-origin";
+import { declaresBody, leaveBodyUnread } from "./body-limit";
+import { pathOf, sendJson } from "./node-handler";
 
 /**
  * The auth service's endpoints that take a body from someone not signed in (or whose session has
@@ -55,4 +57,31 @@ export function bodyRefusalAnswer(refusal: BodyRefusal, req: IncomingMessage, si
   }
   const message = "Sign in first: your session has ended or you are not signed in.";
   return { message, error: message, code: "SIGNED_OUT" };
+}
+
+/**
+ * The gate before a request's body: a body sent to the back office or the API (but the auth service's
+ * open endpoints) is read only from one of the site's origins with a valid session. A refused one is
+ * never read and its connection closes after the answer: the API's answer is JSON here; the back
+ * office answers as its pages always have (the sign-in screen, 'Access Denied', the wrong-address
+ * screen, or their JSON on a resource route), from the request without its body. True when the
+ * request is answered already.
+ */
+export async function refusedBeforeBody(
+  req: IncomingMessage,
+  res: ServerResponse,
+  deps: { trustedOrigins: readonly string[]; siteUrl: string; hasSession: () => Promise<boolean> },
+): Promise<boolean> {
+  const gate = declaresBody(req) ? bodyGateFor(pathOf(req)) : null;
+  if (!gate) return false;
+  const refusal = await refuseBodyBeforeReading(req, deps).catch((error: unknown) => {
+    // Without an answer from the session store, the body is not read either.
+    leaveBodyUnread(req, res);
+    throw error;
+  });
+  if (!refusal) return false;
+  leaveBodyUnread(req, res);
+  if (gate === "admin") return false;
+  sendJson(req, res, refusal.status, bodyRefusalAnswer(refusal, req, deps.siteUrl), { "Cache-Control": "no-store" });
+  return true;
 }

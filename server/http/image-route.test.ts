@@ -19,7 +19,8 @@ import { createShareCards } from "~/integrations/share-card/share-card";
 import { imageUrlHash, storyCardPath, storyImagePath, storySocialImage } from "~/lib/story-image";
 import { serveFixtures, type FixtureServer } from "~/test/fixture-server";
 import { chooseFormat, createImageRoute, siteImageReader, type ImageRoute } from "./image-route";
-import { sendBody } from "./node-handler";
+import { pathOf, sendBody } from "./node-handler";
+import { createOwnRoutes } from "./own-routes";
 import { tempDir } from "~/test/temp-dir";
 
 const PUBLIC_DIR = path.resolve("public");
@@ -89,14 +90,16 @@ afterEach(async () => {
 });
 
 /**
- * A server whose handler calls the route as server/http/web.ts does: what the route does not answer gets
- * what the site would answer after it (the page 404), and a rejection is a 500. `before` runs first,
- * as the handlers before the route do (security headers).
+ * A server that routes as server/http/web.ts does, through the table of the server's own addresses:
+ * what the table does not give the image route gets what the site would answer after it (the page
+ * 404), and a rejection is a 500. `before` runs first, as the handlers before the route do (security
+ * headers).
  */
 async function serveRoute(route: ImageRoute, before?: (res: ServerResponse) => void): Promise<{ server: Server; base: string }> {
+  const own = createOwnRoutes({ image: route });
   const server = createServer((req, res) => {
     before?.(res);
-    route(req, res).then(
+    own(req, res, pathOf(req)).then(
       (answered) => {
         if (!answered) sendBody(req, res, 404, "the site's 404 page", { "Content-Type": "text/plain; charset=utf-8" });
       },
@@ -315,7 +318,7 @@ describe("what is not the route's goes on to the site", () => {
   });
 });
 
-describe("the route matches its paths as Express did", () => {
+describe("the route's paths in the forms published addresses may take", () => {
   test("a trailing slash, \"img\" in capitals and escaped digits", async () => {
     const { story, path: imagePath } = await storyWithImage(`${site.url}/photo.jpg`);
     const escapedId = [...String(story.id)].map((digit) => `%3${digit}`).join("");

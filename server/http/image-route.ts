@@ -15,8 +15,8 @@ import type { Clock } from "~/lib/clock";
 //   GET /img/{storyId}/{hash}/{width}.jpg   JPEG
 //   GET /img/{storyId}/card-{hash}.png      the story's share card (PNG, 1200x630)
 //
-// HEAD is answered as GET, without the body. Any other method or path is not the route's: it
-// answers nothing and the caller goes on.
+// HEAD is answered as GET, without the body. Which requests are the route's is the server's table of
+// its own addresses (own-routes.ts): GET and HEAD of a path IMAGE_PATH matches; the rest go to the pages.
 //
 // It is no proxy: it takes no URL, only a published story's id, and serves that story's current
 // picture. The hash must be the one of the picture's URL, which makes the answer immutable; a story
@@ -97,16 +97,18 @@ export function sitePictureChecker(root: string): (sitePath: string) => Promise<
 }
 
 /**
- * Answers a request of the image route; resolves false, having done nothing, for any other request.
- * Rejects when a lookup or the store fails: the caller answers 500.
+ * The route's two addresses, /img/{id}/{hash}/{file} and /img/{id}/{file}: "img" in any case, segments
+ * not empty, one trailing slash allowed, so that addresses already published and cached keep working.
  */
-export type ImageRoute = (req: IncomingMessage, res: ServerResponse) => Promise<boolean>;
+export const IMAGE_PATH = /^\/img\/([^/]+)\/([^/]+)(?:\/([^/]+))?\/?$/i;
 
-// The route's two addresses, /img/{id}/{hash}/{file} and /img/{id}/{file}, matched as Express matched
-// them: "img" in any case, segments not empty, one trailing slash allowed.
-const IMAGE_PATH = /^\/img\/([^/]+)\/([^/]+)(?:\/([^/]+))?\/?$/i;
+/**
+ * Answers a request whose path IMAGE_PATH matches (any other is not found). Rejects when a lookup or the
+ * store fails: the caller answers 500.
+ */
+export type ImageRoute = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
 
-/** The handler of /img/...; call it before the pages. */
+/** The handler of the image route's addresses. */
 export function createImageRoute(options: ImageRouteOptions): ImageRoute {
   const lookups = new LRUCache<number, { imageUrl: string | null }>({
     max: 10_000,
@@ -164,10 +166,8 @@ export function createImageRoute(options: ImageRouteOptions): ImageRoute {
   }
 
   return async (req, res) => {
-    // GET, and HEAD as GET without the body.
-    if (req.method !== "GET" && req.method !== "HEAD") return false;
     const match = IMAGE_PATH.exec(pathOf(req));
-    if (!match) return false;
+    if (!match) return notFound(req, res);
     const id = decodeParam(match[1]!);
     const second = decodeParam(match[2]!);
     const third = match[3] === undefined ? undefined : decodeParam(match[3]);
@@ -175,11 +175,10 @@ export function createImageRoute(options: ImageRouteOptions): ImageRoute {
     if (id === null || second === null || third === null) notFound(req, res);
     else if (third === undefined) await card(req, res, { id, file: second });
     else await picture(req, res, { id, hash: second, file: third });
-    return true;
   };
 }
 
-/** A path segment decoded as Express decoded its params; null when its escapes are malformed. */
+/** A path segment with its %-escapes decoded (an id may be escaped digits); null when they are malformed. */
 function decodeParam(segment: string): string | null {
   if (!segment.includes("%")) return segment;
   try {
@@ -208,7 +207,7 @@ function sendImage(req: IncomingMessage, res: ServerResponse, bytes: Buffer, hea
   sendBody(req, res, 200, bytes, headers);
 }
 
-/** Adds Accept to the Vary header, after any field already there (as Express's res.vary did). */
+/** Adds Accept to the Vary header, after any field already there (a cache keys on all of them). */
 function varyOnAccept(res: ServerResponse) {
   const current = res.getHeader("Vary");
   const value = Array.isArray(current) ? current.join(", ") : current === undefined ? "" : String(current);

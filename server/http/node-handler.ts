@@ -6,6 +6,9 @@ import type { IncomingMessage, ServerResponse } from "node:http";
  */
 export type NodeMiddleware = (req: IncomingMessage, res: ServerResponse, next: (error?: unknown) => void) => void;
 
+/** A handler that answers every request it is given (the caller chose it by the request's address). */
+export type NodeHandler = (req: IncomingMessage, res: ServerResponse) => Promise<void> | void;
+
 /** The path of a request URL, without its query. */
 export function pathOf(req: IncomingMessage): string {
   const url = req.url ?? "/";

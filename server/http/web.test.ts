@@ -239,7 +239,7 @@ describe("operations endpoints", () => {
     expect(body).toMatch(/^process_resident_memory_bytes \d+$/m);
   });
 
-  test("METRICS_PORT serves /metrics alone on a port of its own", async () => {
+  test("METRICS_PORT serves the table's /metrics alone, without a token, on a port of its own", async () => {
     const port = await freePort();
     const metricsPort = await freePort();
     const dataDir = tempDir("oddwire-web-");
@@ -250,8 +250,15 @@ describe("operations endpoints", () => {
       expect((await fetch(`http://127.0.0.1:${port}/metrics`)).status).toBe(404);
       const answer = await fetch(`http://127.0.0.1:${metricsPort}/metrics`);
       expect(answer.status).toBe(200);
+      expect(answer.headers.get("cache-control")).toBe("no-store");
       expect(await answer.text()).toMatch(/^nodejs_eventloop_lag_seconds /m);
+      // The same handler as the site's /metrics: HEAD as GET without the body, other methods not at all.
+      const head = await fetch(`http://127.0.0.1:${metricsPort}/metrics`, { method: "HEAD" });
+      expect(head.status).toBe(200);
+      expect(await head.text()).toBe("");
+      expect((await fetch(`http://127.0.0.1:${metricsPort}/metrics`, { method: "POST" })).status).toBe(404);
       expect((await fetch(`http://127.0.0.1:${metricsPort}/`)).status).toBe(404);
+      expect((await fetch(`http://127.0.0.1:${metricsPort}/healthz`)).status).toBe(404);
     } finally {
       await web.close();
     }

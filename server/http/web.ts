@@ -8,7 +8,6 @@ import type { ServerBuild } from "react-router";
 import type { Database } from "~/db/client";
 import { createRepos } from "~/db/repos";
 import { listenForPublicPageChanges, notifyPublicPagesChanged } from "~/db/change-notices";
-import { toNodeHandler } from "better-auth/node";
 import { createGuardedClient, userAgentFor } from "~/integrations/http/guarded-client";
 import type { HttpClient } from "~/integrations/http/types";
 import { createPoliteness } from "../politeness";
@@ -24,23 +23,20 @@ import { listenErrorOf } from "./listen-error";
 import { onceEvery } from "~/lib/once-every";
 import { createRateLimiter } from "~/lib/rate-limit";
 import { publicConfig, type AppContext, type SessionUser } from "../app-context";
-import { CLIENT_IP_HEADER, createAuth } from "./auth";
+import { authRoute, createAuth } from "./auth";
 import { databaseIsDown, MAINTENANCE_RETRY_SECONDS, maintenanceHtml } from "./maintenance";
 import {
   BODY_LIMITS,
   bodyLeftUnread,
-  bufferedBody,
   createBodyBudget,
-  declaresBody,
-  leaveBodyUnread,
   readRequestBody,
   releaseBody,
   type BodyBudget,
   type BodyLimits,
 } from "./body-limit";
-import { bodyGateFor, bodyRefusalAnswer, refuseBodyBeforeReading } from "./body-gate";
+import { refusedBeforeBody } from "./body-gate";
 import { clientAddress, compileTrust } from "./client-address";
-import { pathOf, sendBody, sendJson, type NodeMiddleware } from "./node-handler";
+import { pathOf, sendBody, type NodeMiddleware } from "./node-handler";
 import { createImageRoute, siteImageReader, sitePictureChecker } from "./image-route";
 import { createMailer } from "../mail";
 import { publicCategories } from "~/domain/public/public-categories";
@@ -48,7 +44,8 @@ import { createMetrics } from "../operations/metrics";
 import { createPublicCache, rendersForPageCache } from "./public-cache";
 import { applySecurityHeaders, commonSecurityHeaders } from "./security-headers";
 import { loadStaticAssets, PUBLIC_FILE_CACHE_CONTROL } from "./static-assets";
-import { createOperationsRoutes } from "../operations/operations-routes";
+import { createOperationsRoutes, metricsRoute } from "../operations/operations-routes";
+import { createOwnRoutes } from "./own-routes";
 import { logRequest, urlForLog } from "./request-log";
 import { createPageRenderer, sendResponse } from "./router-handler";
 import { PROJECT_ROOT } from "~/lib/project-root";
@@ -219,18 +216,20 @@ export function createWebApp(options: {
 
   const trust = compileTrust(config.trustProxy);
   const bodyReading = { limits: options.bodyLimits ?? BODY_LIMITS, budget: options.bodyBudget ?? createBodyBudget(), timeoutMs: options.bodyReadTimeoutMs };
-  const authHandler = toNodeHandler(auth);
-  // Pictures are compressed already; they skip compression and the page cache.
-  const imageRoute = createImageRoute({
-    store: images,
-    findImage: (id) => repos.publicStories.imageOf(id),
-    cards: createShareCards({ logoSvg }),
-    findCard: (id) => getStoryCard(repos, id),
-    siteUrl: config.siteUrl,
+  // The addresses the server answers itself (own-routes.ts). Pictures are compressed already: like the
+  // rest of these, they skip compression and the page cache.
+  const ownRoutes = createOwnRoutes({
+    auth: authRoute(auth, trust),
+    image: createImageRoute({
+      store: images,
+      findImage: (id) => repos.publicStories.imageOf(id),
+      cards: createShareCards({ logoSvg }),
+      findCard: (id) => getStoryCard(repos, id),
+      siteUrl: config.siteUrl,
+    }),
+    ...createOperationsRoutes({ database, logger, metricsToken: config.metrics.token, renderMetrics }),
   });
   const renderPage = createPageRenderer({ build: options.build, siteUrl: config.siteUrl, trust });
-
-  const answeredOperations = createOperationsRoutes({ database, logger, metricsToken: config.metrics.token, renderMetrics });
 
   /**
    * The session of a request, looked up once: the gate before its body and its handlers (the admin
@@ -245,50 +244,18 @@ export function createWebApp(options: {
   };
 
   /**
-   * Whether a request's body may be read: a body sent to the back office or the API (but the auth
-   * service's open endpoints) is read only from one of the site's origins with a valid session. A
-   * refused one is never read and its connection closes after the answer: the API's answer is JSON
-   * here; the back office answers as its pages always have (the sign-in screen, 'Access Denied', the
-   * wrong-address screen, or their JSON on a resource route), from the request without its body.
-   * True when the request is answered already.
-   */
-  const refusedBeforeBody = async (req: IncomingMessage, res: ServerResponse, session: ReturnType<typeof sessionOf>): Promise<boolean> => {
-    const gate = declaresBody(req) ? bodyGateFor(pathOf(req)) : null;
-    if (!gate) return false;
-    const hasSession = async () => (await session.user()) !== null;
-    const refusal = await refuseBodyBeforeReading(req, { trustedOrigins: config.trustedOrigins, hasSession }).catch((error: unknown) => {
-      // Without an answer from the session store, the body is not read either.
-      leaveBodyUnread(req, res);
-      throw error;
-    });
-    if (!refusal) return false;
-    leaveBodyUnread(req, res);
-    if (gate === "admin") return false;
-    sendJson(req, res, refusal.status, bodyRefusalAnswer(refusal, req, config.siteUrl), { "Cache-Control": "no-store" });
-    return true;
-  };
-
-  /**
    * Everything the page cache and the static files did not answer: the gate before bodies, the body
-   * read within its limit and the process's budget, then the auth service, story pictures, the
-   * development server's middleware, the health and metrics routes, and the pages (through the page
-   * cache, compressed unless it keeps them).
+   * read within its limit and the process's budget, then the server's own addresses (the auth service,
+   * story pictures, health and metrics: own-routes.ts), the development server's middleware, and the
+   * pages (through the page cache, compressed unless it keeps them).
    */
   const route = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const session = sessionOf(req);
-    if (await refusedBeforeBody(req, res, session)) return;
+    const hasSession = async () => (await session.user()) !== null;
+    if (await refusedBeforeBody(req, res, { trustedOrigins: config.trustedOrigins, siteUrl: config.siteUrl, hasSession })) return;
     if (!bodyLeftUnread(req) && !(await readRequestBody(req, res, bodyReading))) return;
-    const pathname = pathOf(req);
-    if (pathname.startsWith("/api/auth/")) {
-      req.headers[CLIENT_IP_HEADER] = clientAddress(req, trust);
-      // The auth service takes a body already read as text.
-      const body = bufferedBody(req);
-      if (body) (req as { body?: unknown }).body = body.toString("utf8");
-      return authHandler(req, res);
-    }
-    if (await imageRoute(req, res)) return;
+    if (await ownRoutes(req, res, pathOf(req))) return;
     for (const middleware of options.before ?? []) if (!(await passedOn(middleware, req, res))) return;
-    if (await answeredOperations(req, res, pathname)) return;
     const context = { ...sharedContext, getSessionUser: session.getSessionUser, clientAddress: clientAddress(req, trust) };
     await publicCache.respond(req, res, {
       render: () => renderPage(req, res, { ...context, wholePage: rendersForPageCache(req) }),
@@ -347,17 +314,18 @@ export async function startWebServer(options: Parameters<typeof createWebApp>[0]
     s.once("error", (error) => reject(listenErrorOf(error, options.config.port)));
     s.listen(options.config.port, options.config.host, () => resolve(s));
   });
-  // METRICS_PORT: /metrics alone, on a port of its own (kept off the public one by the firewall).
+  // METRICS_PORT: the table's /metrics alone, open, on a port of its own (kept off the public one by the firewall).
   const metricsPort = options.config.metrics.port;
+  const metricsOnly = createOwnRoutes({ metrics: metricsRoute(app.renderMetrics, "open") });
   const metricsServer = metricsPort
     ? await new Promise<Server>((resolve, reject) => {
         const s = createServer((req, res) => {
-          if ((req.url ?? "").split("?", 1)[0] !== "/metrics" || req.method !== "GET") {
-            res.statusCode = 404;
-            return void res.end("Not found");
-          }
-          void app.renderMetrics().then(
-            ({ contentType, body }) => res.writeHead(200, { "Content-Type": contentType, "Cache-Control": "no-store" }).end(body),
+          metricsOnly(req, res, pathOf(req)).then(
+            (answered) => {
+              if (answered) return;
+              res.statusCode = 404;
+              res.end("Not found");
+            },
             (error: unknown) => res.writeHead(500, { "Content-Type": "text/plain" }).end(errorMessage(error)),
           );
         });
