@@ -113,30 +113,35 @@ export function trainCategorizer(published: readonly CategorizedStory[], options
   const labels = Int32Array.from(training, (s) => classOf.get(s.categorySlug)!);
   const params = trainSoftmax(vectors, labels, slugs.length, vocabulary.features.length, settings.c, settings.maxIterations);
   const d = vocabulary.features.length;
-  const stride = d + 1;
+  const classes = slugs.length;
   const categories = slugs.map((slug, k) => {
-    const row = params.subarray(k * stride, k * stride + d);
+    const weightOf = (j: number) => params[j * classes + k]!;
     // Keep the strongest weights: the rest barely move a probability and would bloat the stored model.
-    const order = Array.from(row.keys())
-      .filter((j) => row[j] !== 0)
-      .sort((a, b) => Math.abs(row[b]!) - Math.abs(row[a]!) || a - b)
+    const order = Array.from({ length: d }, (_, j) => j)
+      .filter((j) => weightOf(j) !== 0)
+      .sort((a, b) => Math.abs(weightOf(b)) - Math.abs(weightOf(a)) || a - b)
       .slice(0, settings.maxWeightsPerCategory)
       .sort((a, b) => a - b);
     return {
       slug,
       stories: perCategory.get(slug)!,
-      bias: round4(params[k * stride + d]!),
+      bias: round4(params[d * classes + k]!),
       indices: order,
-      weights: order.map((j) => round4(row[j]!)),
+      weights: order.map((j) => round4(weightOf(j))),
     };
   });
   return { ...base, trainedOn: { stories: valid.length, categories: slugs.length }, vocabulary: vocabularyToJson(vocabulary), categories };
 }
 
-/** Softmax regression with an L2 penalty on the weights, fitted by L-BFGS; parameters row by category, bias last. */
+/**
+ * Softmax regression with an L2 penalty on the weights, fitted by L-BFGS. Parameters are laid out
+ * feature by feature (the categories' weights of one feature side by side, biases last): a story
+ * touches few features, and reading each one's weights in a row is several times faster than
+ * jumping between one row per category.
+ */
 function trainSoftmax(vectors: SparseVector[], labels: Int32Array, classes: number, dimension: number, c: number, maxIterations: number): Float64Array {
   const n = vectors.length;
-  const stride = dimension + 1;
+  const biasOffset = dimension * classes;
   const lambda = 1 / (c * n);
   const scores = new Float64Array(classes);
   const objective = (params: Float64Array, grad: Float64Array): number => {
@@ -144,35 +149,35 @@ function trainSoftmax(vectors: SparseVector[], labels: Int32Array, classes: numb
     let loss = 0;
     for (let i = 0; i < n; i += 1) {
       const { indices, values } = vectors[i]!;
-      for (let k = 0; k < classes; k += 1) {
-        const offset = k * stride;
-        let z = params[offset + dimension]!;
-        for (let t = 0; t < indices.length; t += 1) z += params[offset + indices[t]!]! * values[t]!;
-        scores[k] = z;
+      for (let k = 0; k < classes; k += 1) scores[k] = params[biasOffset + k]!;
+      for (let t = 0; t < indices.length; t += 1) {
+        const offset = indices[t]! * classes;
+        const x = values[t]!;
+        for (let k = 0; k < classes; k += 1) scores[k]! += params[offset + k]! * x;
       }
       softmaxInPlace(scores);
       const label = labels[i]!;
       loss -= Math.log(Math.max(scores[label]!, 1e-300));
+      scores[label]! -= 1;
       for (let k = 0; k < classes; k += 1) {
-        const g = (scores[k]! - (k === label ? 1 : 0)) / n;
-        if (g === 0) continue;
-        const offset = k * stride;
-        for (let t = 0; t < indices.length; t += 1) grad[offset + indices[t]!]! += g * values[t]!;
-        grad[offset + dimension]! += g;
+        scores[k]! /= n;
+        grad[biasOffset + k]! += scores[k]!;
+      }
+      for (let t = 0; t < indices.length; t += 1) {
+        const offset = indices[t]! * classes;
+        const x = values[t]!;
+        for (let k = 0; k < classes; k += 1) grad[offset + k]! += scores[k]! * x;
       }
     }
     let penalty = 0;
-    for (let k = 0; k < classes; k += 1) {
-      const offset = k * stride;
-      for (let j = 0; j < dimension; j += 1) {
-        const w = params[offset + j]!;
-        penalty += w * w;
-        grad[offset + j]! += lambda * w;
-      }
+    for (let j = 0; j < biasOffset; j += 1) {
+      const w = params[j]!;
+      penalty += w * w;
+      grad[j]! += lambda * w;
     }
     return loss / n + (lambda / 2) * penalty;
   };
-  return minimize(objective, new Float64Array(classes * stride), { maxIterations, memory: 5, gradientTolerance: 1e-5 });
+  return minimize(objective, new Float64Array(biasOffset + classes), { maxIterations, memory: 5, gradientTolerance: 1e-5 });
 }
 
 type PreparedCategorizer = {

@@ -42,6 +42,7 @@ const STOP_WORDS: ReadonlySet<string> = new Set(
 const UNSPACED = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/u;
 const WORD = /[\p{L}\p{M}\p{N}]+/gu;
 const LATIN_LOWER = /^[a-z]+$/;
+const DIGITS = /^\p{N}+$/u;
 
 /**
  * A light English plural stemmer (Harman's S-stemmer): "goats" and "goat" count as one word, while
@@ -71,16 +72,19 @@ export function tokenize(text: string | null | undefined, maxChars = MAX_SUMMARY
     .replace(/['’]s\b/g, "")
     .replace(/['’]/g, "");
   const tokens: string[] = [];
+  const unspaced = UNSPACED.test(plain);
   for (const match of plain.matchAll(WORD)) {
     const word = match[0];
-    if (UNSPACED.test(word)) {
+    if (unspaced && UNSPACED.test(word)) {
       const chars = Array.from(word);
       if (chars.length === 1) tokens.push(word);
       for (let i = 0; i + 1 < chars.length; i += 1) tokens.push(chars[i]! + chars[i + 1]!);
       continue;
     }
     if (word.length < 2 || word.length > MAX_TOKEN_CHARS || STOP_WORDS.has(word)) continue;
-    if (/^\p{N}+$/u.test(word) && word.length !== 4) continue; // Years say something; other numbers rarely do.
+    const first = word.charCodeAt(0);
+    // Years say something; other numbers rarely do.
+    if (first >= 48 && first <= 57 && word.length !== 4 && DIGITS.test(word)) continue;
     tokens.push(stem(word));
   }
   return tokens;
@@ -169,17 +173,27 @@ export function vocabularyFromJson(json: VocabularyJson): Vocabulary {
 
 /** The tf-idf vector of a story's features over a vocabulary: 1 + ln(tf), times idf, L2-normalised. */
 export function vectorize(counts: Map<string, number>, vocabulary: Vocabulary): SparseVector {
-  const pairs: [number, number][] = [];
+  const found: number[] = [];
+  const weightOf = new Map<number, number>();
   for (const [name, count] of counts) {
     const i = vocabulary.index.get(name);
     if (i === undefined) continue;
-    pairs.push([i, (1 + Math.log(count)) * vocabulary.idf[i]!]);
+    found.push(i);
+    weightOf.set(i, (1 + Math.log(count)) * vocabulary.idf[i]!);
   }
-  pairs.sort((a, b) => a[0] - b[0]);
+  found.sort((a, b) => a - b);
+  const indices = new Int32Array(found.length);
+  const values = new Float64Array(found.length);
   let norm = 0;
-  for (const [, v] of pairs) norm += v * v;
+  for (let k = 0; k < found.length; k += 1) {
+    const value = weightOf.get(found[k]!)!;
+    indices[k] = found[k]!;
+    values[k] = value;
+    norm += value * value;
+  }
   norm = Math.sqrt(norm) || 1;
-  return { indices: Int32Array.from(pairs, ([i]) => i), values: Float64Array.from(pairs, ([, v]) => v / norm) };
+  for (let k = 0; k < values.length; k += 1) values[k]! /= norm;
+  return { indices, values };
 }
 
 /** A deterministic pseudo-random generator (mulberry32): the same seed gives the same training. */
