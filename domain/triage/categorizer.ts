@@ -57,7 +57,7 @@ export type CategorySuggestion = { slug: string; confidence: number };
 export const MIN_STORIES_PER_CATEGORY = 3;
 
 /** Below this confidence no category is preselected (chosen by measurement, docs/benchmarks.md). */
-export const MIN_CATEGORY_CONFIDENCE = 0.2;
+export const MIN_CATEGORY_CONFIDENCE = 0.4;
 
 const DEFAULTS: Required<CategorizerOptions> = {
   titlePairs: false,
