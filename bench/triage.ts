@@ -47,14 +47,29 @@ export function shareInTop(scores: number[], positives: boolean[], fraction: num
   return total === 0 ? Number.NaN : top.filter(({ i }) => positives[i]).length / total;
 }
 
-function time<T>(run: () => T): { value: T; ms: number } {
+function time<T>(run: () => T): { value: T; ms: number; cpuMs: number } {
+  const cpu = process.cpuUsage();
   const start = performance.now();
   const value = run();
-  return { value, ms: performance.now() - start };
+  const used = process.cpuUsage(cpu);
+  return { value, ms: performance.now() - start, cpuMs: (used.user + used.system) / 1000 };
+}
+
+const both = (t: { ms: number; cpuMs: number }) => `${ms(t.ms)} (CPU ${ms(t.cpuMs)})`;
+
+// A fixed loop, to scale the figures to another machine or to a busier moment of this one.
+function referenceLoop(): number {
+  const data = new Float64Array(10_000_000).fill(1.5);
+  return time(() => {
+    let sum = 0;
+    for (let i = 0; i < data.length; i += 1) sum += data[i]! * 1.1;
+    return sum;
+  }).ms;
 }
 
 function speed() {
   out("## Speed (synthetic decisions: titles ~10 words, summaries ~40, 50 sources, 200 sites, 2% published)");
+  out(`reference loop (10M multiply-adds): ${ms(referenceLoop())}`);
   const all = syntheticDecisions(11_000);
   const decisions = all.slice(0, 10_000);
   const inbox = all.slice(10_000);
@@ -66,14 +81,14 @@ function speed() {
     const json = JSON.stringify(trained.value);
     const model = JSON.parse(json) as typeof trained.value;
     const scored = time(() => inbox.map((story) => scoreStory(model, story)));
-    out(`ranker ${name}: train 10,000 decisions ${ms(trained.ms)}; score 1,000 stories ${ms(scored.ms)}; model ${(json.length / 1e6).toFixed(2)} MB, ${model.vocabulary.features.length} features`);
+    out(`ranker ${name}: train 10,000 decisions ${both(trained)}; score 1,000 stories ${both(scored)}; model ${(json.length / 1e6).toFixed(2)} MB, ${model.vocabulary.features.length} features`);
   }
   const published = all.slice(0, 10_000);
   const trained = time(() => trainCategorizer(published));
   const json = JSON.stringify(trained.value);
   const model = JSON.parse(json) as CategorizerModel;
   const scored = time(() => inbox.map((story) => rankCategories(model, story)));
-  out(`categorizer: train 10,000 published stories in 30 categories ${ms(trained.ms)}; suggest for 1,000 stories ${ms(scored.ms)}; model ${(json.length / 1e6).toFixed(2)} MB`);
+  out(`categorizer: train 10,000 published stories in 30 categories ${both(trained)}; suggest for 1,000 stories ${both(scored)}; model ${(json.length / 1e6).toFixed(2)} MB`);
   out();
 }
 

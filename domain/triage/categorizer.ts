@@ -65,7 +65,9 @@ const DEFAULTS: Required<CategorizerOptions> = {
   minDf: 2,
   maxFeatures: 20_000,
   maxWeightsPerCategory: 2_500,
-  maxIterations: 150,
+  // Measured on the HuffPost sample: accuracy stops improving well before 50 iterations (it even
+  // drifts down as the fit tightens), while each iteration costs a pass over every story.
+  maxIterations: 50,
   minConfidence: MIN_CATEGORY_CONFIDENCE,
 };
 
