@@ -101,6 +101,7 @@ const split = <T>(items: T[], share = 0.7): Split<T> => {
 const RANKERS: [string, RankerOptions][] = [
   ["logistic, words", { algorithm: "logistic", titlePairs: false }],
   ["logistic, words + title pairs (default)", { algorithm: "logistic", titlePairs: true }],
+  ["logistic, words + title pairs, no plural folding", { algorithm: "logistic", titlePairs: true, stemming: false }],
   ["naive Bayes, words", { algorithm: "naive-bayes", titlePairs: false }],
   ["naive Bayes, words + title pairs", { algorithm: "naive-bayes", titlePairs: true }],
 ];

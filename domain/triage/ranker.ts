@@ -35,6 +35,8 @@ export type RankerOptions = {
   algorithm?: RankerAlgorithm;
   /** Title word pairs as features besides single words. */
   titlePairs?: boolean;
+  /** English plurals folded into their singular. */
+  stemming?: boolean;
   /** Inverse regularisation strength of the logistic regression (as scikit-learn's C). */
   c?: number;
   /** Additive smoothing of naive Bayes. */
@@ -75,6 +77,7 @@ export function canTrainRanker(counts: { published: number; rejected: number }):
 const DEFAULTS: Required<RankerOptions> = {
   algorithm: "logistic",
   titlePairs: true,
+  stemming: true,
   c: 10,
   alpha: 0.1,
   minDf: 2,
@@ -90,7 +93,7 @@ const sigmoid = (z: number): number => (z >= 0 ? 1 / (1 + Math.exp(-z)) : Math.e
  */
 export function trainRanker(decisions: readonly RankerDecision[], options: RankerOptions = {}): RankerModel {
   const settings = { ...DEFAULTS, ...options };
-  const featureOptions: FeatureOptions = { ...DEFAULT_FEATURE_OPTIONS, titlePairs: settings.titlePairs };
+  const featureOptions: FeatureOptions = { titlePairs: settings.titlePairs, stemming: settings.stemming };
   const valid = decisions.filter((d) => d !== null && typeof d === "object");
   const labels = valid.map((d) => d.published === true);
   const published = labels.filter(Boolean).length;

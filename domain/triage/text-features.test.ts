@@ -53,10 +53,14 @@ describe("extractFeatures", () => {
     expect(counts.get("h:example.com")).toBe(1);
   });
 
-  test("without pairs when asked, and with nothing from nothing", () => {
-    expect([...extractFeatures({ title: "Florida man", summary: null, sourceId: null, linkHost: null }, { titlePairs: false }).keys()]).toEqual([
+  test("without pairs or plural folding when asked, and with nothing from nothing", () => {
+    expect([...extractFeatures({ title: "Florida goats", summary: null, sourceId: null, linkHost: null }, { titlePairs: false, stemming: true }).keys()]).toEqual([
       "w:florida",
-      "w:man",
+      "w:goat",
+    ]);
+    expect([...extractFeatures({ title: "Florida goats", summary: null, sourceId: null, linkHost: null }, { titlePairs: false, stemming: false }).keys()]).toEqual([
+      "w:florida",
+      "w:goats",
     ]);
     expect(extractFeatures({ title: "", summary: null, sourceId: null, linkHost: null }).size).toBe(0);
   });

@@ -16,9 +16,11 @@ export type TriageText = {
 export type FeatureOptions = {
   /** Adds pairs of adjacent title words ("florida man") to the single words. */
   titlePairs: boolean;
+  /** Folds English plurals ("goats" counts as "goat"). */
+  stemming: boolean;
 };
 
-export const DEFAULT_FEATURE_OPTIONS: FeatureOptions = { titlePairs: true };
+export const DEFAULT_FEATURE_OPTIONS: FeatureOptions = { titlePairs: true, stemming: true };
 
 // Only the start of a long text is read: a 100 KB summary costs what a normal one does, and the
 // opening of an article says what it is about.
@@ -64,7 +66,7 @@ function plainText(text: string | null | undefined, maxChars: number): string {
 }
 
 /** Lowercased words of a text, without stop words, plurals folded; unspaced scripts as character pairs. */
-export function tokenize(text: string | null | undefined, maxChars = MAX_SUMMARY_CHARS): string[] {
+export function tokenize(text: string | null | undefined, maxChars = MAX_SUMMARY_CHARS, stemming = true): string[] {
   const plain = plainText(text, maxChars)
     .normalize("NFKC")
     .toLowerCase()
@@ -85,7 +87,7 @@ export function tokenize(text: string | null | undefined, maxChars = MAX_SUMMARY
     const first = word.charCodeAt(0);
     // Years say something; other numbers rarely do.
     if (first >= 48 && first <= 57 && word.length !== 4 && DIGITS.test(word)) continue;
-    tokens.push(stem(word));
+    tokens.push(stemming ? stem(word) : word);
   }
   return tokens;
 }
@@ -103,9 +105,10 @@ export function hostOf(link: string | null | undefined): string | null {
 export function extractFeatures(story: TriageText, options: FeatureOptions = DEFAULT_FEATURE_OPTIONS): Map<string, number> {
   const counts = new Map<string, number>();
   const add = (name: string) => counts.set(name, (counts.get(name) ?? 0) + 1);
-  const titleTokens = tokenize(story.title, MAX_TITLE_CHARS);
+  const stemming = options.stemming !== false;
+  const titleTokens = tokenize(story.title, MAX_TITLE_CHARS, stemming);
   for (const token of titleTokens) add(`w:${token}`);
-  for (const token of tokenize(story.summary, MAX_SUMMARY_CHARS)) add(`w:${token}`);
+  for (const token of tokenize(story.summary, MAX_SUMMARY_CHARS, stemming)) add(`w:${token}`);
   if (options.titlePairs) {
     for (let i = 0; i + 1 < titleTokens.length; i += 1) add(`p:${titleTokens[i]} ${titleTokens[i + 1]}`);
   }
