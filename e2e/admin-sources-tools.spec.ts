@@ -161,11 +161,14 @@ test("Trigger RSS Ingestion on the Sources page shows progress, then the complet
 
 test("a page reloaded while an ingestion runs picks the job up again, and a job that no longer exists ends in the failure toast", async ({ page }) => {
   await signInAsAdmin(page, "/admin/sources");
-  // Queued from this page's own session, as the button does, then the page is reloaded before it reports.
+  // Queued from this page's own session through the page's action, as the button does (but without the
+  // page following it), then the page is reloaded before it reports.
   const jobId = await page.evaluate(async () => {
-    const response = await fetch("/admin/api/ingestion", { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
-    return ((await response.json()) as { jobId: string }).jobId;
+    const response = await fetch("/admin/sources.data", { method: "POST", body: new URLSearchParams({ intent: "ingest" }) });
+    // The answer is React Router's encoded data: the job id is its one UUID.
+    return /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/.exec(await response.text())?.[0] ?? "none";
   });
+  expect(jobId).not.toBe("none");
   await page.evaluate((id) => sessionStorage.setItem("oddwire.ingestion-job", JSON.stringify({ jobId: id })), jobId);
   // Watched from the moment the page is committed: on a busy machine the page's pictures and fonts
   // can hold its load event back longer than a toast stays.

@@ -4,7 +4,8 @@ import { afterEach, describe, expect, test } from "vitest";
 import { jobs } from "~/db/schema";
 import { makeJob, makeUser } from "~/db/testing/factories";
 import { testDatabaseForFile } from "~/db/testing/test-database";
-import { createJobRunner, QUEUE_SCHEMA, type JobHandlers, type JobRunner, type JobRunnerOptions } from "./runner";
+import { QUEUE_SCHEMA } from "./queues";
+import { createJobRunner, type JobHandlers, type JobRunner, type JobRunnerOptions } from "./runner";
 import type { JobView } from "./types";
 import { idleHandlers } from "./testing";
 

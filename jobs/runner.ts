@@ -4,8 +4,11 @@ import type { Logger } from "pino";
 import type { Database } from "~/db/client";
 import { jobsRepo } from "~/db/repos/jobs.repo";
 import { JOB_KIND_NAMES, parseJobInput, type JobInputOf } from "~/domain/jobs/kinds";
+import { resultForLog, toView } from "./job-view";
 import { createProgressWriter } from "./progress-writer";
-import type { JobKind, JobsApi, JobView } from "./types";
+import { ensureQueues, POLL_QUEUES, QUEUE_SCHEMA, type PollQueue } from "./queues";
+import { createRecovery, interruptedError, STOPPED } from "./recovery";
+import type { JobKind, JobsApi } from "./types";
 import type { OnProgress } from "~/lib/progress";
 import { errorMessage } from "~/lib/error-message";
 import { keepLeases } from "~/lib/lease-keeper";
@@ -67,24 +70,10 @@ export type JobRunner = JobsApi & {
   pollNow(): Promise<void>;
 };
 
-export const QUEUE_SCHEMA = "pgboss";
-const POLL_QUEUES = ["rss-poll", "crawl-poll"] as const;
-type PollQueue = (typeof POLL_QUEUES)[number];
 const KINDS: readonly JobKind[] = JOB_KIND_NAMES;
-/**
- * Every kind's interrupted jobs (a worker killed or restarted) are queued again to finish their work,
- * skipping what was stored (JobContext.resumedSince). A Facebook post cut off mid-call is looked for
- * on the Page before it is tried again.
- */
-const RESUMABLE: readonly JobKind[] = KINDS;
-/** A job interrupted longer ago than this is not resumed any more. */
-const RESUME_WINDOW_MS = 24 * 60 * 60_000;
-const INTERRUPTED = "The job was interrupted before it finished (the worker stopped or the job timed out).";
 const LOST = "The job's process stopped renewing its lease; another worker took the job over.";
-const STOPPED = "The worker stopped before the job finished.";
 /** How often a running job's record is checked for a cancel request. */
 const CANCEL_CHECK_MS = 1_000;
-const ORPHAN_GRACE_SECONDS = 60;
 /**
  * A running job's lease: renewed every 5 s, lapsed after 20 s without a renewal, looked for every
  * 5 s. The job that takes a dead one's work up starts once the sources the dead process held are
@@ -94,18 +83,6 @@ const LEASE_MS = 20_000;
 const LEASE_RENEW_MS = 5_000;
 const SWEEP_MS = 5_000;
 const ABORT_WAIT_MS = 1_000;
-
-// No automatic retries: a manual run reports its failure, and the poll simply runs again.
-const QUEUES: PgBoss.Queue[] = [
-  { name: "rss-ingestion", policy: "standard", retryLimit: 0, expireInSeconds: 2 * 60 * 60 },
-  { name: "crawl-discovery", policy: "standard", retryLimit: 0, expireInSeconds: 2 * 60 * 60 },
-  { name: "scrape-queue", policy: "standard", retryLimit: 0, expireInSeconds: 2 * 60 * 60 },
-  { name: "enhance-images", policy: "standard", retryLimit: 0, expireInSeconds: 4 * 60 * 60 },
-  // A scheduled post waits up to 30 days for its time (domain/social MAX_SCHEDULE_DAYS): kept a little longer.
-  { name: "facebook-post", policy: "standard", retryLimit: 0, expireInSeconds: 10 * 60, retentionMinutes: 32 * 24 * 60 },
-  // stately: at most one poll waiting and one running, so slow cycles never pile up.
-  ...POLL_QUEUES.map((name): PgBoss.Queue => ({ name, policy: "stately", retryLimit: 0, expireInSeconds: 60 * 60, retentionMinutes: 10 })),
-];
 
 /** Builds the durable job runner over pg-boss, with progress and outcomes kept in our `jobs` table. */
 export async function createJobRunner(options: JobRunnerOptions): Promise<JobRunner> {
@@ -161,55 +138,6 @@ export async function createJobRunner(options: JobRunnerOptions): Promise<JobRun
     if (state === "stopping") logger.debug({ err: error }, "job queue error while stopping");
     else logger.error({ err: error }, "job queue error");
   });
-  /** Jobs whose process died (their lease lapsed) are ended, and those that can go on are taken up again. */
-  async function recoverInterrupted() {
-    try {
-      for (const job of await repo.endLapsed(new Date(), INTERRUPTED)) {
-        logger.warn({ jobId: job.id, kind: job.kind, status: job.status }, "a running job's process stopped renewing its lease; the job was ended");
-        // Its queue entry would otherwise stay active until the queue's own expiry.
-        await boss.fail(job.kind, job.id, { message: INTERRUPTED }).catch((error: unknown) => logger.debug({ err: error }, "could not fail the queue entry"));
-      }
-    } catch (error) {
-      logger.warn({ err: error }, "could not look for jobs whose process stopped");
-    }
-    await failOrphans();
-    await resumeInterrupted();
-  }
-
-  async function failOrphans() {
-    try {
-      const orphans = await repo.failOrphans({ queueSchema: QUEUE_SCHEMA, graceSeconds: ORPHAN_GRACE_SECONDS, error: INTERRUPTED });
-      for (const orphan of orphans) logger.warn({ jobId: orphan.id }, "job interrupted before it finished; marked failed");
-    } catch (error) {
-      logger.warn({ err: error }, "could not check for interrupted jobs");
-    }
-  }
-
-  /** Resumable work cut off by a stop or a crash goes on in a new job with the same input; it skips what was done. */
-  async function resumeInterrupted() {
-    try {
-      const interrupted = await repo.interruptedWithoutResume({
-        kinds: [...RESUMABLE],
-        errorPrefixes: [INTERRUPTED, STOPPED],
-        since: new Date(Date.now() - RESUME_WINDOW_MS),
-      });
-      for (const job of interrupted) {
-        try {
-          // A job whose process died may have left sources leased: its successor starts once they are free.
-          const startAfter = job.leaseUntil ? new Date(job.leaseUntil.getTime() + resumeDelayMs) : null;
-          const { jobId } = await send(job.kind as JobKind, { ...(job.input ?? {}), resumed_from: job.id }, job.requestedBy, startAfter && startAfter > new Date() ? startAfter : null);
-          logger.info({ jobId, resumedFrom: job.id, kind: job.kind }, "interrupted job resumed");
-        } catch (error) {
-          // Another worker resumed it at the same moment (one resume per job: a unique index).
-          if ((error as { code?: string }).code === "23505" || (error as { cause?: { code?: string } }).cause?.code === "23505") continue;
-          throw error;
-        }
-      }
-    } catch (error) {
-      logger.warn({ err: error }, "could not resume interrupted jobs");
-    }
-  }
-
   async function send(kind: JobKind, input: Record<string, unknown>, requestedBy: string | null, startAfter: Date | null = null) {
     const jobId = randomUUID();
     await repo.insertQueued({ id: jobId, kind, input, requestedBy });
@@ -226,22 +154,7 @@ export async function createJobRunner(options: JobRunnerOptions): Promise<JobRun
     return { jobId };
   }
 
-  // One step, one queue at a time: concurrent createQueue calls can deadlock (40P01).
-  async function ensureQueues() {
-    for (const queue of QUEUES) {
-      for (let attempt = 1; ; attempt++) {
-        try {
-          if (await boss.getQueue(queue.name)) await boss.updateQueue(queue.name, queue);
-          else await boss.createQueue(queue.name, queue);
-          break;
-        } catch (error) {
-          // Another worker booting at the same moment; its queue is as good as ours.
-          if (attempt >= 3 || (error as { code?: string }).code !== "40P01") throw error;
-          await new Promise((resolve) => setTimeout(resolve, 100 * attempt));
-        }
-      }
-    }
-  }
+  const recoverInterrupted = createRecovery({ repo, boss, logger, resumeDelayMs, send });
 
   async function runTracked(jobId: string, kind: JobKind) {
     if (!handlers) return;
@@ -409,7 +322,7 @@ export async function createJobRunner(options: JobRunnerOptions): Promise<JobRun
       const began = Date.now();
       try {
         await boss.start();
-        await ensureQueues();
+        await ensureQueues(boss);
         if (handlers) {
           await startWorking();
           await recoverInterrupted();
@@ -467,38 +380,3 @@ export async function createJobRunner(options: JobRunnerOptions): Promise<JobRun
 
 /** How many resumed jobs get() follows at most. */
 const MAX_RESUMES_FOLLOWED = 50;
-const interruptedError = (error: string | null) => error !== null && (error.startsWith(INTERRUPTED) || error.startsWith(STOPPED));
-
-const MAX_LOGGED_TEXT = 300;
-
-/**
- * A job's result as its log line keeps it: the counts and short facts at its top level. Lists (a
- * queue scrape's rows, a discovery's sources) stay in the job's record, where the back office reads them.
- */
-function resultForLog(result: unknown): Record<string, string | number | boolean | null> | null {
-  if (result === null || typeof result !== "object" || Array.isArray(result)) return null;
-  const kept: Record<string, string | number | boolean | null> = {};
-  for (const [key, value] of Object.entries(result)) {
-    if (value === null || typeof value === "number" || typeof value === "boolean") kept[key] = value;
-    else if (typeof value === "string") kept[key] = value.length > MAX_LOGGED_TEXT ? `${value.slice(0, MAX_LOGGED_TEXT)}...` : value;
-  }
-  return kept;
-}
-
-function toView(row: NonNullable<Awaited<ReturnType<ReturnType<typeof jobsRepo>["findById"]>>>): JobView {
-  return {
-    id: row.id,
-    kind: row.kind,
-    status: row.status,
-    progress: row.progress,
-    total: row.total,
-    message: row.message,
-    counts: row.counts ?? null,
-    cancelRequested: row.cancelRequestedAt !== null,
-    result: row.result ?? null,
-    error: row.error,
-    createdAt: row.createdAt.toISOString(),
-    startedAt: row.startedAt?.toISOString() ?? null,
-    finishedAt: row.finishedAt?.toISOString() ?? null,
-  };
-}

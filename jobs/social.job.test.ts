@@ -7,8 +7,10 @@ import { testDatabaseForFile } from "~/db/testing/test-database";
 import { cancelScheduledPost, requestPost } from "~/domain/social/post-story";
 import { createGraphClient, type GraphClient } from "~/integrations/facebook/graph-client";
 import { graphErrors, startFakeGraph, type FakeGraph } from "~/integrations/facebook/testing/fake-graph";
-import { createJobRunner, QUEUE_SCHEMA, type JobHandlers, type JobRunner } from "./runner";
-import { schedulePostWith, socialHandlers } from "./social.job";
+import { QUEUE_SCHEMA } from "./queues";
+import { createJobRunner, type JobHandlers, type JobRunner } from "./runner";
+import { schedulePostWith } from "~/domain/social/post-story";
+import { socialHandlers } from "./social.job";
 import type { JobView } from "./types";
 import { idleHandlers } from "./testing";
 

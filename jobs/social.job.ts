@@ -1,11 +1,6 @@
-import { attemptPost, type AttemptPostDeps, type SchedulePost } from "~/domain/social/post-story";
+import { attemptPost, type AttemptPostDeps } from "~/domain/social/post-story";
 import type { JobHandlers } from "./runner";
-import type { JobsApi } from "./types";
 
-/** Queues a post's attempt as a facebook-post job, at its time when it has one. */
-export function schedulePostWith(jobs: () => Pick<JobsApi, "enqueue">, requestedBy: string | null = null): SchedulePost {
-  return (postRowId, at) => jobs().enqueue("facebook-post", { post_id: postRowId }, { requestedBy, startAfter: at });
-}
 
 /**
  * Facebook posting as a job: one attempt at a pending post. A job resumed after a restart (its

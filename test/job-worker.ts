@@ -2,7 +2,7 @@ import type { Database } from "~/db/client";
 import { createRepos } from "~/db/repos";
 import { createGuardedClient } from "~/integrations/http/guarded-client";
 import { createJobRunner, type JobContext, type JobRunner } from "~/jobs/runner";
-import { schedulePostWith } from "~/jobs/social.job";
+import { schedulePostWith } from "~/domain/social/post-story";
 import { createFeedParserPool } from "~/server/processes/feed-parser-pool";
 import { createLogger } from "~/server/logger";
 import { createPoliteness } from "~/server/politeness";

@@ -1,5 +1,4 @@
 import type { CrawlSourceRow, QueueRow } from "~/db/repos/crawl.repo";
-import { DomainError } from "~/domain/errors";
 import { PAGE_ACCEPT } from "~/domain/ingestion/accept";
 import { dateOf, systemClock } from "~/lib/clock";
 import { describeError } from "~/domain/ingestion/describe-error";
@@ -12,13 +11,14 @@ import { readCrawlConfig, type CrawlConfig } from "./config";
 import type { CrawlDeps } from "./deps";
 import { pauseAfter, robotsDisallowedReason } from "./polite-client";
 import type { OnProgress } from "~/lib/progress";
+import { URL_QUEUE_LIMIT, urlSelection } from "./url-queue";
 
 /** The spec's text for a row left queued after a failed or rate-limited scrape (section 4). */
 export const LEFT_QUEUED_TEXT = "Scrape failed or rate limited. Left queued for retry.";
 /** Failed attempts after which a row is marked failed. */
 export const MAX_ATTEMPTS = 3;
 /** Rows per scrape run: the URL Que lists at most 1000. */
-export const MAX_SCRAPE_ROWS = 1000;
+export const MAX_SCRAPE_ROWS = URL_QUEUE_LIMIT;
 const PAGES_AT_ONCE = 4;
 
 export type QueueScrapeItem = { id: number; url: string; success: boolean; outcome: string; error?: string; storyId?: number };
@@ -82,9 +82,7 @@ async function pickRows(deps: CrawlDeps, input: { ids?: number[]; sourceId?: num
   // A run taken up again after its process died leaves out the rows it had settled already.
   const open = (row: QueueRow) => !since || row.lastAttemptAt === null || row.lastAttemptAt < since;
   if (input.ids) {
-    const ids = [...new Set(input.ids)];
-    if (ids.length === 0) throw new DomainError("NO_SELECTION", "Select at least one URL.");
-    if (ids.length > MAX_SCRAPE_ROWS) throw new DomainError("TOO_MANY_URLS", `At most ${MAX_SCRAPE_ROWS} URLs at a time.`);
+    const ids = urlSelection(input.ids);
     const rows = await deps.repos.crawl.findByIds(ids);
     const byId = new Map(rows.map((r) => [r.id, r]));
     return ids.flatMap((id) => byId.get(id) ?? []).filter(open);

@@ -1,6 +1,7 @@
 import type { Repos } from "~/db/repos";
 import type { UrlQueueStatus } from "~/db/repos/crawl.repo";
 import { DomainError } from "~/domain/errors";
+import type { JobStarter } from "~/domain/jobs/kinds";
 import { rejectionContentHash } from "~/lib/normalize-url";
 
 /** The URL Que's limits and filters. */
@@ -45,7 +46,8 @@ export async function listUrlQueue(
   }));
 }
 
-function selection(ids: readonly number[]): number[] {
+/** A selection of queue rows as the screen, the commands and the scrape job take it: each id once, at least one, at most the limit. */
+export function urlSelection(ids: readonly number[]): number[] {
   const unique = [...new Set(ids)];
   if (unique.length === 0) throw new DomainError("NO_SELECTION", "Select at least one URL.");
   if (unique.length > URL_QUEUE_LIMIT) throw new DomainError("TOO_MANY_URLS", `At most ${URL_QUEUE_LIMIT} URLs at a time.`);
@@ -53,11 +55,22 @@ function selection(ids: readonly number[]): number[] {
 }
 
 /**
+ * 'Scrape Selected': queues one scrape job for the selected rows (checked here, so the editor hears of
+ * an empty or oversized selection at once); the job groups them by source and scrapes them politely
+ * (scrape-queue.ts). Answers the job id and how many URLs it was given.
+ */
+export async function startScrape(deps: { jobs: Pick<JobStarter, "enqueue"> }, input: { ids: readonly number[]; actorUserId: string | null }): Promise<{ jobId: string; requested: number }> {
+  const ids = urlSelection(input.ids);
+  const { jobId } = await deps.jobs.enqueue("scrape-queue", { ids }, { requestedBy: input.actorUserId });
+  return { jobId, requested: ids.length };
+}
+
+/**
  * Rejects queued URLs: each normalised URL is recorded in rejected_stories (so neither discovery
  * nor a feed brings it back) and the rows leave the queue. Returns how many rows were rejected.
  */
 export async function rejectQueuedUrls(deps: Deps, input: { ids: readonly number[]; actorUserId: string | null; now?: Date }): Promise<number> {
-  const rows = await deps.repos.crawl.identities(selection(input.ids));
+  const rows = await deps.repos.crawl.identities(urlSelection(input.ids));
   const at = input.now ?? new Date();
   const rejected = await deps.repos.crawl.reject(
     rows.map((row) => ({ ...row, contentHash: rejectionContentHash({ title: row.url, url: row.url, sourceId: row.sourceId }) })),
@@ -75,7 +88,7 @@ export async function rejectQueuedUrls(deps: Deps, input: { ids: readonly number
 
 /** Deletes queued URLs for good (discovery may find them again). Returns how many rows were deleted. */
 export async function deleteQueuedUrls(deps: Deps, input: { ids: readonly number[]; actorUserId: string | null }): Promise<number> {
-  const ids = selection(input.ids);
+  const ids = urlSelection(input.ids);
   const deleted = await deps.repos.crawl.remove(ids);
   await deps.repos.audit.record({
     actorUserId: input.actorUserId,

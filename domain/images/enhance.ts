@@ -2,6 +2,7 @@ import type { Logger } from "pino";
 import type { Repos } from "~/db/repos";
 import type { ImageStory } from "~/db/repos/images.repo";
 import { DomainError } from "~/domain/errors";
+import type { JobStarter } from "~/domain/jobs/kinds";
 import { PAGE_ACCEPT } from "~/domain/ingestion/accept";
 import { dateOf, systemClock, type Clock } from "~/lib/clock";
 import { describeError } from "~/domain/ingestion/describe-error";
@@ -232,6 +233,22 @@ export async function planEnhancement(
   if (!Number.isFinite(size) || size < 1) throw new DomainError("INVALID_INPUT", "The batch size must be a whole number of at least 1.");
   const batchSize = Math.min(size, MAX_BATCH);
   return { storyIds: await deps.repos.images.idsNeedingWork(batchSize), batchSize };
+}
+
+/**
+ * Starts an enhancement run the editor asked for (`planEnhancement`'s input). One run at a time: while
+ * one is unfinished, its id comes back instead of a new job; a plan with no story to work on starts none.
+ */
+export async function startImageRun(
+  deps: { repos: Pick<Repos, "images">; jobs: JobStarter },
+  input: { plan: Parameters<typeof planEnhancement>[1]; actorUserId: string | null },
+): Promise<{ outcome: "started" | "already-running"; jobId: string } | { outcome: "nothing-to-do" }> {
+  const plan = await planEnhancement(deps, input.plan);
+  if ("storyIds" in plan && plan.storyIds.length === 0) return { outcome: "nothing-to-do" };
+  const running = await deps.jobs.latestUnfinished("enhance-images");
+  if (running) return { outcome: "already-running", jobId: running.id };
+  const { jobId } = await deps.jobs.enqueue("enhance-images", plan, { requestedBy: input.actorUserId });
+  return { outcome: "started", jobId };
 }
 
 /** A story ID as an editor typed it: blank and non-numbers refused with the spec's words. */

@@ -103,3 +103,14 @@ export function jobResult<K extends JobKind>(kind: K, job: { result: Record<stri
   const parsed = JOB_KINDS[kind].result.safeParse(job?.result ?? {});
   return (parsed.success ? parsed.data : JOB_KINDS[kind].result.parse({})) as JobResult<K>;
 }
+
+/**
+ * What a domain function needs to start background work: the job runner's `enqueue`, and its
+ * `latestUnfinished` for work that runs one at a time. Every job starts through a domain function
+ * taking this (`startIngestion`, `startDiscovery`, `startScrape`, `startImageRun`, `facebookPostScheduler`):
+ * the screens call it from their route action and the commands from the CLI.
+ */
+export type JobStarter = {
+  enqueue<K extends JobKind>(kind: K, input: JobInput<K>, options: { requestedBy: string | null; startAfter?: Date | null }): Promise<{ jobId: string }>;
+  latestUnfinished(kind: JobKind): Promise<{ id: string } | null>;
+};

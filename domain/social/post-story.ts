@@ -2,6 +2,7 @@ import type { Logger } from "pino";
 import type { Repos } from "~/db/repos";
 import type { SocialPostRow } from "~/db/repos/social.repo";
 import { DomainError } from "~/domain/errors";
+import type { JobStarter } from "~/domain/jobs/kinds";
 import { dateOf, systemClock, type Clock } from "~/lib/clock";
 import { DEFAULT_TIMEOUT_MS, isGraphError, type GraphClient, type GraphError } from "~/integrations/facebook/graph-client";
 import { errorMessage } from "~/lib/error-message";
@@ -9,6 +10,11 @@ import { composeMessage, storyLink } from "./compose";
 
 /** Queues the job that makes a post's next attempt, at `at` (now when null); server/ passes the job runner's. */
 export type SchedulePost = (postRowId: number, at: Date | null) => Promise<{ jobId: string }>;
+
+/** Queues a post's attempt as a facebook-post job, at its time when it has one: the one way a post's job starts. */
+export function schedulePostWith(jobs: () => Pick<JobStarter, "enqueue">, requestedBy: string | null = null): SchedulePost {
+  return (postRowId, at) => jobs().enqueue("facebook-post", { post_id: postRowId }, { requestedBy, startAfter: at });
+}
 
 /** What asking for a post needs: no Graph call is made here, only the row and its job. */
 export type RequestPostDeps = {

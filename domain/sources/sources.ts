@@ -3,6 +3,7 @@ import { dateOf, systemClock, type Clock } from "~/lib/clock";
 import type { SourcePatch, SourceRow, SourcesRepo } from "~/db/repos/sources.repo";
 import type { DiscoveryStats } from "~/db/schema";
 import { DomainError } from "~/domain/errors";
+import type { JobStarter } from "~/domain/jobs/kinds";
 import { rootCauseMessage } from "~/lib/error-message";
 import { normalizeUrl } from "~/lib/normalize-url";
 import { inTrouble } from "./source-health";
@@ -121,13 +122,13 @@ export async function ingestionFailures(deps: { sources: Pick<SourcesRepo, "list
   return rows.map((row) => ({ id: row.id, name: row.name, error: row.lastError ?? "Unknown error" }));
 }
 
-/** Queues background work; the web layer passes in its job runner. */
-export type DiscoveryJobs = {
-  enqueue(kind: "crawl-discovery", input: { source_id: number }, options: { requestedBy: string | null }): Promise<{ jobId: string }>;
-};
+/** 'Trigger RSS Ingestion': queues one RSS cycle over every active source and answers its job id. */
+export async function startIngestion(deps: { jobs: Pick<JobStarter, "enqueue"> }, input: Actor & { useCanonical: boolean }): Promise<{ jobId: string }> {
+  return deps.jobs.enqueue("rss-ingestion", { use_canonical: input.useCanonical }, { requestedBy: input.actorUserId });
+}
 
 /** 'Discover now': queues a URL discovery of one Web Scraping source (even an inactive one) and answers its job id. */
-export async function startDiscovery(deps: { sources: Pick<SourcesRepo, "findById">; jobs: DiscoveryJobs }, input: Actor & { sourceId: number }): Promise<{ jobId: string }> {
+export async function startDiscovery(deps: { sources: Pick<SourcesRepo, "findById">; jobs: Pick<JobStarter, "enqueue"> }, input: Actor & { sourceId: number }): Promise<{ jobId: string }> {
   const source = await deps.sources.findById(input.sourceId);
   if (!source) throw new DomainError("SOURCE_NOT_FOUND", "That source no longer exists");
   if (source.sourceType !== "web_scraping") {

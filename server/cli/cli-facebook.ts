@@ -4,7 +4,7 @@ import { createRepos } from "~/db/repos";
 import type { SocialPostRow } from "~/db/repos/social.repo";
 import { attemptPost, NOT_CONNECTED, requestPost, type SchedulePost } from "~/domain/social/post-story";
 import { createJobRunner, type JobRunner } from "~/jobs/runner";
-import { schedulePostWith } from "~/jobs/social.job";
+import { schedulePostWith } from "~/domain/social/post-story";
 import type { FACEBOOK_COMMANDS } from "./cli-commands";
 import type { CliTools } from "./cli-tools";
 import { configSecrets, loadConfig } from "../config";

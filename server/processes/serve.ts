@@ -14,7 +14,7 @@ import { openConfiguredDatabase, START_RETRY_MS } from "../database";
 import { demoAdminBanner, demoAdminPassword } from "../demo-admin";
 import { createFeedParserPool } from "./feed-parser-pool";
 import { createFacebookGraph } from "../facebook";
-import { schedulePostWith } from "~/jobs/social.job";
+import { schedulePostWith } from "~/domain/social/post-story";
 import { configSecrets, describeConfig, withAuthSecret, type Config } from "../config";
 import { createLogger, type Logger } from "../logger";
 import { checkCanListen } from "../http/listen-error";

@@ -233,6 +233,27 @@ describe("'Discover now' on a source", () => {
   });
 });
 
+describe("'Trigger RSS Ingestion' starts a job as every other start does", () => {
+  const withJobs = (context: AppLoadContext) => ({ ...context, jobs: queueing() }) as unknown as AppLoadContext;
+
+  test("the sources page's ingest intent queues one cycle, requested by the admin, with the canonical URL choice", async () => {
+    const { admin, context, errors } = await signedInAdmin();
+    const answer = await run(sourcesAction, post("/admin/sources", { intent: "ingest", useCanonical: "true" }), withJobs(context));
+    expect(answer).toEqual({ status: 200, body: { ok: true, jobId: expect.any(String) } });
+    const jobId = (answer.body as { jobId: string }).jobId;
+    expect(await t.repos.jobs.findById(jobId)).toMatchObject({ kind: "rss-ingestion", status: "queued", input: { use_canonical: true }, requestedBy: admin.id });
+    const plain = await run(sourcesAction, post("/admin/sources", { intent: "ingest" }), withJobs(context));
+    expect(await t.repos.jobs.findById((plain.body as { jobId: string }).jobId)).toMatchObject({ input: { use_canonical: false } });
+    expect(errors).toEqual([]);
+  });
+
+  test("a signed-in user who is not an admin is refused: 403, and no job", async () => {
+    const { context } = await signedInAdmin({ isAdmin: false });
+    await expect(run(sourcesAction, post("/admin/sources", { intent: "ingest" }), withJobs(context))).rejects.toMatchObject({ init: { status: 403 } });
+    expect(await t.db.select().from(jobs)).toEqual([]);
+  });
+});
+
 describe("the job endpoints answer through the one error mapping", () => {
   const get = (path: string) => new Request(`${SITE}${path}`);
   const read = async (response: unknown) => ({ status: (response as Response).status, body: await (response as Response).json() });

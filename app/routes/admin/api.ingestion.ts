@@ -1,24 +1,11 @@
 import { z } from "zod";
 import { DomainError } from "~/domain/errors";
 import { requireAdmin } from "~/app/lib/admin.server";
-import { failureResponse, json, parseInput, readJsonBody } from "~/app/lib/json-route.server";
+import { failureResponse, json, parseInput } from "~/app/lib/json-route.server";
 import { ingestionFailures } from "~/domain/sources/sources";
 import type { Route } from "./+types/api.ingestion";
 
-const Body = z.object({ use_canonical: z.boolean().optional().default(false) });
 const JobId = z.string().trim().min(1, "Which run? Add ?job=ID.").max(100, "Not a job id.");
-
-/** POST /admin/api/ingestion {use_canonical?}: queues one RSS ingestion cycle and answers its job id (202). */
-export async function action(args: Route.ActionArgs) {
-  const admin = await requireAdmin(args);
-  const { use_canonical } = await readJsonBody(args.request, Body);
-  try {
-    const { jobId } = await args.context.jobs.enqueue("rss-ingestion", { use_canonical }, { requestedBy: admin.id });
-    return json({ jobId }, { status: 202 });
-  } catch (error) {
-    return failureResponse(error, args.context.logger, "Failed to start RSS ingestion");
-  }
-}
 
 /**
  * GET /admin/api/ingestion?job=ID : what went wrong in a finished ingestion run, `{failedSources:

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { getDashboardStats, RECENT_DAYS } from "~/domain/dashboard/dashboard";
-import { planEnhancement } from "~/domain/images/enhance";
+import { startImageRun } from "~/domain/images/enhance";
 import { analyzeImages, imagePanelState } from "~/domain/images/image-stats";
 import { IMAGE_TEXT } from "~/domain/images/panel-rules";
 import { requireAdmin } from "~/app/lib/admin.server";
@@ -47,14 +47,13 @@ function failure(intentName: ImageIntent): Failure {
 
 export async function action(args: Route.ActionArgs) {
   const { repos, jobs } = args.context;
-  // The job input is checked by the domain (a blank or unknown story ID is refused there); one run at
-  // a time: a second request follows the run already going instead of starting another.
-  const start = async (run: RunKind, plan: Awaited<ReturnType<typeof planEnhancement>>, requestedBy: string): Promise<ImageAnswer> => {
-    if ("storyIds" in plan && plan.storyIds.length === 0) return { ok: true, toast: IMAGE_PANEL_TEXT.nothingToDo };
-    const running = await jobs.latestUnfinished("enhance-images");
-    if (running) return { ok: true, jobId: running.id, run: "other", toast: IMAGE_PANEL_TEXT.alreadyRunning };
-    const { jobId } = await jobs.enqueue("enhance-images", plan, { requestedBy });
-    return { ok: true, jobId, run };
+  // The input is checked by the domain (a blank or unknown story ID is refused there); one run at a
+  // time: a second request follows the run already going instead of starting another.
+  const start = async (run: RunKind, plan: Parameters<typeof startImageRun>[1]["plan"], actorUserId: string): Promise<ImageAnswer> => {
+    const started = await startImageRun({ repos, jobs }, { plan, actorUserId });
+    if (started.outcome === "nothing-to-do") return { ok: true, toast: IMAGE_PANEL_TEXT.nothingToDo };
+    if (started.outcome === "already-running") return { ok: true, jobId: started.jobId, run: "other", toast: IMAGE_PANEL_TEXT.alreadyRunning };
+    return { ok: true, jobId: started.jobId, run };
   };
   return adminAction(
     args,
@@ -67,17 +66,17 @@ export async function action(args: Route.ActionArgs) {
       "enhance-bulk": intent({
         schema: BulkForm,
         failure: failure("enhance-bulk"),
-        run: async ({ batchSize, mode }, { me }) => start(mode, await planEnhancement({ repos }, { batchSize }), me.id),
+        run: async ({ batchSize, mode }, { me }) => start(mode, { batchSize }, me.id),
       }),
       "enhance-test": intent({
         schema: TestForm,
         failure: failure("enhance-test"),
-        run: async ({ storyId, customImageUrl }, { me }) => start("single", await planEnhancement({ repos }, { singleStoryId: storyId, customImageUrl }), me.id),
+        run: async ({ storyId, customImageUrl }, { me }) => start("single", { singleStoryId: storyId, customImageUrl }, me.id),
       }),
       "retry-images": intent({
         schema: RetryForm,
         failure: failure("retry-images"),
-        run: async ({ storyId }, { me }) => start("retry", await planEnhancement({ repos }, { retry: storyId }), me.id),
+        run: async ({ storyId }, { me }) => start("retry", { retry: storyId }, me.id),
       }),
       "cancel-images": intent({
         schema: CancelForm,

@@ -4,7 +4,7 @@ import { SOCIAL_TEXT } from "~/app/components/admin/social/texts";
 import { adminAction, intent, type Failure } from "~/app/lib/admin-action.server";
 import { requireAdmin } from "~/app/lib/admin.server";
 import { idField } from "~/app/lib/form-fields";
-import { cancelScheduledPost, requestPost } from "~/domain/social/post-story";
+import { cancelScheduledPost, requestPost, schedulePostWith } from "~/domain/social/post-story";
 import { socialOverview, storyForRepost } from "~/domain/social/social-page";
 import { adminMeta } from "~/app/lib/meta";
 import type { Route } from "./+types/social";
@@ -55,7 +55,7 @@ export async function action(args: Route.ActionArgs) {
               repos,
               siteUrl: context.config.siteUrl,
               connected: context.facebook !== null,
-              schedule: (postRowId, at) => jobs.enqueue("facebook-post", { post_id: postRowId }, { requestedBy: me.id, startAfter: at }),
+              schedule: schedulePostWith(() => jobs, me.id),
             },
             { storyId: input.storyId, message: input.message, at: input.at, repost: input.repost === "1", actorUserId: me.id },
           );

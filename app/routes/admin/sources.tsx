@@ -20,7 +20,8 @@ import { plural } from "~/app/lib/format";
 import { validateFeed } from "~/domain/ingestion/validate-feed";
 import { importSourcesOpml, OPML_MAX_BYTES } from "~/domain/sources/opml";
 import { SOURCE_MESSAGES, sourceFormSchema } from "~/domain/sources/source-form";
-import { createSource, deleteSource, listSources, startDiscovery, updateSource, type SourceView } from "~/domain/sources/sources";
+import { createSource, deleteSource, listSources, startDiscovery, startIngestion, updateSource, type SourceView } from "~/domain/sources/sources";
+import { INGESTION_FAILED, IngestForm, type IngestAnswer } from "~/app/components/admin/sources/ingestion-messages";
 import { PageHeader } from "~/app/components/admin/page-header";
 import { adminMeta } from "~/app/lib/meta";
 import type { Route } from "./+types/sources";
@@ -103,6 +104,14 @@ export async function action(args: Route.ActionArgs) {
         run: async ({ sourceId }, { me }) => {
           await deleteSource(deps, { actorUserId: me.id, sourceId });
           return { ok: true, toast: SOURCE_MESSAGES.deleted } satisfies ActionResult;
+        },
+      }),
+      ingest: intent({
+        schema: IngestForm,
+        failure: failure(INGESTION_FAILED.title, () => INGESTION_FAILED.description),
+        run: async ({ useCanonical }, { me, context }) => {
+          const { jobId } = await startIngestion({ jobs: context.jobs }, { actorUserId: me.id, useCanonical });
+          return { ok: true, jobId } satisfies IngestAnswer;
         },
       }),
       discover: intent({

@@ -5,8 +5,7 @@ import { UrlQueScreen, type UrlQueAnswer } from "~/app/components/admin/url-que/
 import { adminAction, intent, type Failure } from "~/app/lib/admin-action.server";
 import { requireAdmin } from "~/app/lib/admin.server";
 import { idListField } from "~/app/lib/form-fields";
-import { DEFAULT_URL_QUEUE_STATUS, deleteQueuedUrls, listUrlQueue, rejectQueuedUrls, URL_QUEUE_LIMIT, URL_QUEUE_STATUSES } from "~/domain/crawl/url-queue";
-import { DomainError } from "~/domain/errors";
+import { DEFAULT_URL_QUEUE_STATUS, deleteQueuedUrls, listUrlQueue, rejectQueuedUrls, startScrape, URL_QUEUE_LIMIT, URL_QUEUE_STATUSES } from "~/domain/crawl/url-queue";
 import { adminMeta } from "~/app/lib/meta";
 import type { Route } from "./+types/url-que";
 
@@ -34,14 +33,6 @@ const failure = (title: string, fallback: string): Failure => ({
   fallback,
 });
 
-/** The scrape job checks its ids only when it runs: the editor hears of an empty or oversized selection now. */
-function scrapeSelection(ids: number[]): number[] {
-  const unique = [...new Set(ids)];
-  if (unique.length === 0) throw new DomainError("NO_SELECTION", URL_QUE_TEXT.noSelection.description);
-  if (unique.length > URL_QUEUE_LIMIT) throw new DomainError("TOO_MANY_URLS", `At most ${URL_QUEUE_LIMIT} URLs at a time.`);
-  return unique;
-}
-
 export async function action(args: Route.ActionArgs) {
   const deps = { repos: args.context.repos };
   return adminAction(
@@ -50,12 +41,7 @@ export async function action(args: Route.ActionArgs) {
       scrape: intent({
         schema: Selection,
         failure: failure(URL_QUE_TEXT.scrapeFailed, "The scrape could not be started. Please try again."),
-        run: async ({ ids }, { me, context }) => {
-          const selection = scrapeSelection(ids);
-          // The durable job groups the URLs by source and scrapes them politely (domain/crawl/scrape-queue.ts).
-          const { jobId } = await context.jobs.enqueue("scrape-queue", { ids: selection }, { requestedBy: me.id });
-          return { ok: true, jobId, requested: selection.length } satisfies UrlQueAnswer;
-        },
+        run: async ({ ids }, { me, context }) => ({ ok: true, ...(await startScrape({ jobs: context.jobs }, { ids, actorUserId: me.id })) }) satisfies UrlQueAnswer,
       }),
       reject: intent({
         schema: Selection,

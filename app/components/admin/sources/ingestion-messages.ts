@@ -1,6 +1,16 @@
 import type { FailedSource } from "~/domain/sources/sources";
 import { jobResult, type JobResult } from "~/domain/jobs/kinds";
 import type { JobView } from "~/jobs/types";
+import { z } from "zod";
+import type { ActionResult } from "~/app/lib/action-toast";
+
+/** The spec's toast for a cycle that failed, or could not start. */
+export const INGESTION_FAILED = { title: "RSS Ingestion Failed", description: "Check the console for error details." };
+
+/** 'Trigger RSS Ingestion' (the sources page's `ingest` intent): with `useCanonical`, items are read at their canonical URL. */
+export const IngestForm = z.object({ useCanonical: z.enum(["true", "false"]).default("false").transform((value) => value === "true") });
+/** What the `ingest` intent answers: the queued cycle's job id, or a refusal's toast. */
+export type IngestAnswer = { ok: true; jobId: string } | ActionResult;
 
 /** The line shown while an ingestion job runs: 'Processing 3 of 12 sources...'. */
 export function ingestionProgressLine(job: Pick<JobView, "status" | "progress" | "total" | "message">): string {

@@ -1,12 +1,15 @@
-import { useState, useSyncExternalStore } from "react";
-import { useNavigate, useRevalidator } from "react-router";
+import { useEffect, useSyncExternalStore } from "react";
+import { useFetcher, useNavigate, useRevalidator } from "react-router";
 import { toast } from "sonner";
 import type { FailedSource } from "~/domain/sources/sources";
 import { jobResult } from "~/domain/jobs/kinds";
 import type { JobView } from "~/jobs/types";
 import { requestJson } from "~/app/components/admin/admin-fetch";
 import { readStorage, writeStorage } from "~/app/components/admin/browser-storage";
+import { useActionToast } from "~/app/lib/action-toast";
 import {
+  INGESTION_FAILED,
+  type IngestAnswer,
   ingestionFailureSummary,
   ingestionProgressLine,
   ingestionSummary,
@@ -17,8 +20,6 @@ import {
 } from "./ingestion-messages";
 import { useFollowedJob } from "~/app/components/admin/job-poll";
 import { Spinner } from "./spinner";
-
-const FAILED = { title: "RSS Ingestion Failed", description: "Check the console for error details." };
 
 // The last finished run is kept in localStorage, for the panel's last-run line.
 const CHANGED = "oddwire:ingestion-changed";
@@ -51,7 +52,8 @@ async function failedSourcesOf(jobId: string): Promise<FailedSource[]> {
  * when sources failed, the completion says how many, which and why, with a way to them.
  */
 export function IngestionTrigger({ useCanonical = false, align = "end" }: { useCanonical?: boolean; align?: "start" | "end" } = {}) {
-  const [starting, setStarting] = useState(false);
+  // Started as every job is: the sources page's action (its `ingest` intent), from this page or the dashboard.
+  const fetcher = useFetcher<IngestAnswer>();
   const revalidator = useRevalidator();
   const navigate = useNavigate();
   // The running job is followed across reloads and pages (the dashboard shows the same button).
@@ -64,7 +66,7 @@ export function IngestionTrigger({ useCanonical = false, align = "end" }: { useC
           void revalidator.revalidate();
         }
         console.error("RSS ingestion failed:", detail);
-        toast.error(FAILED.title, { description: FAILED.description });
+        toast.error(INGESTION_FAILED.title, { description: INGESTION_FAILED.description });
         return;
       }
       const failed = await failedSourcesOf(finished.id);
@@ -84,26 +86,22 @@ export function IngestionTrigger({ useCanonical = false, align = "end" }: { useC
       }
     },
   });
-  const running = starting || run !== null;
+  const answer = fetcher.data;
+  const answeredJob = answer && "jobId" in answer ? answer.jobId : null;
+  useEffect(() => {
+    if (answeredJob) follow({ jobId: answeredJob });
+  }, [answeredJob, follow]);
+  useActionToast(answer && !("jobId" in answer) ? answer : undefined);
+  const running = fetcher.state !== "idle" || run !== null;
 
-  const trigger = async () => {
-    setStarting(true);
-    const answer = await requestJson<{ jobId: string }>("/admin/api/ingestion", { method: "POST", body: { use_canonical: useCanonical } });
-    setStarting(false);
-    if (answer.kind !== "ok") {
-      console.error("RSS ingestion could not start:", answer.message ?? answer);
-      toast.error(FAILED.title, { description: FAILED.description });
-      return;
-    }
-    follow({ jobId: answer.body.jobId });
-  };
+  const trigger = () => fetcher.submit({ intent: "ingest", useCanonical: String(useCanonical) }, { method: "post", action: "/admin/sources" });
 
   const percent = current?.total ? Math.round((Math.min(current.progress, current.total) / current.total) * 100) : 0;
   return (
     <div className={`flex flex-col gap-2 ${align === "end" ? "items-end text-right" : "items-start"}`}>
       <button
         type="button"
-        onClick={() => void trigger()}
+        onClick={trigger}
         disabled={running}
         aria-busy={running}
         className="inline-flex items-center gap-2 rounded-full border-2 border-ink bg-white px-4 py-2 font-bold hover:bg-acid disabled:cursor-not-allowed disabled:opacity-70 disabled:hover:bg-white"
