@@ -63,7 +63,9 @@ async function migrationCount(database: { db: Db }): Promise<number> {
   return rowsOf<{ n: number }>(await database.db.execute(sql`SELECT count(*)::int AS n FROM drizzle.__drizzle_migrations`))[0]!.n;
 }
 
-describe("carrying an earlier release's PGlite database over", () => {
+// Each test opens an earlier release's PGlite database (its WebAssembly server starts in about 10 s on this
+// machine alone), then the carry-over copies it: more than the suite's 20 s on 2 busy cores.
+describe("carrying an earlier release's PGlite database over", { timeout: 60_000 }, () => {
   test("every table comes over row for row, secrets included, and the old files are moved aside and kept", async () => {
     const { dataDir, rows } = await pgliteDataDir();
     const logger = capturingLogger();
@@ -85,7 +87,7 @@ describe("carrying an earlier release's PGlite database over", () => {
   });
 
   test("data at an earlier release's migrations comes over and is migrated; the old files stay at their migrations", async () => {
-    // Seeded at the earlier migrations: jobs has no lease_until yet.
+    // Seeded at the earlier migrations: stories have no triage columns yet.
     const { dataDir, rows } = await pgliteDataDir({ migrationsFolder: earlierMigrations(), seed: seedEarlierRelease });
 
     const result = await carryOverPglite({ dataDir, target: t.database, logger: capturingLogger() });

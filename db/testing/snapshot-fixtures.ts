@@ -2,10 +2,10 @@ import { randomUUID } from "node:crypto";
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import type { Db } from "../client";
 import { MIGRATIONS_FOLDER } from "../migrate";
-import { accounts, authRateLimits, crawlHosts, verifications } from "../schema";
+import { accounts, authRateLimits, crawlHosts, stories, triageModels, verifications } from "../schema";
 import {
   makeAuditEntry,
   makeCategory,
@@ -32,7 +32,7 @@ export async function seedEveryTable(db: Db): Promise<void> {
   const category = await makeCategory(db, { name: "Animals", slug: "animals" });
   const source = await makeSource(db, { name: `Feed ${AWKWARD}` });
   const story = await makeStory(db, { categoryId: category.id, sourceId: source.id, content: AWKWARD, imageWidth: 800, imageHeight: 600 });
-  await makeStory(db, { categoryId: category.id, status: "pending", summary: null });
+  const pending = await makeStory(db, { categoryId: category.id, status: "pending", summary: null });
   await makeStory(db, { categoryId: category.id, isFeatured: true });
   await makeRejectedStory(db);
   await makeUrlQueueItem(db, { sourceId: source.id });
@@ -59,6 +59,11 @@ export async function seedEveryTable(db: Db): Promise<void> {
   await makeJob(db, { requestedBy: admin.id, input: { note: AWKWARD, nested: { list: [1, 2.5, null] } }, counts: { enhanced: 2 } });
   await makeAuditEntry(db, { actorUserId: admin.id, details: { from: "pending", to: "published" } });
   await db.execute(sql`UPDATE stories SET updated_at = '2026-01-02 03:04:05.123456+00' WHERE id = ${story.id}`);
+  await db.insert(triageModels).values({ kind: "ranking", published: 60, rejected: 75, model: { weights: [0.5, -1.25], note: AWKWARD } });
+  await db
+    .update(stories)
+    .set({ triageScore: 0.625, suggestedCategoryId: category.id, suggestedCategoryConfidence: 0.5, sameStoryGroup: story.id, sameStoryReason: AWKWARD })
+    .where(eq(stories.id, pending.id));
 }
 
 /** The rows of a raw query's result (either driver's). */
@@ -106,17 +111,28 @@ export function migrationsWithoutLast(): { folder: string; remove: () => void } 
   return { folder, remove: () => rmSync(folder, { recursive: true, force: true }) };
 }
 
-/** Rows an earlier release's schema takes (jobs has no lease_until before the last migration). */
+/** Rows an earlier release's schema takes: written in SQL, as the last migration's columns are not there yet. */
 export async function seedEarlierRelease(database: { db: Db }): Promise<void> {
-  await makeStory(database.db, { title: "A story from before" });
+  await database.db.execute(
+    sql`INSERT INTO stories (title, normalized_url, url_hash, slug, status) VALUES ('A story from before', 'https://news.example/before', 'hash-before', 'a-story-from-before', 'pending')`,
+  );
   await makeSession(database.db);
   await database.db.execute(sql`INSERT INTO jobs (id, kind, status) VALUES ('job-1', 'ingest', 'succeeded')`);
 }
 
-/** Every row as objects, with what the last migration adds (jobs.lease_until, empty). */
+/** Every row as objects, with what the last migration adds (the triage columns of stories and rejected_stories, and triage_models, empty). */
 export function afterLastMigration(rows: Record<string, string[]>): Record<string, object[]> {
   const parsed = parsedRows(rows);
-  parsed.jobs = (parsed.jobs ?? []).map((job) => ({ ...job, lease_until: null }));
+  parsed.stories = (parsed.stories ?? []).map((story) => ({
+    ...story,
+    triage_score: null,
+    suggested_category_id: null,
+    suggested_category_confidence: null,
+    same_story_group: null,
+    same_story_reason: null,
+  }));
+  parsed.rejected_stories = (parsed.rejected_stories ?? []).map((row) => ({ ...row, summary: null, ingested_at: null }));
+  parsed.triage_models = [];
   return parsed;
 }
 
