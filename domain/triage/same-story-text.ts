@@ -35,8 +35,13 @@ const WORD = /[\p{L}\p{N}]+(?:['’][\p{L}]+)*/gu;
 const MARKS = /\p{M}+/gu;
 const NUMBER = /^\p{N}+$/u;
 
+const ASCII_WORD = /[a-z0-9]+(?:'[a-z]+)*/g;
+const NOT_ASCII = /[^\x00-\x7f]/;
+
 /** The words of a text, lower-cased and without accents (apostrophes kept); unspaced scripts as character pairs. */
 export function wordsOf(text: string): string[] {
+  // Most text is plain ASCII: read it without the Unicode work.
+  if (!NOT_ASCII.test(text)) return text.toLowerCase().match(ASCII_WORD) ?? [];
   const plain = text.normalize("NFKD").replace(MARKS, "").toLowerCase();
   const words: string[] = [];
   for (const match of plain.matchAll(WORD)) {
@@ -53,17 +58,22 @@ export function wordsOf(text: string): string[] {
 }
 
 /**
- * The words that can say what a story is about: no stop words, no single letters, possessives and
- * plain plurals folded ("goats'" and "goat's" read as "goat"), numbers kept.
+ * The word as a word that can say what a story is about, or null: no stop words, no single letters,
+ * possessives and plain plurals folded ("goats'" and "goat's" read as "goat"), numbers kept.
  */
+export function contentToken(raw: string): string | null {
+  const word = raw.endsWith("'s") ? raw.slice(0, -2) : raw.replace(/'$/, "");
+  if (word.length < 2 && !NUMBER.test(word) && !UNSPACED.test(word)) return null;
+  if (STOP_WORDS.has(word)) return null;
+  return stem(word);
+}
+
+/** The content tokens of a run of words, in order. */
 export function contentTokens(words: readonly string[]): string[] {
   const tokens: string[] = [];
-  for (const raw of words) {
-    let word = raw.endsWith("'s") ? raw.slice(0, -2) : raw.replace(/'$/, "");
-    if (word.length < 2 && !NUMBER.test(word) && !UNSPACED.test(word)) continue;
-    if (STOP_WORDS.has(word)) continue;
-    if (STOP_WORDS.has(word)) continue;
-    tokens.push(stem(word));
+  for (const word of words) {
+    const token = contentToken(word);
+    if (token !== null) tokens.push(token);
   }
   return tokens;
 }
@@ -91,8 +101,8 @@ export function isNumber(word: string): boolean {
   return NUMBER.test(word);
 }
 
-function hashWord(word: string): number {
-  // FNV-1a over UTF-16 code units: fast and well spread for short strings.
+/** A word's 32-bit hash (FNV-1a over UTF-16 code units: fast and well spread for short strings). */
+export function hashWord(word: string): number {
   let h = 0x811c9dc5;
   for (let i = 0; i < word.length; i++) {
     h ^= word.charCodeAt(i);
@@ -101,10 +111,16 @@ function hashWord(word: string): number {
   return h >>> 0;
 }
 
-/** The text's phrases (every run of three words, hashed), sorted and unique: near-identical texts share nearly all. */
-export function phraseHashes(words: readonly string[]): Uint32Array {
-  const hashes = words.map(hashWord);
-  if (hashes.length < 3) return Uint32Array.from(new Set(hashes.length ? [hashes.reduce((a, b) => Math.imul(a ^ b, 0x9e3779b1) >>> 0, 0)] : []));
+/** A hash of a whole run of words (from their hashes): equal runs, equal hashes. */
+export function hashRun(hashes: readonly number[]): number {
+  let h = 0x9e3779b1 ^ hashes.length;
+  for (const x of hashes) h = Math.imul(h ^ x, 0x85ebca6b) ^ (h >>> 13);
+  return h >>> 0;
+}
+
+/** The text's phrases (every run of three words, hashed from the words' hashes), sorted and unique: near-identical texts share nearly all. */
+export function phraseHashes(hashes: readonly number[]): Uint32Array {
+  if (hashes.length < 3) return hashes.length ? Uint32Array.of(hashRun(hashes)) : new Uint32Array(0);
   const out = new Uint32Array(hashes.length - 2);
   for (let i = 0; i + 2 < hashes.length; i++) {
     let h = Math.imul(hashes[i]! ^ 0x9e3779b1, 0x85ebca6b);

@@ -1,4 +1,4 @@
-import { contentTokens, isNumber, jaccardSorted, phraseHashes, SUMMARY_CHARS_READ, wordsOf } from "./same-story-text";
+import { contentToken, hashRun, hashWord, isNumber, jaccardSorted, phraseHashes, SUMMARY_CHARS_READ, wordsOf } from "./same-story-text";
 
 // One story told by several sources: which pending stories report the same event as each other, or as
 // a story the desk has already published. Conservative by design, since a wrong group hides a story:
@@ -94,16 +94,38 @@ export function groupSameStories(pending: readonly SameStoryInput[], published: 
     }
     return id;
   };
-  const uniqueIds = (tokens: string[]) => Int32Array.from(new Set(tokens.map(idOf))).sort();
+  // Each distinct word is read once: its token (or -1, a word that says nothing), its hash, whether a number.
+  const wordInfo = new Map<string, { token: number; hash: number; number: boolean }>();
+  const infoOf = (word: string) => {
+    let info = wordInfo.get(word);
+    if (!info) {
+      const token = contentToken(word);
+      info = { token: token === null ? -1 : idOf(token), hash: hashWord(word), number: isNumber(word) };
+      wordInfo.set(word, info);
+    }
+    return info;
+  };
+  const read = (words: string[]) => {
+    const tokens = new Set<number>();
+    const hashes: number[] = [];
+    const numbers: string[] = [];
+    for (const word of words) {
+      const info = infoOf(word);
+      if (info.token >= 0) tokens.add(info.token);
+      hashes.push(info.hash);
+      if (info.number) numbers.push(word);
+    }
+    return { tokens: Int32Array.from(tokens).sort(), hashes, numbers };
+  };
 
   const prepare = (input: SameStoryInput, isPublished: boolean): Doc => {
-    const titleWords = wordsOf(input.title ?? "");
-    const summaryWords = wordsOf((input.summary ?? "").slice(0, SUMMARY_CHARS_READ));
-    const title = uniqueIds(contentTokens(titleWords));
-    const summary = uniqueIds(contentTokens(summaryWords));
+    const titleText = read(wordsOf(input.title ?? ""));
+    const summaryText = read(wordsOf((input.summary ?? "").slice(0, SUMMARY_CHARS_READ)));
+    const title = titleText.tokens;
+    const summary = summaryText.tokens;
     const all = Int32Array.from(new Set([...title, ...summary])).sort();
     for (const token of all) df[token]!++;
-    const words = [...titleWords, ...summaryWords];
+    const hashes = [...titleText.hashes, ...summaryText.hashes];
     const time = input.at.getTime();
     return {
       input,
@@ -113,10 +135,10 @@ export function groupSameStories(pending: readonly SameStoryInput[], published: 
       title,
       summary,
       all,
-      words: words.length,
-      phrases: phraseHashes(words),
-      numbers: [...new Set(words.filter(isNumber))].sort().join(" "),
-      exactKey: `${titleWords.join(" ")}\n${summaryWords.join(" ")}`,
+      words: hashes.length,
+      phrases: phraseHashes(hashes),
+      numbers: [...new Set([...titleText.numbers, ...summaryText.numbers])].sort().join(" "),
+      exactKey: `${hashRun(titleText.hashes)}:${hashRun(summaryText.hashes)}:${titleText.hashes.length}:${summaryText.hashes.length}`,
       titleNorm: 0,
       summaryNorm: 0,
     };
@@ -129,7 +151,7 @@ export function groupSameStories(pending: readonly SameStoryInput[], published: 
   // inbox has no word frequencies worth the name; the thresholds on likeness do the work there).
   const rareDf = Math.max(10, Math.floor(total / 200));
   // Words more common than this index nothing: they cannot name an event, and their lists are long.
-  const indexDf = Math.max(50, Math.floor(total / 50));
+  const indexDf = Math.max(20, Math.floor(total / 500));
   // Weighted as though among at least IDF_FLOOR stories: in a small inbox a word met once is not
   // thereby telling, and the stop words already leave out what every story says.
   const idf = Float64Array.from(df, (n) => Math.log(1 + Math.max(total, IDF_FLOOR) / n));
@@ -179,8 +201,12 @@ export function groupSameStories(pending: readonly SameStoryInput[], published: 
     const hoursApart = Math.round(apart / 3_600_000);
     if (apart <= SAME_TEXT_DAYS * DAY_MS && a.words >= SAME_TEXT_MIN_WORDS && b.words >= SAME_TEXT_MIN_WORDS && a.numbers === b.numbers) {
       if (a.exactKey === b.exactKey) return { kind: "same-text", identical: true, phrasesShared: 1, hoursApart };
-      const shared = jaccardSorted(a.phrases, b.phrases);
-      if (shared >= SAME_TEXT_JACCARD) return { kind: "same-text", identical: false, phrasesShared: shared, hoursApart };
+      // Jaccard can be no more than the smaller set over the larger: most pairs stop here.
+      const [few, many] = a.phrases.length < b.phrases.length ? [a.phrases.length, b.phrases.length] : [b.phrases.length, a.phrases.length];
+      if (few >= SAME_TEXT_JACCARD * many) {
+        const shared = jaccardSorted(a.phrases, b.phrases);
+        if (shared >= SAME_TEXT_JACCARD) return { kind: "same-text", identical: false, phrasesShared: shared, hoursApart };
+      }
     }
     if (apart > SIMILAR_DAYS * DAY_MS) return null;
     // Alike is not enough from one outlet: its own template headlines look alike by design.
@@ -226,6 +252,7 @@ export function groupSameStories(pending: readonly SameStoryInput[], published: 
   const leaderOf = new Int32Array(docs.length).fill(-1);
   const matchOf = new Map<number, SameStoryMatch>();
   const seen = new Int32Array(docs.length).fill(-1);
+  const hits = new Int32Array(docs.length);
 
   const firstAtOrAfter = (list: number[], time: number, timeOf: (i: number) => number) => {
     let lo = 0;
@@ -242,16 +269,22 @@ export function groupSameStories(pending: readonly SameStoryInput[], published: 
     const self = publishedDocs.length + p;
     const candidates: number[] = [];
     const words = indexWords(doc);
+    // A candidate shares two of this story's index words (one, when it has only one).
+    const needed = Math.min(2, words.length);
+    const meet = (other: number) => {
+      if (seen[other] !== self) {
+        seen[other] = self;
+        hits[other] = 0;
+      }
+      if (++hits[other]! === needed) candidates.push(other);
+    };
     for (const word of words) {
       const fromPublished = publishedPostings.get(word);
       if (fromPublished) {
         for (let k = firstAtOrAfter(fromPublished, doc.time - windowMs, (i) => publishedDocs[i]!.time); k < fromPublished.length; k++) {
           const other = fromPublished[k]!;
           if (publishedDocs[other]!.time > doc.time + windowMs) break;
-          if (seen[other] !== self) {
-            seen[other] = self;
-            candidates.push(other);
-          }
+          meet(other);
         }
       }
       const fromPending = pendingPostings.get(word);
@@ -259,10 +292,7 @@ export function groupSameStories(pending: readonly SameStoryInput[], published: 
         for (let k = fromPending.length - 1; k >= 0; k--) {
           const other = fromPending[k]!;
           if (docs[other]!.time < doc.time - windowMs) break;
-          if (seen[other] !== self) {
-            seen[other] = self;
-            candidates.push(other);
-          }
+          meet(other);
         }
       }
       const list = pendingPostings.get(word);
