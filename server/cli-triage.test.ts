@@ -1,10 +1,11 @@
 import { describe, expect, test } from "vitest";
+import type { Db } from "~/db/client";
 import { runCli, useCliEnvironment } from "./cli-harness";
 
 const cliEnvironment = useCliEnvironment("oddwire-cli-triage");
 
 /** Stories and rejections through the same database the commands open. */
-async function withDatabase(work: (db: import("~/db/client").Db) => Promise<void>) {
+async function withDatabase(work: (db: Db) => Promise<void>) {
   const { openEmbeddedDatabase } = await import("./database");
   const database = await openEmbeddedDatabase(cliEnvironment.dataDir());
   try {

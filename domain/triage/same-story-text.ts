@@ -36,7 +36,7 @@ const MARKS = /\p{M}+/gu;
 const NUMBER = /^\p{N}+$/u;
 
 const ASCII_WORD = /[a-z0-9]+(?:'[a-z]+)*/g;
-const NOT_ASCII = /[^\x00-\x7f]/;
+const NOT_ASCII = /[^ -~\t\n\r]/;
 
 /** The words of a text, lower-cased and without accents (apostrophes kept); unspaced scripts as character pairs. */
 export function wordsOf(text: string): string[] {

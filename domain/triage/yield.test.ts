@@ -21,7 +21,7 @@ describe("a source's yield over a window", () => {
     await makeStory(t.db, { sourceId: source.id, status: "pending", createdAt: ago(20) });
     // Rejected at the desk: it came in 5 days ago, which is what places it in a window.
     const rejected = await makeStory(t.db, { sourceId: source.id, status: "pending", createdAt: ago(5) });
-    await rejectStory({ editorial: t.repos.editorial, now: () => NOW.getTime(), siteUrl: "https://oddwire.test" }, { actorUserId: editor.id, storyId: rejected.id });
+    await rejectStory({ editorial: t.repos.editorial, now: () => NOW.getTime() }, { actorUserId: editor.id, storyId: rejected.id });
     // A rejection made by the grouping of a duplicate counts the same way.
     await makeRejectedStory(t.db, { sourceId: source.id, rejectionReason: "duplicate", ingestedAt: ago(1), rejectedAt: ago(0.5) });
     // Came in 40 days ago, rejected yesterday: outside the 30-day window, inside the 90-day one.

@@ -82,3 +82,16 @@ export async function sourceYields(deps: YieldDeps, input: { days: number }): Pr
   const rows = await deps.triage.sourceYield(since);
   return { days: input.days, since: since.toISOString(), sources: rows.map(toYield).sort(byBestYield) };
 }
+
+/** The orders the Sources page offers: as listed (newest first), best yield first, worst yield first. */
+export const SOURCE_SORTS = ["newest", "best-yield", "worst-yield"] as const;
+export type SourceSort = (typeof SOURCE_SORTS)[number];
+
+/** Puts sources (with an `id`) in the order `sort` asks for, by their yields; "newest" keeps the order given. */
+export function orderByYield<T extends { id: number }>(items: readonly T[], yields: readonly SourceYield[], sort: SourceSort): T[] {
+  if (sort === "newest") return [...items];
+  const ranked = [...yields].sort(sort === "best-yield" ? byBestYield : byWorstYield);
+  const rank = new Map(ranked.map((y, i) => [y.sourceId, i]));
+  // A source made after the yields were read has none yet: it goes last.
+  return [...items].sort((a, b) => (rank.get(a.id) ?? ranked.length) - (rank.get(b.id) ?? ranked.length));
+}
