@@ -9,8 +9,8 @@ import { OpmlTools } from "./opml-tools";
 import { SourceCard } from "./source-card";
 import { SOURCE_LIST, SOURCES_PATH, YIELD_WINDOW_PARAMS, type SourceListQuery } from "./source-list-query";
 
-const SORT_LABELS: Record<SourceSort, string> = { newest: "Newest first", "best-yield": "Best yield first", "worst-yield": "Worst yield first" };
-const WINDOW_LABELS: Record<SourceListQuery["window"], string> = { "7": "Last 7 days", "30": "Last 30 days", "90": "Last 90 days" };
+const SORT_LABELS: Record<SourceSort, string> = { newest: "Newest first", "best-yield": "Best yield", "worst-yield": "Worst yield" };
+const WINDOW_LABELS: Record<SourceListQuery["window"], string> = { "7": "7 days", "30": "30 days", "90": "90 days" };
 
 /**
  * The Sources tab: search, the yield's window and the order, OPML tools, the count line (with how
@@ -37,33 +37,43 @@ export function SourcesPanel({
   const searching = loading !== null && SOURCE_LIST.href(SOURCE_LIST.read(new URLSearchParams(loading.search))) !== SOURCE_LIST.href(query);
   return (
     <>
-      <FilterBar label="Sources" idPrefix="source" className="" query={query} list={SOURCE_LIST} search={{ field: "q", label: "Search sources", placeholder: "Search sources..." }} selects={[
+      <FilterBar
+        label="Sources"
+        idPrefix="source"
+        className=""
+        query={query}
+        list={SOURCE_LIST}
+        search={{ field: "q", label: "Search sources", placeholder: "Search sources..." }}
+        selects={[
           { field: "window", label: "Yield over", width: "narrow", options: YIELD_WINDOW_PARAMS.map((value) => ({ value, label: WINDOW_LABELS[value] })) },
           { field: "sort", label: "Sort", width: "narrow", options: SOURCE_SORTS.map((value) => ({ value, label: SORT_LABELS[value] })) },
-        ]}>
+        ]}
+      />
+      {/* The OPML tools sit on the count's line: beside the search and two selects they would push one onto a line of its own. */}
+      <div className="mt-4 flex flex-wrap items-center justify-between gap-3">
+        <p className="text-sm text-ink/70" aria-live="polite">
+          {searching ? "Searching..." : `${plural(sources.length, "source", "sources")}${troubled ? " in trouble" : ""}${q ? ` matching "${q}"` : ""}`}
+          {!searching && troubled ? (
+            <>
+              {" · "}
+              <Link to={SOURCE_LIST.href(query, { troubled: false })} className="font-bold text-ufo underline">
+                Show all sources
+              </Link>
+            </>
+          ) : null}
+          {!searching && !troubled && inTroubleCount > 0 ? (
+            <>
+              {" · "}
+              <Link to={SOURCE_LIST.href(query, { troubled: true })} className="font-bold text-alarm-ink underline">
+                {inTroubleCount} in trouble: show only {inTroubleCount === 1 ? "it" : "them"}
+              </Link>
+            </>
+          ) : null}
+        </p>
         <OpmlTools />
-      </FilterBar>
-      <p className="mt-4 text-sm text-ink/70" aria-live="polite">
-        {searching ? "Searching..." : `${plural(sources.length, "source", "sources")}${troubled ? " in trouble" : ""}${q ? ` matching "${q}"` : ""}`}
-        {!searching && troubled ? (
-          <>
-            {" · "}
-            <Link to={SOURCE_LIST.href(query, { troubled: false })} className="font-bold text-ufo underline">
-              Show all sources
-            </Link>
-          </>
-        ) : null}
-        {!searching && !troubled && inTroubleCount > 0 ? (
-          <>
-            {" · "}
-            <Link to={SOURCE_LIST.href(query, { troubled: true })} className="font-bold text-alarm-ink underline">
-              {inTroubleCount} in trouble: show only {inTroubleCount === 1 ? "it" : "them"}
-            </Link>
-          </>
-        ) : null}
-      </p>
+      </div>
       <p id="yield-note" className="mt-1 text-xs text-ink/70">
-        Yield, {WINDOW_LABELS[query.window].toLowerCase()}: items that reached Pending (the desk&apos;s rejections included, by hand or as
+        Yield, last {WINDOW_LABELS[query.window]}: items that reached Pending (the desk&apos;s rejections included, by hand or as
         duplicates; items filtered by keywords or already known are not). Publish rate = published ÷ items brought in.
       </p>
       {sources.length === 0 ? (
