@@ -3,7 +3,7 @@ import { makeRejectedStory, makeSource, makeStory, makeUrlQueueItem, makeUser } 
 import { testDatabaseForFile } from "~/db/testing/test-database";
 import { isDomainError } from "~/domain/errors";
 import { rejectStory } from "~/domain/stories/editorial";
-import { byWorstYield, sourceYields } from "./yield";
+import { byWorstYield, orderByYield, sourceYields } from "./yield";
 
 const t = testDatabaseForFile();
 const NOW = new Date("2026-11-22T10:00:00Z");
@@ -97,5 +97,29 @@ describe("a source's yield over a window", () => {
   test.each([0, -1, 1.5, 3_651, Number.NaN])("a window of %s days is refused as invalid input", async (days) => {
     const error = await sourceYields(deps(), { days }).catch((e: unknown) => e);
     expect(isDomainError(error) && error.code).toBe("INVALID_INPUT");
+  });
+});
+
+describe("the Sources page's order by yield", () => {
+  const figures = (sourceId: number, broughtIn: number, published: number) => ({
+    sourceId,
+    name: `Source ${sourceId}`,
+    status: "active" as const,
+    broughtIn,
+    published,
+    rejected: 0,
+    pending: broughtIn - published,
+    publishRate: broughtIn > 0 ? published / broughtIn : null,
+    lastPublishedAt: null,
+  });
+  const yields = [figures(1, 100, 1), figures(2, 10, 5), figures(3, 0, 0), figures(4, 50, 0)];
+  const listed = [{ id: 4 }, { id: 3 }, { id: 2 }, { id: 1 }, { id: 5 }];
+
+  test.each([
+    ["newest", [4, 3, 2, 1, 5]],
+    ["best-yield", [2, 1, 4, 3, 5]],
+    ["worst-yield", [4, 1, 2, 3, 5]],
+  ] as const)("%s puts the sources in the order %j (a source newer than the figures last)", (sort, order) => {
+    expect(orderByYield(listed, yields, sort).map((s) => s.id)).toEqual(order);
   });
 });

@@ -5,7 +5,9 @@ import type { SourceYield } from "~/domain/triage/yield";
 export function formatRate(rate: number): string {
   const percent = rate * 100;
   if (percent === 0) return "0%";
-  if (percent < 10) return `${percent.toFixed(1)}%`;
+  // Published, but less than would show: never "0.0%" for a source that did yield something.
+  if (percent < 0.05) return "<0.1%";
+  if (percent < 9.95) return `${percent.toFixed(1)}%`;
   return `${Math.round(percent)}%`;
 }
 
