@@ -40,7 +40,7 @@ describe("regrouping the inbox", () => {
 
     const first = await regroupSameStories(deps());
     expect(first).toMatchObject({ pending: 4, published: 0, groups: 1, grouped: 3, changed: 3 });
-    expect(await groupOf(a.id)).toEqual({ group: a.id, reason: `First of 3 reports of this story, from 3 sources, within a day (also #${c.id}, #${b.id})` });
+    expect(await groupOf(a.id)).toEqual({ group: a.id, reason: `First of 3 reports of this story, from 3 sources, within a day (also #${b.id}, #${c.id})` });
     expect(await groupOf(b.id)).toEqual({ group: a.id, reason: expect.stringMatching(new RegExp(`^Titles \\d+% alike, summaries \\d+% alike with #${a.id} \\(One\\), within a day$`)) });
     expect(await groupOf(c.id)).toEqual({ group: a.id, reason: expect.stringMatching(new RegExp(`with #${a.id} \\(One\\), within a day$`)) });
     expect(await groupOf(alone.id)).toEqual({ group: null, reason: null });

@@ -371,7 +371,7 @@ function memberReason(m: SameStoryMatch, first: Doc): string {
 
 /** Why the first (pending) story of a group is in it. */
 function leaderReason(others: Doc[], sources: number, spanHours: number): string {
-  const ids = others.map((d) => `#${d.input.id}`);
+  const ids = others.map((d) => d.input.id).sort((a, b) => a - b).map((id) => `#${id}`);
   const listed = ids.length > 5 ? `${ids.slice(0, 5).join(", ")} and ${ids.length - 5} more` : ids.join(", ");
   const fromSources = sources === 1 ? "from one source" : `from ${sources} sources`;
   return `First of ${others.length + 1} reports of this story, ${fromSources}, ${within(spanHours)} (also ${listed})`;
