@@ -105,27 +105,32 @@ export function groupSameStories(pending: readonly SameStoryInput[], published: 
     }
     return info;
   };
-  const read = (words: string[]) => {
-    const tokens = new Set<number>();
-    const hashes: number[] = [];
-    const numbers: string[] = [];
+  // Sorted, without repeats, in place.
+  const uniqueSorted = (ids: number[]) => {
+    const sorted = Int32Array.from(ids).sort();
+    let n = 0;
+    for (let i = 0; i < sorted.length; i++) if (i === 0 || sorted[i] !== sorted[i - 1]) sorted[n++] = sorted[i]!;
+    return sorted.subarray(0, n);
+  };
+  const read = (words: string[], hashes: number[], numbers: string[]) => {
+    const tokens: number[] = [];
     for (const word of words) {
       const info = infoOf(word);
-      if (info.token >= 0) tokens.add(info.token);
+      if (info.token >= 0) tokens.push(info.token);
       hashes.push(info.hash);
       if (info.number) numbers.push(word);
     }
-    return { tokens: Int32Array.from(tokens).sort(), hashes, numbers };
+    return uniqueSorted(tokens);
   };
 
   const prepare = (input: SameStoryInput, isPublished: boolean): Doc => {
-    const titleText = read(wordsOf(input.title ?? ""));
-    const summaryText = read(wordsOf((input.summary ?? "").slice(0, SUMMARY_CHARS_READ)));
-    const title = titleText.tokens;
-    const summary = summaryText.tokens;
-    const all = Int32Array.from(new Set([...title, ...summary])).sort();
+    const hashes: number[] = [];
+    const numbers: string[] = [];
+    const title = read(wordsOf(input.title ?? ""), hashes, numbers);
+    const titleLength = hashes.length;
+    const summary = read(wordsOf((input.summary ?? "").slice(0, SUMMARY_CHARS_READ)), hashes, numbers);
+    const all = uniqueSorted([...title, ...summary]);
     for (const token of all) df[token]!++;
-    const hashes = [...titleText.hashes, ...summaryText.hashes];
     const time = input.at.getTime();
     return {
       input,
@@ -137,8 +142,8 @@ export function groupSameStories(pending: readonly SameStoryInput[], published: 
       all,
       words: hashes.length,
       phrases: phraseHashes(hashes),
-      numbers: [...new Set([...titleText.numbers, ...summaryText.numbers])].sort().join(" "),
-      exactKey: `${hashRun(titleText.hashes)}:${hashRun(summaryText.hashes)}:${titleText.hashes.length}:${summaryText.hashes.length}`,
+      numbers: numbers.length ? [...new Set(numbers)].sort().join(" ") : "",
+      exactKey: `${hashRun(hashes.slice(0, titleLength))}:${hashRun(hashes.slice(titleLength))}:${titleLength}:${hashes.length}`,
       titleNorm: 0,
       summaryNorm: 0,
     };
