@@ -5,7 +5,8 @@
 //    spread. 4% of the stories are events told by 2-5 sources (reworded: words dropped, swapped and
 //    replaced) or copied word for word; the rest are single stories, many sharing a template headline
 //    per source. Prints the time (median of 3 runs) and how the groups compare with the events made:
-//    stories grouped with a story of another event (wrong merges) and events found.
+//    stories grouped with a story of another event (wrong merges) and events found. The CPU time is
+//    printed beside the wall time: on a shared machine it is the steadier of the two.
 // 2. On a database (BENCH_DATABASES, default "embedded,postgres"): the same stories stored, then
 //    regroupSameStories (read, group, write) and each source's yield for 7, 30 and 90 days (median of 5).
 import { sql } from "drizzle-orm";
@@ -101,11 +102,15 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
 
 function benchGrouping(pending: Made[], published: Made[]) {
   const times: number[] = [];
+  const cpu: number[] = [];
   let groups = groupSameStories(pending, published);
   for (let run = 0; run < 3; run++) {
     const started = performance.now();
+    const cpuStarted = process.cpuUsage();
     groups = groupSameStories(pending, published);
     times.push(performance.now() - started);
+    const used = process.cpuUsage(cpuStarted);
+    cpu.push((used.user + used.system) / 1000);
   }
   const eventOf = new Map([...pending, ...published].map((s) => [s.id, s.event]));
   let wrong = 0;
@@ -126,7 +131,7 @@ function benchGrouping(pending: Made[], published: Made[]) {
   // An event can be found when two of its tellings are pending, or one is pending and one published.
   for (const [ev, n] of pendingEvents) if (n >= 2 || publishedEvents.has(ev)) events.add(ev);
   const heap = process.memoryUsage().heapUsed / 1024 / 1024;
-  out(`| grouping ${pending.length.toLocaleString("en")} pending + ${published.length.toLocaleString("en")} published | ${median(times).toFixed(0)} ms (runs: ${times.map((t) => t.toFixed(0)).join(", ")}) | groups ${groups.length}, stories grouped ${grouped}, grouped with another event's story ${wrong} | events findable ${events.size}, found ${[...found].filter((e) => events.has(e)).length} (${((100 * [...found].filter((e) => events.has(e)).length) / Math.max(1, events.size)).toFixed(1)}%) | heap ${heap.toFixed(0)} MB |`);
+  out(`| grouping ${pending.length.toLocaleString("en")} pending + ${published.length.toLocaleString("en")} published | ${median(times).toFixed(0)} ms wall, ${median(cpu).toFixed(0)} ms CPU (runs: ${times.map((t) => t.toFixed(0)).join(", ")} ms wall) | groups ${groups.length}, stories grouped ${grouped}, grouped with another event's story ${wrong} | events findable ${events.size}, found ${[...found].filter((e) => events.has(e)).length} (${((100 * [...found].filter((e) => events.has(e)).length) / Math.max(1, events.size)).toFixed(1)}%) | heap ${heap.toFixed(0)} MB |`);
 }
 
 async function benchDatabase(kind: BenchDatabaseKind, pending: Made[], published: Made[]) {

@@ -156,7 +156,7 @@ export function groupSameStories(pending: readonly SameStoryInput[], published: 
   // inbox has no word frequencies worth the name; the thresholds on likeness do the work there).
   const rareDf = Math.max(10, Math.floor(total / 200));
   // Words more common than this index nothing: they cannot name an event, and their lists are long.
-  const indexDf = Math.max(20, Math.floor(total / 500));
+  const indexDf = Math.max(20, Math.floor(total / 1000));
   // Weighted as though among at least IDF_FLOOR stories: in a small inbox a word met once is not
   // thereby telling, and the stop words already leave out what every story says.
   const idf = Float64Array.from(df, (n) => Math.log(1 + Math.max(total, IDF_FLOOR) / n));
