@@ -44,6 +44,11 @@ describe("source:stats", () => {
     expect(month.json()).toMatchObject({ days: 30, sources: [{ name: "Busy Wire", broughtIn: 4, pending: 2, publishRate: 0.25 }, { name: "Empty Feed", broughtIn: 0 }] });
   });
 
+  test("is listed in the help", async () => {
+    const { out } = await runCli(["--help"]);
+    expect(out.join("\n")).toMatch(/^\s+source:stats \[--days N\]\s+each source's yield/m);
+  });
+
   test.each([["0"], ["-3"], ["1.5"], ["ten"], ["3651"]])("--days %s is a usage error", async (days) => {
     const { code, error } = await runCli(["source:stats", "--days", days]);
     expect(code).toBe(2);
