@@ -38,6 +38,65 @@ const NUMBER = /^\p{N}+$/u;
 const ASCII_WORD = /[a-z0-9]+(?:'[a-z]+)*/g;
 const NOT_ASCII = /[^ -~\t\n\r]/;
 
+/**
+ * Calls `word` for each word of a text, as `wordsOf` reads them, with the word's hash (`hashWord`) and
+ * a way to get its text. Plain ASCII text is read character by character without making a string
+ * per word: most words are ones already met, known by their hash alone.
+ */
+export function eachWord(text: string, word: (hash: number, text: () => string) => void): void {
+  if (NOT_ASCII.test(text)) {
+    for (const w of wordsOf(text)) word(hashWord(w), () => w);
+    return;
+  }
+  const n = text.length;
+  let i = 0;
+  while (i < n) {
+    let c = text.charCodeAt(i);
+    if (c >= 65 && c <= 90) c |= 32;
+    if (!((c >= 97 && c <= 122) || (c >= 48 && c <= 57))) {
+      i++;
+      continue;
+    }
+    const start = i;
+    let h = 0x811c9dc5;
+    let lowered = false;
+    for (;;) {
+      if (i < n) {
+        c = text.charCodeAt(i);
+        if (c >= 65 && c <= 90) {
+          c |= 32;
+          lowered = true;
+        }
+      }
+      if (i < n && ((c >= 97 && c <= 122) || (c >= 48 && c <= 57))) {
+        h = Math.imul(h ^ c, 0x01000193);
+        i++;
+        continue;
+      }
+      // An apostrophe joins letters that follow it ("goat's", "rock'n'roll").
+      const next = i + 1 < n ? text.charCodeAt(i + 1) | 32 : 0;
+      if (i < n && c === 39 && next >= 97 && next <= 122) {
+        h = Math.imul(h ^ 39, 0x01000193);
+        i++;
+        for (; i < n; i++) {
+          let d = text.charCodeAt(i);
+          if (d >= 65 && d <= 90) {
+            d |= 32;
+            lowered = true;
+          }
+          if (!(d >= 97 && d <= 122)) break;
+          h = Math.imul(h ^ d, 0x01000193);
+        }
+        if (i < n && text.charCodeAt(i) === 39) continue;
+        break;
+      }
+      break;
+    }
+    const end = i;
+    word(h >>> 0, () => (lowered ? text.slice(start, end).toLowerCase() : text.slice(start, end)));
+  }
+}
+
 /** The words of a text, lower-cased and without accents (apostrophes kept); unspaced scripts as character pairs. */
 export function wordsOf(text: string): string[] {
   // Most text is plain ASCII: read it without the Unicode work.

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "vitest";
 import { groupSameStories, type SameStoryInput } from "./same-story";
-import { contentTokens, wordsOf } from "./same-story-text";
+import { contentTokens, eachWord, hashWord, wordsOf } from "./same-story-text";
 
 const NOON = Date.UTC(2026, 10, 20, 12);
 let nextId = 1;
@@ -193,5 +193,19 @@ describe("words as grouping reads them", () => {
     ["熊猫", ["熊猫"]],
   ])("%s", (text, tokens) => {
     expect(contentTokens(wordsOf(text))).toEqual(tokens);
+  });
+});
+
+describe("plain ASCII text read without a string per word", () => {
+  test.each([
+    "Police: Man ARRESTED after goat's rock'n'roll party in 2026, 'quoted' words' end",
+    "it's 4,000-year-old axe; O'Neill's dogs'",
+    "don'",
+    "   ",
+    "ab'cd'ef'1 x'",
+  ])("%j reads as the same words, with the same hashes", (text) => {
+    const read: [number, string][] = [];
+    eachWord(text, (hash, word) => read.push([hash, word()]));
+    expect(read).toEqual(wordsOf(text).map((w) => [hashWord(w), w]));
   });
 });

@@ -1,4 +1,4 @@
-import { contentToken, hashRun, hashWord, isNumber, jaccardSorted, phraseHashes, SUMMARY_CHARS_READ, wordsOf } from "./same-story-text";
+import { contentToken, eachWord, hashRun, isNumber, jaccardSorted, phraseHashes, SUMMARY_CHARS_READ } from "./same-story-text";
 
 // One story told by several sources: which pending stories report the same event as each other, or as
 // a story the desk has already published. Conservative by design, since a wrong group hides a story:
@@ -95,16 +95,9 @@ export function groupSameStories(pending: readonly SameStoryInput[], published: 
     return id;
   };
   // Each distinct word is read once: its token (or -1, a word that says nothing), its hash, whether a number.
-  const wordInfo = new Map<string, { token: number; hash: number; number: boolean }>();
-  const infoOf = (word: string) => {
-    let info = wordInfo.get(word);
-    if (!info) {
-      const token = contentToken(word);
-      info = { token: token === null ? -1 : idOf(token), hash: hashWord(word), number: isNumber(word) };
-      wordInfo.set(word, info);
-    }
-    return info;
-  };
+  // Each distinct word is read once, known by its hash: its token (or -1, a word that says nothing) and
+  // whether it is a number. Two words with one 32-bit hash would read as one: rare enough not to matter.
+  const wordInfo = new Map<number, { token: number; number: string | null }>();
   // Sorted, without repeats, in place.
   const uniqueSorted = (ids: number[]) => {
     const sorted = Int32Array.from(ids).sort();
@@ -112,23 +105,29 @@ export function groupSameStories(pending: readonly SameStoryInput[], published: 
     for (let i = 0; i < sorted.length; i++) if (i === 0 || sorted[i] !== sorted[i - 1]) sorted[n++] = sorted[i]!;
     return sorted.subarray(0, n);
   };
-  const read = (words: string[], hashes: number[], numbers: string[]) => {
+  const read = (text: string, hashes: number[], numbers: string[]) => {
     const tokens: number[] = [];
-    for (const word of words) {
-      const info = infoOf(word);
+    eachWord(text, (hash, word) => {
+      let info = wordInfo.get(hash);
+      if (!info) {
+        const w = word();
+        const token = contentToken(w);
+        info = { token: token === null ? -1 : idOf(token), number: isNumber(w) ? w : null };
+        wordInfo.set(hash, info);
+      }
       if (info.token >= 0) tokens.push(info.token);
-      hashes.push(info.hash);
-      if (info.number) numbers.push(word);
-    }
+      hashes.push(hash);
+      if (info.number !== null) numbers.push(info.number);
+    });
     return uniqueSorted(tokens);
   };
 
   const prepare = (input: SameStoryInput, isPublished: boolean): Doc => {
     const hashes: number[] = [];
     const numbers: string[] = [];
-    const title = read(wordsOf(input.title ?? ""), hashes, numbers);
+    const title = read(input.title ?? "", hashes, numbers);
     const titleLength = hashes.length;
-    const summary = read(wordsOf((input.summary ?? "").slice(0, SUMMARY_CHARS_READ)), hashes, numbers);
+    const summary = read((input.summary ?? "").slice(0, SUMMARY_CHARS_READ), hashes, numbers);
     const all = uniqueSorted([...title, ...summary]);
     for (const token of all) df[token]!++;
     const time = input.at.getTime();
