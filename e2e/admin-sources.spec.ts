@@ -75,7 +75,7 @@ test("an editor adds an RSS source with keywords, edits it, finds it by search a
   await expect(created.getByRole("list", { name: "Exclude keywords" }).getByRole("listitem")).toHaveText(["sale"]);
   await expect(created).toContainText("Found through a tip.");
   await expect(created).toContainText("Never fetched");
-  await expect(created).toContainText("0 items found");
+  await expect(created).toContainText("nothing brought in");
   const website = created.getByRole("link", { name: /weird-wire\.example/ });
   await expect(website).toHaveAttribute("href", "https://weird-wire.example");
   await expect(website).toHaveAttribute("target", "_blank");

@@ -43,10 +43,12 @@ describe("the story list's address", () => {
 
 describe("the Sources tab's address", () => {
   test.each([
-    ["", { q: "", troubled: false }, "?"],
-    ["?q=%20wire%20&trouble=1", { q: "wire", troubled: true }, "?q=wire&trouble=1"],
-    ["?trouble=yes&tab=watchlist", { q: "", troubled: false }, "?"],
-  ])("%j reads as %j and is written back as %j", (search, query, written) => {
+    ["", { q: "", troubled: false, window: "30", sort: "newest" }, "?"],
+    ["?q=%20wire%20&trouble=1", { q: "wire", troubled: true, window: "30", sort: "newest" }, "?q=wire&trouble=1"],
+    ["?trouble=yes&tab=watchlist", { q: "", troubled: false, window: "30", sort: "newest" }, "?"],
+    ["?window=7&sort=worst-yield", { q: "", troubled: false, window: "7", sort: "worst-yield" }, "?window=7&sort=worst-yield"],
+    ["?window=365&sort=random", { q: "", troubled: false, window: "30", sort: "newest" }, "?"],
+  ] as const)("%j reads as %j and is written back as %j", (search, query, written) => {
     expect(SOURCE_LIST.read(new URLSearchParams(search))).toEqual(query);
     expect(SOURCE_LIST.href(query)).toBe(written);
   });

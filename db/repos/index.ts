@@ -12,6 +12,7 @@ import { rateLimitsRepo } from "./rate-limits.repo";
 import { socialRepo } from "./social.repo";
 import { sourcesRepo } from "./sources.repo";
 import { storiesRepo } from "./stories.repo";
+import { triageRepo } from "./triage.repo";
 import { usersRepo } from "./users.repo";
 
 /** Every repository over one database handle. */
@@ -30,6 +31,7 @@ export function createRepos(db: Db) {
     social: socialRepo(db),
     sources: sourcesRepo(db),
     stories: storiesRepo(db),
+    triage: triageRepo(db),
     users: usersRepo(db),
   };
 }

@@ -1,4 +1,4 @@
-import { and, asc, between, desc, eq, gt, gte, ilike, isNotNull, sql } from "drizzle-orm";
+import { and, asc, between, desc, eq, gt, ilike, isNotNull, sql } from "drizzle-orm";
 import type { Db } from "../client";
 import { insertAudit, type AuditRecord } from "./audit.repo";
 import { feedProcessingLog, rejectedStories, scrapedCandidates, sources, stories } from "../schema";
@@ -9,9 +9,6 @@ export type NewSource = typeof sources.$inferInsert;
 
 /** The fields an editor sets in the source form (plus fetch state the form may reset). */
 export type SourcePatch = Partial<Omit<NewSource, "id" | "createdAt">>;
-
-/** A source with its recent activity: stories created from it since a moment, and how many of them are published. */
-export type SourceWithHealth = SourceRow & { recentStories: number; recentPublished: number };
 
 /** The steps of a source delete, in the order they run. */
 export const SOURCE_DELETE_STEPS = ["feed processing logs", "scraped candidates", "rejected stories", "stories", "source"] as const;
@@ -64,29 +61,14 @@ export function sourcesRepo(db: Db) {
       return created;
     },
 
-    /**
-     * Every source, newest first, optionally whose name contains a text (case-insensitive), each with
-     * its stories created since `since`: one query, the counts from one grouped subquery.
-     */
-    async listWithHealth(filter: { search: string; since: Date }): Promise<SourceWithHealth[]> {
-      const recent = db
-        .select({
-          sourceId: stories.sourceId,
-          found: sql<number>`count(*)::int`.as("found"),
-          published: sql<number>`(count(*) filter (where ${stories.status} = 'published'))::int`.as("published"),
-        })
-        .from(stories)
-        .where(and(isNotNull(stories.sourceId), gte(stories.createdAt, filter.since)))
-        .groupBy(stories.sourceId)
-        .as("recent");
+    /** Every source, newest first, optionally whose name contains a text (case-insensitive). */
+    list(filter: { search: string }): Promise<SourceRow[]> {
       const search = filter.search.trim();
-      const rows = await db
-        .select({ source: sources, found: recent.found, published: recent.published })
+      return db
+        .select()
         .from(sources)
-        .leftJoin(recent, eq(recent.sourceId, sources.id))
         .where(search ? ilike(sources.name, containsPattern(search)) : undefined)
         .orderBy(desc(sources.createdAt), desc(sources.id));
-      return rows.map(({ source, found, published }) => ({ ...source, recentStories: found ?? 0, recentPublished: published ?? 0 }));
     },
 
     /**

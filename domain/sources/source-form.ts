@@ -13,8 +13,6 @@ export const INVALID_JSON_INLINE = "Invalid JSON. Please fix before saving.";
 export const INVALID_JSON_ALERT = "Scraping Config JSON is invalid. Please fix it before saving.";
 export const CONFIG_NOT_OBJECT = 'The scraping config must be a JSON object, such as {"startUrls": ["https://..."]}.';
 
-/** How far back a source card's health numbers look. */
-export const HEALTH_WINDOW_DAYS = 7;
 export const POLL_INTERVAL = { default: 30, min: 5, max: 1440 } as const;
 export const KEYWORD_MAX_LENGTH = 100;
 export const KEYWORDS_MAX = 200;

@@ -1,5 +1,5 @@
 import type { CrawlRepo } from "~/db/repos/crawl.repo";
-import { dateOf, systemClock, type Clock } from "~/lib/clock";
+import type { Clock } from "~/lib/clock";
 import type { SourcePatch, SourceRow, SourcesRepo } from "~/db/repos/sources.repo";
 import type { DiscoveryStats } from "~/db/schema";
 import { DomainError } from "~/domain/errors";
@@ -7,7 +7,7 @@ import type { JobStarter } from "~/domain/jobs/kinds";
 import { rootCauseMessage } from "~/lib/error-message";
 import { normalizeUrl } from "~/lib/normalize-url";
 import { inTrouble } from "./source-health";
-import { HEALTH_WINDOW_DAYS, validateSourceForm, type SourceFieldErrors, type SourceFormInput, type SourceFormValues, type SourceType } from "./source-form";
+import { validateSourceForm, type SourceFieldErrors, type SourceFormInput, type SourceFormValues, type SourceType } from "./source-form";
 
 // Source management for the Sources page: list with health, create,
 // edit and delete. Every change is recorded with who made it.
@@ -48,11 +48,6 @@ export type SourceView = {
     consecutiveErrors: number;
     /** Its last fetch (or discovery) failed: a source in trouble, whatever its status says. */
     failing: boolean;
-    /** Stories created from this source in the last HEALTH_WINDOW_DAYS days. */
-    recentStories: number;
-    recentPublished: number;
-    /** Share of those published, 0..100 (rounded), or null when there are none. */
-    publishedPercent: number | null;
   };
   /** A Web Scraping source's URL discovery: its last run (null before the first) and its URLs queued now; null for other types. */
   discovery: { lastRun: DiscoveryStats | null; queuedNow: number } | null;
@@ -66,7 +61,7 @@ export class InvalidSourceError extends DomainError {
   }
 }
 
-function toView(row: SourceRow & { recentStories: number; recentPublished: number }, queued: ReadonlyMap<number, number>): SourceView {
+function toView(row: SourceRow, queued: ReadonlyMap<number, number>): SourceView {
   return {
     id: row.id,
     name: row.name,
@@ -86,9 +81,6 @@ function toView(row: SourceRow & { recentStories: number; recentPublished: numbe
       lastError: row.lastError,
       consecutiveErrors: row.consecutiveErrors,
       failing: row.consecutiveErrors > 0,
-      recentStories: row.recentStories,
-      recentPublished: row.recentPublished,
-      publishedPercent: row.recentStories > 0 ? Math.round((row.recentPublished * 100) / row.recentStories) : null,
     },
     discovery: row.sourceType === "web_scraping" ? { lastRun: row.lastDiscovery ?? null, queuedNow: queued.get(row.id) ?? 0 } : null,
   };
@@ -103,9 +95,7 @@ export async function listSources(
   deps: Pick<SourcesDeps, "sources" | "now"> & { crawl: Pick<CrawlRepo, "queuedCounts"> },
   input: { search?: string; troubled?: boolean } = {},
 ): Promise<SourceView[]> {
-  const now = dateOf(deps.now ?? systemClock);
-  const since = new Date(now.getTime() - HEALTH_WINDOW_DAYS * 24 * 3_600_000);
-  const [rows, queued] = await Promise.all([deps.sources.listWithHealth({ search: input.search ?? "", since }), deps.crawl.queuedCounts()]);
+  const [rows, queued] = await Promise.all([deps.sources.list({ search: input.search ?? "" }), deps.crawl.queuedCounts()]);
   const views = rows.map((row) => toView(row, queued));
   return input.troubled ? views.filter(inTrouble) : views;
 }

@@ -6,6 +6,7 @@ export const CRAWL_COMMANDS = ["discover", "queue", "scrape-queue", "parse-sitem
 export const IMAGE_COMMANDS = ["enhance-images", "probe-image"] as const;
 export const FACEBOOK_COMMANDS = ["facebook:check", "facebook:post"] as const;
 export const BACKUP_COMMANDS = ["backup", "restore"] as const;
+export const TRIAGE_COMMANDS = ["source:stats"] as const;
 
 export const HELP = `Usage: oddwire <command> [options]
 
@@ -49,6 +50,10 @@ Commands:
                                                    server's worker runs); the message defaults to the composed one;
                                                    a story already on the Page needs --repost. Prints the post's row
                                                    (posted, failed, or pending with its time); exits 1 when it failed
+  source:stats [--days N]                          each source's yield over the last N days (default 30):
+                                                   {days, since, sources: [{sourceId, name, status, broughtIn,
+                                                   published, rejected, pending, publishRate, lastPublishedAt}]},
+                                                   best yield first; publishRate = published / brought in
   backup FILE [--force]                            a consistent snapshot of the embedded database, written to FILE
                                                    (gzipped, owner-only): taken by the running server on DATA_DIR,
                                                    or read from DATA_DIR when none runs; --force replaces FILE

@@ -1,5 +1,5 @@
 import { parseArgs } from "node:util";
-import { BACKUP_COMMANDS, CORE_COMMANDS, CRAWL_COMMANDS, FACEBOOK_COMMANDS, HELP, IMAGE_COMMANDS } from "./cli-commands";
+import { BACKUP_COMMANDS, CORE_COMMANDS, CRAWL_COMMANDS, FACEBOOK_COMMANDS, HELP, IMAGE_COMMANDS, TRIAGE_COMMANDS } from "./cli-commands";
 import type { CliTools } from "./cli-tools";
 
 // The oddwire command. This module loads nothing but the list of commands: each command imports
@@ -22,6 +22,7 @@ const GROUPS: Group[] = [
     run: async (command, args, tools) => (await import("./cli-facebook")).runFacebookCommand(command as (typeof FACEBOOK_COMMANDS)[number], args, tools),
   },
   { commands: BACKUP_COMMANDS, run: async (command, args, tools) => (await import("./cli-backup")).runBackupCommand(command as (typeof BACKUP_COMMANDS)[number], args, tools) },
+  { commands: TRIAGE_COMMANDS, run: async (command, args, tools) => (await import("./cli-triage")).runTriageCommand(command as (typeof TRIAGE_COMMANDS)[number], args, tools) },
 ];
 
 /** Runs one CLI command; returns the process exit code. */

@@ -22,6 +22,7 @@ import { importSourcesOpml, OPML_MAX_BYTES } from "~/domain/sources/opml";
 import { SOURCE_MESSAGES, sourceFormSchema } from "~/domain/sources/source-form";
 import { createSource, deleteSource, listSources, startDiscovery, startIngestion, updateSource, type SourceView } from "~/domain/sources/sources";
 import { INGESTION_FAILED, IngestForm, type IngestAnswer } from "~/app/components/admin/sources/ingestion-messages";
+import { orderByYield, sourceYields } from "~/domain/triage/yield";
 import { PageHeader } from "~/app/components/admin/page-header";
 import { adminMeta } from "~/app/lib/meta";
 import type { Route } from "./+types/sources";
@@ -32,13 +33,15 @@ export function meta(): Route.MetaDescriptors {
 
 export async function loader(args: Route.LoaderArgs) {
   await requireAdmin(args);
-  const { q, troubled } = SOURCE_LIST.read(new URL(args.request.url).searchParams);
-  const [sources, sourceNames, categories] = await Promise.all([
-    listSources({ sources: args.context.repos.sources, crawl: args.context.repos.crawl }, { search: q, troubled }),
+  const query = SOURCE_LIST.read(new URL(args.request.url).searchParams);
+  const [listed, yields, sourceNames, categories] = await Promise.all([
+    listSources({ sources: args.context.repos.sources, crawl: args.context.repos.crawl }, { search: query.q, troubled: query.troubled }),
+    sourceYields({ triage: args.context.repos.triage }, { days: Number(query.window) }),
     args.context.repos.sources.listNames(),
     args.context.repos.categories.listAll(),
   ]);
-  return { sources, sourceNames, categories: categories.map((c) => ({ id: c.id, name: c.name })), q, troubled };
+  const sources = orderByYield(listed, yields.sources, query.sort);
+  return { sources, yields: yields.sources, sourceNames, categories: categories.map((c) => ({ id: c.id, name: c.name })), query };
 }
 
 /** Switching tabs changes only ?tab=: the list is already here, so it is not loaded again. */
@@ -143,7 +146,7 @@ export async function action(args: Route.ActionArgs) {
 }
 
 export default function Sources({ loaderData }: Route.ComponentProps) {
-  const { sources, sourceNames, categories, q, troubled } = loaderData;
+  const { sources, yields, sourceNames, categories, query } = loaderData;
   const [search, setSearch] = useSearchParams();
   const [dialog, setDialog] = useState<{ source: SourceView | null } | null>(null);
   const closeDialog = useCallback(() => setDialog(null), []);
@@ -181,7 +184,7 @@ export default function Sources({ loaderData }: Route.ComponentProps) {
       <Tabs active={tab} onSelect={selectTab} />
       {TABS.map((t) => (
         <div key={t.id} role="tabpanel" id={`panel-${t.id}`} aria-labelledby={`tab-${t.id}`} hidden={t.id !== tab} tabIndex={0} className="pt-6">
-          {t.id === "sources" ? <SourcesPanel sources={sources} categories={categories} q={q} troubled={troubled} onEdit={(source) => setDialog({ source })} /> : null}
+          {t.id === "sources" ? <SourcesPanel sources={sources} yields={yields} categories={categories} query={query} onEdit={(source) => setDialog({ source })} /> : null}
           {t.id === "rss-validator" ? <RssValidatorTab /> : null}
           {t.id === "manual-scrape" ? <ManualScrapeTab sources={sourceNames} /> : null}
           {t.id === "watchlist" ? <WatchlistTab /> : null}

@@ -3,9 +3,11 @@ import { useConfirm } from "~/app/components/admin/confirm-dialog";
 import { ExternalIcon } from "~/app/components/icons";
 import type { ActionResult } from "~/app/lib/action-toast";
 import { formatDate, formatTime, plural } from "~/app/lib/format";
-import { HEALTH_WINDOW_DAYS, SOURCE_TYPE_LABELS, type SourceType } from "~/domain/sources/source-form";
+import { SOURCE_TYPE_LABELS, type SourceType } from "~/domain/sources/source-form";
 import type { SourceView } from "~/domain/sources/sources";
+import type { SourceYield } from "~/domain/triage/yield";
 import { DiscoverButton, DiscoveryLastRun, QueuedNow } from "./source-discovery";
+import { SourceYieldLine } from "./source-yield";
 import { linkClass, safeHref, secondaryButtonClass } from "./ui";
 
 const STATUS_BADGE: Record<SourceView["status"], string> = {
@@ -79,7 +81,7 @@ function when(iso: string) {
   );
 }
 
-function Health({ source }: { source: SourceView }) {
+function Health({ source, yieldFigures, days }: { source: SourceView; yieldFigures: SourceYield | null; days: number }) {
   const { health, discovery } = source;
   // In error, or failing now: the last error is the first thing to read, not a footnote.
   const error = health.lastError && (source.status === "error" || health.failing);
@@ -98,13 +100,6 @@ function Health({ source }: { source: SourceView }) {
             <dd className="inline">{health.lastFetchedAt ? when(health.lastFetchedAt) : "Never fetched"}</dd>
           </div>
         )}
-        <div>
-          <dt className="inline font-bold">Last {HEALTH_WINDOW_DAYS} days: </dt>
-          <dd className="inline">
-            {plural(health.recentStories, "item", "items")} found
-            {health.publishedPercent !== null ? `, ${health.publishedPercent}% published` : ""}
-          </dd>
-        </div>
         {source.sourceType !== "manual" ? (
           <div>
             <dt className="inline font-bold">Checked every: </dt>
@@ -113,6 +108,9 @@ function Health({ source }: { source: SourceView }) {
         ) : null}
         {discovery ? <QueuedNow sourceId={source.id} count={discovery.queuedNow} /> : null}
       </dl>
+      <div className="mt-1">
+        <SourceYieldLine figures={yieldFigures} days={days} />
+      </div>
       {discovery?.lastRun ? <DiscoveryLastRun run={discovery.lastRun} /> : null}
       {health.lastError && !error ? (
         <p className="mt-1 text-ink/70">
@@ -137,7 +135,19 @@ function Health({ source }: { source: SourceView }) {
 export const DELETE_FETCHER = "source-delete";
 
 /** One source: badges, links, keywords, notes, health, and its Edit and Delete buttons (and Discover now for Web Scraping). */
-export function SourceCard({ source, categoryName, onEdit }: { source: SourceView; categoryName: string | null; onEdit: () => void }) {
+export function SourceCard({
+  source,
+  categoryName,
+  yieldFigures,
+  days,
+  onEdit,
+}: {
+  source: SourceView;
+  categoryName: string | null;
+  yieldFigures: SourceYield | null;
+  days: number;
+  onEdit: () => void;
+}) {
   const fetcher = useFetcher<ActionResult>({ key: DELETE_FETCHER });
   const deleting = fetcher.state !== "idle" && fetcher.formData?.get("sourceId") === String(source.id);
   const confirm = useConfirm();
@@ -174,7 +184,7 @@ export function SourceCard({ source, categoryName, onEdit }: { source: SourceVie
       {source.notes ? <p className="text-sm whitespace-pre-line text-ink/80">{source.notes}</p> : null}
       {/* Health and actions sit at the bottom, so they line up across a row of cards. */}
       <div className="mt-auto space-y-3">
-        <Health source={source} />
+        <Health source={source} yieldFigures={yieldFigures} days={days} />
         <div className="flex flex-wrap items-center gap-2">
           <button type="button" onClick={onEdit} className={secondaryButtonClass}>
             Edit<span className="sr-only"> {source.name}</span>
