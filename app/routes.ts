@@ -28,6 +28,7 @@ export default [
   route("admin/api/page-title", "routes/admin/api.page-title.ts"),
   route("admin/api/ingestion", "routes/admin/api.ingestion.ts"),
   route("admin/api/jobs/:id", "routes/admin/api.jobs.ts"),
+  route("admin/api/triage", "routes/admin/api.triage.ts"),
   route("admin/api/facebook", "routes/admin/api.facebook.ts"),
   route("reset-password", "routes/reset-password.tsx"),
   route("api/suggestions", "routes/api.suggestions.ts"),

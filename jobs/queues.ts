@@ -3,7 +3,7 @@ import type PgBoss from "pg-boss";
 // The queues pg-boss keeps for the job runner: one per kind of job and one per minute poll.
 
 export const QUEUE_SCHEMA = "pgboss";
-export const POLL_QUEUES = ["rss-poll", "crawl-poll"] as const;
+export const POLL_QUEUES = ["rss-poll", "crawl-poll", "triage-poll"] as const;
 export type PollQueue = (typeof POLL_QUEUES)[number];
 // No automatic retries: a manual run reports its failure, and the poll simply runs again.
 export const QUEUES: PgBoss.Queue[] = [
@@ -13,6 +13,7 @@ export const QUEUES: PgBoss.Queue[] = [
   { name: "enhance-images", policy: "standard", retryLimit: 0, expireInSeconds: 4 * 60 * 60 },
   // A scheduled post waits up to 30 days for its time (domain/social MAX_SCHEDULE_DAYS): kept a little longer.
   { name: "facebook-post", policy: "standard", retryLimit: 0, expireInSeconds: 10 * 60, retentionMinutes: 32 * 24 * 60 },
+  { name: "triage", policy: "standard", retryLimit: 0, expireInSeconds: 60 * 60 },
   // stately: at most one poll waiting and one running, so slow cycles never pile up.
   ...POLL_QUEUES.map((name): PgBoss.Queue => ({ name, policy: "stately", retryLimit: 0, expireInSeconds: 60 * 60, retentionMinutes: 10 })),
 ];

@@ -30,6 +30,8 @@ export type JobHandlers = { [K in JobKind]: (input: JobInputOf<K>, ctx: JobConte
   "rss-poll": (ctx: JobContext) => Promise<unknown>;
   /** The periodic discovery of the web_scraping sources that are due. */
   "crawl-poll": (ctx: JobContext) => Promise<unknown>;
+  /** The periodic triage of the Pending list, when stories came in or decisions accumulated since the last. */
+  "triage-poll": (ctx: JobContext) => Promise<unknown>;
 };
 
 /** A job stopped because someone asked it to; it ends as cancelled, not failed. */

@@ -20,6 +20,8 @@ export const idleHandlers: JobHandlers = {
   "scrape-queue": async () => ({}),
   "enhance-images": async () => ({}),
   "facebook-post": async () => ({}),
+  triage: async () => ({}),
+  "triage-poll": async () => null,
 };
 
 /**

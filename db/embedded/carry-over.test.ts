@@ -63,8 +63,8 @@ async function migrationCount(database: { db: Db }): Promise<number> {
   return rowsOf<{ n: number }>(await database.db.execute(sql`SELECT count(*)::int AS n FROM drizzle.__drizzle_migrations`))[0]!.n;
 }
 
-// Each test opens an earlier release's PGlite database (its WebAssembly server starts in about 10 s on this
-// machine alone), then the carry-over copies it: more than the suite's 20 s on 2 busy cores.
+// Each test opens an earlier release's PGlite database (a WebAssembly server) and carries it over: one
+// took 15 s alone on this 2-core machine while other work ran, too close to the suite's 20 s.
 describe("carrying an earlier release's PGlite database over", { timeout: 60_000 }, () => {
   test("every table comes over row for row, secrets included, and the old files are moved aside and kept", async () => {
     const { dataDir, rows } = await pgliteDataDir();

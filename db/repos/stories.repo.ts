@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gte, ilike, isNull, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, desc, eq, gte, ilike, inArray, isNull, or, sql, type SQL } from "drizzle-orm";
 import type { Db } from "../client";
 import { categories, rejectedStories, sources, stories } from "../schema";
 import { containsPattern } from "~/lib/like-pattern";
@@ -24,8 +24,11 @@ export type RejectedListRow = typeof rejectedStories.$inferSelect & { sourceName
  * or a source (a number, or "none" for stories without one).
  */
 export type AdminListFilter = { search: string; categoryId: number | "none" | null; sourceId: number | "none" | null };
-/** The list's order: by date added (newest or oldest first), or by source name (then newest first). */
-export type AdminListSort = "newest" | "oldest" | "source";
+/** The list's order: by date added (newest or oldest first), by source name (then newest first), or most likely to be published first (then newest). */
+export type AdminListSort = "newest" | "oldest" | "source" | "likely";
+
+/** A pending story grouped with others that report the same event, as its group's row lists it. */
+export type SameStoryMemberRow = { id: number; group: number; title: string; sourceName: string | null; triageScore: number | null; reason: string | null; status: "published" | "pending" };
 
 function adminConditions(filter: AdminListFilter): SQL[] {
   const conditions: SQL[] = [];
@@ -57,13 +60,22 @@ export function storiesRepo(db: Db) {
     ): Promise<{ stories: AdminListRow[]; total: number }> {
       const conditions = adminConditions(filter);
       if (filter.status !== "all") conditions.push(eq(stories.status, filter.status));
+      // Pending stories that report one event take one row: the group's most likely (then first) story.
+      if (filter.status === "pending") {
+        conditions.push(sql`(${stories.sameStoryGroup} IS NULL OR NOT EXISTS (
+          SELECT 1 FROM ${stories} AS other WHERE other.status = 'pending' AND other.same_story_group = ${stories.sameStoryGroup}
+            AND (coalesce(other.triage_score, -1) > coalesce(${stories.triageScore}, -1)
+              OR (coalesce(other.triage_score, -1) = coalesce(${stories.triageScore}, -1) AND other.id < ${stories.id}))))`);
+      }
       const where = conditions.length ? and(...conditions) : undefined;
       const order =
         filter.sort === "oldest"
           ? [asc(stories.createdAt), asc(stories.id)]
           : filter.sort === "source"
             ? [sql`${sources.name} ASC NULLS LAST`, desc(stories.createdAt), desc(stories.id)]
-            : [desc(stories.createdAt), desc(stories.id)];
+            : filter.sort === "likely"
+              ? [sql`${stories.triageScore} DESC NULLS LAST`, desc(stories.id)]
+              : [desc(stories.createdAt), desc(stories.id)];
       const [rows, [total]] = await Promise.all([
         db
           .select({ story: stories, categoryName: categories.name, sourceName: sources.name, sourceCategoryId: sources.defaultCategoryId })
@@ -77,6 +89,23 @@ export function storiesRepo(db: Db) {
         db.select({ n: sql<number>`count(*)::int` }).from(stories).where(where),
       ]);
       return { stories: rows.map(({ story, ...names }) => ({ ...story, ...names })), total: total?.n ?? 0 };
+    },
+
+    /** The stories of these same-story groups: their pending members and a published first story, most likely first. */
+    async sameStoryMembers(groups: number[]): Promise<SameStoryMemberRow[]> {
+      if (groups.length === 0) return [];
+      const rows = await db
+        .select({ id: stories.id, group: stories.sameStoryGroup, title: stories.title, sourceName: sources.name, triageScore: stories.triageScore, reason: stories.sameStoryReason, status: stories.status })
+        .from(stories)
+        .leftJoin(sources, eq(sources.id, stories.sourceId))
+        .where(
+          or(
+            and(inArray(stories.sameStoryGroup, groups), eq(stories.status, "pending")),
+            and(inArray(stories.id, groups), eq(stories.status, "published")),
+          ),
+        )
+        .orderBy(sql`${stories.triageScore} DESC NULLS LAST`, asc(stories.id));
+      return rows.map((row) => ({ ...row, group: row.group ?? row.id, status: row.status === "published" ? "published" : "pending" }));
     },
 
     /** One page of rejected stories, most recently rejected first (or oldest first, or by source). */

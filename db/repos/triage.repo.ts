@@ -1,6 +1,6 @@
-import { and, asc, eq, gt, gte, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, gt, gte, isNull, sql } from "drizzle-orm";
 import type { Db } from "../client";
-import { sources, stories } from "../schema";
+import { categories, rejectedStories, sources, stories, triageModels } from "../schema";
 
 /** How much of a summary grouping reads (the domain reads no more than this either). */
 const SUMMARY_CHARS = 2_000;
@@ -34,6 +34,22 @@ export type SourceYieldRow = {
   lastPublishedAt: Date | null;
 };
 
+export type TriageModelKind = "ranking" | "category";
+export type TriageModelRow = typeof triageModels.$inferSelect;
+
+/** A decision of the desk, with the text it was made on: what the ranking learns from. */
+export type DecisionRow = { title: string; summary: string | null; sourceId: number | null; url: string | null; published: boolean };
+/** A published story with its category: what the category suggestion learns from. */
+export type CategorisedRow = { title: string; summary: string | null; sourceId: number | null; url: string | null; categorySlug: string };
+/** A pending story as the models read it. */
+export type PendingForTriage = { id: number; title: string; summary: string | null; sourceId: number | null; url: string | null };
+
+/**
+ * Only the desk's own rejections of a story teach the ranking: a URL rejected from the URL Que or by a
+ * filter says nothing of a story's text, and a duplicate was rejected for its copy's sake, not its own.
+ */
+const DESK_REJECTION = sql`${rejectedStories.rejectionReason} = 'manual_rejection' AND ${rejectedStories.rejectionDetails}->>'rejection_method' = 'admin_manual' AND ${rejectedStories.rejectionDetails}->>'original_story_id' IS NOT NULL`;
+
 const groupingColumns = {
   id: stories.id,
   title: stories.title,
@@ -46,7 +62,7 @@ const groupingColumns = {
   sameStoryReason: stories.sameStoryReason,
 };
 
-/** Data access of editorial triage: same-story groups and each source's yield. */
+/** Data access of editorial triage: the models and the scores, same-story groups and each source's yield. */
 export function triageRepo(db: Db) {
   return {
     /** Pending stories after `afterId`, by id, `limit` at a time (a whole inbox is read in pages). */
@@ -140,6 +156,174 @@ export function triageRepo(db: Db) {
         pending: Number(row.pending),
         lastPublishedAt: row.last_published_at === null || row.last_published_at === undefined ? null : new Date(row.last_published_at as string),
       }));
+    },
+
+    /** How many decisions the desk has made: published stories, and stories it rejected itself. */
+    async decisionCounts(): Promise<{ published: number; rejected: number }> {
+      const [[published], [rejected]] = await Promise.all([
+        db.select({ n: count() }).from(stories).where(eq(stories.status, "published")),
+        db.select({ n: count() }).from(rejectedStories).where(DESK_REJECTION),
+      ]);
+      return { published: published?.n ?? 0, rejected: rejected?.n ?? 0 };
+    },
+
+    /** The newest decisions, at most `limit` of each kind, newest first. */
+    async decisions(limit: number): Promise<DecisionRow[]> {
+      const [published, rejected] = await Promise.all([
+        db
+          .select({ title: stories.title, summary: stories.summary, sourceId: stories.sourceId, url: sql<string | null>`coalesce(${stories.originalUrl}, ${stories.sourceUrl})` })
+          .from(stories)
+          .where(eq(stories.status, "published"))
+          .orderBy(desc(stories.id))
+          .limit(limit),
+        db
+          .select({ title: rejectedStories.title, summary: rejectedStories.summary, sourceId: rejectedStories.sourceId, url: rejectedStories.originalUrl })
+          .from(rejectedStories)
+          .where(DESK_REJECTION)
+          .orderBy(desc(rejectedStories.id))
+          .limit(limit),
+      ]);
+      return [...published.map((row) => ({ ...row, published: true })), ...rejected.map((row) => ({ ...row, published: false }))];
+    },
+
+    /** The newest published stories that have a category, at most `limit`. */
+    async categorised(limit: number): Promise<CategorisedRow[]> {
+      return db
+        .select({
+          title: stories.title,
+          summary: stories.summary,
+          sourceId: stories.sourceId,
+          url: sql<string | null>`coalesce(${stories.originalUrl}, ${stories.sourceUrl})`,
+          categorySlug: categories.slug,
+        })
+        .from(stories)
+        .innerJoin(categories, eq(categories.id, stories.categoryId))
+        .where(eq(stories.status, "published"))
+        .orderBy(desc(stories.id))
+        .limit(limit);
+    },
+
+    /** The model of a kind in use: the newest one. */
+    async latest(kind: TriageModelKind): Promise<TriageModelRow | null> {
+      const [row] = await db.select().from(triageModels).where(eq(triageModels.kind, kind)).orderBy(desc(triageModels.trainedAt), desc(triageModels.id)).limit(1);
+      return row ?? null;
+    },
+
+    /** When and on how many decisions the model of a kind in use was trained, without its (large) body. */
+    async latestInfo(kind: TriageModelKind): Promise<Omit<TriageModelRow, "model"> | null> {
+      const [row] = await db
+        .select({ id: triageModels.id, kind: triageModels.kind, trainedAt: triageModels.trainedAt, published: triageModels.published, rejected: triageModels.rejected })
+        .from(triageModels)
+        .where(eq(triageModels.kind, kind))
+        .orderBy(desc(triageModels.trainedAt), desc(triageModels.id))
+        .limit(1);
+      return row ?? null;
+    },
+
+    /** Keeps a newly trained model, and drops all but the newest few of its kind. */
+    async save(kind: TriageModelKind, trained: { published: number; rejected: number; model: unknown; at: Date }): Promise<TriageModelRow> {
+      return db.transaction(async (tx) => {
+        const [row] = await tx.insert(triageModels).values({ kind, trainedAt: trained.at, published: trained.published, rejected: trained.rejected, model: trained.model }).returning();
+        await tx.execute(sql`
+          DELETE FROM ${triageModels} WHERE ${triageModels.kind} = ${kind} AND ${triageModels.id} NOT IN (
+            SELECT ${triageModels.id} FROM ${triageModels} WHERE ${triageModels.kind} = ${kind} ORDER BY ${triageModels.trainedAt} DESC, ${triageModels.id} DESC LIMIT 3)`);
+        return row!;
+      });
+    },
+
+    /**
+     * One page of pending stories to score, by id: every one (`all`), or only those not scored yet.
+     * Pages follow `afterId`, so stories coming in meanwhile are not missed or read twice.
+     */
+    async pendingPage(input: { afterId: number; limit: number; all: boolean }): Promise<PendingForTriage[]> {
+      return db
+        .select({ id: stories.id, title: stories.title, summary: stories.summary, sourceId: stories.sourceId, url: sql<string | null>`coalesce(${stories.originalUrl}, ${stories.sourceUrl})` })
+        .from(stories)
+        .where(and(eq(stories.status, "pending"), gt(stories.id, input.afterId), input.all ? undefined : isNull(stories.triageScore)))
+        .orderBy(stories.id)
+        .limit(input.limit);
+    },
+
+    /** The highest id of a pending story (0 when none): stories came in since a pass that saw a lower one. */
+    async newestPendingId(): Promise<number> {
+      const [row] = await db.select({ id: sql<number | null>`max(${stories.id})` }).from(stories).where(eq(stories.status, "pending"));
+      return Number(row?.id ?? 0);
+    },
+
+    /** One story as the models read it, with its status and its source's name. */
+    async storyForTriage(id: number): Promise<(PendingForTriage & { status: string; sourceName: string | null }) | null> {
+      const [row] = await db
+        .select({
+          id: stories.id,
+          title: stories.title,
+          summary: stories.summary,
+          sourceId: stories.sourceId,
+          url: sql<string | null>`coalesce(${stories.originalUrl}, ${stories.sourceUrl})`,
+          status: stories.status,
+          sourceName: sources.name,
+        })
+        .from(stories)
+        .leftJoin(sources, eq(sources.id, stories.sourceId))
+        .where(eq(stories.id, id));
+      return row ?? null;
+    },
+
+    /** How many pending stories there are (`all`), or how many have no score yet. */
+    async pendingCount(input: { all: boolean }): Promise<number> {
+      const [row] = await db
+        .select({ n: count() })
+        .from(stories)
+        .where(and(eq(stories.status, "pending"), input.all ? undefined : isNull(stories.triageScore)));
+      return row?.n ?? 0;
+    },
+
+    /** Writes the scores and suggestions of a page of pending stories in one statement. */
+    async writeScores(rows: { id: number; score: number | null; categoryId: number | null; confidence: number | null }[]): Promise<void> {
+      if (rows.length === 0) return;
+      await db.execute(sql`
+        UPDATE ${stories} SET
+          triage_score = v.score,
+          suggested_category_id = v.category_id,
+          suggested_category_confidence = v.confidence
+        FROM unnest(
+          ${sql.param(rows.map((r) => r.id))}::int[],
+          ${sql.param(rows.map((r) => r.score))}::real[],
+          ${sql.param(rows.map((r) => r.categoryId))}::int[],
+          ${sql.param(rows.map((r) => r.confidence))}::real[]
+        ) AS v(id, score, category_id, confidence)
+        WHERE ${stories.id} = v.id AND ${stories.status} = 'pending'`);
+    },
+
+    /** Category ids by slug, for turning a suggestion into the publish control's choice. */
+    async categoryIdsBySlug(): Promise<Map<string, { id: number; name: string }>> {
+      const rows = await db.select({ id: categories.id, slug: categories.slug, name: categories.name }).from(categories);
+      return new Map(rows.map((row) => [row.slug, { id: row.id, name: row.name }]));
+    },
+
+    /**
+     * The Pending list as the triage command prints it: most likely first (newest first when
+     * `byScore` is false), with each story's suggested category and the size of its same-story group.
+     */
+    async pendingTriage(input: { limit: number; sourceId: number | null; byScore: boolean }) {
+      const groupSize = sql<number | null>`CASE WHEN ${stories.sameStoryGroup} IS NULL THEN NULL ELSE (
+        SELECT count(*)::int FROM ${stories} AS member WHERE member.status = 'pending' AND member.same_story_group = ${stories.sameStoryGroup})
+        + (SELECT count(*)::int FROM ${stories} AS lead WHERE lead.id = ${stories.sameStoryGroup} AND lead.status = 'published') END`;
+      return db
+        .select({
+          id: stories.id,
+          title: stories.title,
+          score: stories.triageScore,
+          categorySlug: categories.slug,
+          categoryName: categories.name,
+          confidence: stories.suggestedCategoryConfidence,
+          groupId: stories.sameStoryGroup,
+          groupSize,
+        })
+        .from(stories)
+        .leftJoin(categories, eq(categories.id, stories.suggestedCategoryId))
+        .where(and(eq(stories.status, "pending"), input.sourceId === null ? undefined : eq(stories.sourceId, input.sourceId)))
+        .orderBy(...(input.byScore ? [sql`${stories.triageScore} DESC NULLS LAST`, desc(stories.id)] : [desc(stories.createdAt), desc(stories.id)]))
+        .limit(input.limit);
     },
   };
 }

@@ -76,6 +76,11 @@ export const JOB_KINDS = {
     input: z.object({ post_id: id, ...resumedFrom }),
     result: z.object({ outcome: z.string().catch("unknown"), post_row_id: count, story_id: z.number().int().nullable().catch(null) }).loose(),
   },
+  /** Editorial triage: the models trained again (when due, or asked), pending stories scored, same-story groups made again. */
+  triage: {
+    input: z.object({ retrain: z.boolean().default(false), ...resumedFrom }),
+    result: z.object({ retrained: z.boolean().catch(false), scored: count, groups: count, grouped: count }),
+  },
 } as const satisfies Record<string, { input: z.ZodType; result: z.ZodType }>;
 
 /** Background work the web layer can start and watch: the one list of kinds. */

@@ -8,8 +8,18 @@ import { storyLink } from "./story-link";
 
 export const STATUS_FILTERS = ["all", "published", "pending", "rejected"] as const;
 export type StatusFilter = (typeof STATUS_FILTERS)[number];
-export const ADMIN_SORTS = ["newest", "oldest", "source"] as const satisfies readonly AdminListSort[];
-export type AdminSort = AdminListSort;
+/** The orders an editor can choose; "auto" (no choice made) is most likely first on Pending once the desk has a ranking, else newest first. */
+export const ADMIN_SORTS = ["auto", "likely", "newest", "oldest", "source"] as const satisfies readonly (AdminListSort | "auto")[];
+export type AdminSort = (typeof ADMIN_SORTS)[number];
+
+/** An order a list is read in. */
+export type ListOrder = AdminListSort;
+
+/** The order a list is read in. */
+export function listOrder(query: Pick<AdminListQuery, "status" | "sort">, hasRanking: boolean): ListOrder {
+  if (query.sort !== "auto") return query.sort;
+  return query.status === "pending" && hasRanking ? "likely" : "newest";
+}
 export const ADMIN_PAGE_SIZE = 50;
 
 export type AdminStory = {
@@ -20,8 +30,17 @@ export type AdminStory = {
   imageUrl: string | null;
   sourceUrl: string | null;
   categoryId: number | null;
-  /** The category publishing offers first when the story has none: its source's default. */
+  /**
+   * The category publishing offers first when the story has none: the one the desk's published
+   * stories suggest (with `suggestionConfidence`), else its source's default.
+   */
   suggestedCategoryId: number | null;
+  /** How sure the category suggestion is (0 to 1); null when the choice is the source's default or none. */
+  suggestionConfidence: number | null;
+  /** How likely the desk is to publish it (0 to 1), by the ranking in use; null before there is one. */
+  triageScore: number | null;
+  /** Other stories reporting the same event (on the group's row of the Pending list), and why they were grouped. */
+  sameStory: { groupId: number; others: { id: number; title: string; sourceName: string | null; status: "published" | "pending"; reason: string | null }[] } | null;
   category: string;
   sourceName: string | null;
   status: "published" | "pending" | "rejected";
@@ -50,7 +69,7 @@ export type AdminListQuery = {
 };
 
 export type AdminListDeps = {
-  stories: Pick<StoriesRepo, "adminList" | "adminRejectedList" | "adminCounts">;
+  stories: Pick<StoriesRepo, "adminList" | "adminRejectedList" | "adminCounts" | "sameStoryMembers">;
   audit: Pick<AuditRepo, "forEntities">;
   categories: Pick<CategoriesRepo, "listAll" | "findBySlug">;
   sources: Pick<SourcesRepo, "listNames">;
@@ -62,15 +81,17 @@ export type AdminListDeps = {
  * how many stories each status button would show with those filters, the categories and sources to
  * filter by, and, when a search finds nothing, the public search's 'Did you mean'.
  */
-export async function listAdminStories(deps: AdminListDeps, query: AdminListQuery) {
+export async function listAdminStories(deps: AdminListDeps, query: AdminListQuery, ranking: { hasRanking?: boolean } = {}) {
   const filter = { search: query.search, categoryId: query.categoryId, sourceId: query.sourceId };
-  const paging = { sort: query.sort, limit: ADMIN_PAGE_SIZE, offset: (query.page - 1) * ADMIN_PAGE_SIZE };
+  const order = listOrder(query, ranking.hasRanking ?? false);
+  const paging = { sort: order, limit: ADMIN_PAGE_SIZE, offset: (query.page - 1) * ADMIN_PAGE_SIZE };
   const around = () => Promise.all([deps.stories.adminCounts(filter), deps.categories.listAll(), deps.sources.listNames()]);
   const withOptions = async (total: number, [counts, categories, sources]: Awaited<ReturnType<typeof around>>) => {
     // The same correction the public search offers, from the same words.
     const didYouMean = total === 0 && query.search !== "" ? (await searchStories(deps, query.search, 1)).didYouMean : null;
     return {
       total,
+      order,
       page: query.page,
       pageCount: Math.max(1, Math.ceil(total / ADMIN_PAGE_SIZE)),
       counts,
@@ -92,7 +113,13 @@ export async function listAdminStories(deps: AdminListDeps, query: AdminListQuer
     return { stories: [] as AdminStory[], rejected, ...(await withOptions(list.total, options)) };
   }
   const [list, options] = await Promise.all([deps.stories.adminList({ ...filter, ...paging, status: query.status }), around()]);
-  const trail = await deps.audit.forEntities("story", list.stories.map((s) => String(s.id)));
+  const groupIds = [...new Set(list.stories.flatMap((s) => (s.status === "pending" && s.sameStoryGroup !== null ? [s.sameStoryGroup] : [])))];
+  const [trail, members] = await Promise.all([deps.audit.forEntities("story", list.stories.map((s) => String(s.id))), deps.stories.sameStoryMembers(groupIds)]);
+  const sameStoryOf = (s: (typeof list.stories)[number]): AdminStory["sameStory"] => {
+    if (s.status !== "pending" || s.sameStoryGroup === null) return null;
+    const others = members.filter((m) => m.group === s.sameStoryGroup && m.id !== s.id).map(({ id, title, sourceName, status, reason }) => ({ id, title, sourceName, status, reason }));
+    return others.length > 0 ? { groupId: s.sameStoryGroup, others } : null;
+  };
   const historyOf = (id: number) =>
     trail.filter((e) => e.entityId === String(id)).map((e) => ({ action: e.action, by: e.actorEmail, at: e.createdAt.toISOString() }));
   const items: AdminStory[] = list.stories.map((s) => ({
@@ -103,7 +130,10 @@ export async function listAdminStories(deps: AdminListDeps, query: AdminListQuer
     imageUrl: s.imageUrl,
     sourceUrl: storyLink(s),
     categoryId: s.categoryId,
-    suggestedCategoryId: s.categoryId ?? s.sourceCategoryId,
+    suggestedCategoryId: s.categoryId ?? s.suggestedCategoryId ?? s.sourceCategoryId,
+    suggestionConfidence: s.categoryId === null && s.suggestedCategoryId !== null ? s.suggestedCategoryConfidence : null,
+    triageScore: s.status === "pending" ? s.triageScore : null,
+    sameStory: sameStoryOf(s),
     category: s.categoryName ?? "Uncategorized",
     sourceName: s.sourceName,
     status: s.status,

@@ -6,7 +6,7 @@ import { publishStory, rejectStory, type EditorialDeps } from "./editorial";
 /** How a bulk review ended: how many stories it changed, and each story it left alone, with why. */
 export type BulkOutcome = { done: number; skipped: { storyId: number; reason: string }[] };
 
-type BulkInput = { actorUserId: string; storyIds: readonly number[] };
+type BulkInput = { actorUserId: string | null; storyIds: readonly number[] };
 
 async function eachStory(storyIds: readonly number[], act: (storyId: number) => Promise<unknown>): Promise<BulkOutcome> {
   const outcome: BulkOutcome = { done: 0, skipped: [] };
@@ -24,14 +24,14 @@ async function eachStory(storyIds: readonly number[], act: (storyId: number) => 
   return outcome;
 }
 
-/** Publishes each pending story of the list; the others are skipped with the reason. */
-export function bulkPublishStories(deps: EditorialDeps, input: BulkInput): Promise<BulkOutcome> {
-  return eachStory(input.storyIds, (storyId) => publishStory(deps, { actorUserId: input.actorUserId, storyId }));
+/** Publishes each pending story of the list (into `categoryId` when given); the others are skipped with the reason. */
+export function bulkPublishStories(deps: EditorialDeps, input: BulkInput & { categoryId?: number }): Promise<BulkOutcome> {
+  return eachStory(input.storyIds, (storyId) => publishStory(deps, { actorUserId: input.actorUserId, storyId, categoryId: input.categoryId }));
 }
 
 /** Rejects each pending story of the list (the reject flow of one story, for each); the others are skipped with the reason. */
-export function bulkRejectStories(deps: EditorialDeps, input: BulkInput): Promise<BulkOutcome> {
-  return eachStory(input.storyIds, (storyId) => rejectStory(deps, { actorUserId: input.actorUserId, storyId }));
+export function bulkRejectStories(deps: EditorialDeps, input: BulkInput & { reason?: string }): Promise<BulkOutcome> {
+  return eachStory(input.storyIds, (storyId) => rejectStory(deps, { actorUserId: input.actorUserId, storyId, reason: input.reason }));
 }
 
 /** The toast of a bulk review: 'Published 2 stories', and the skipped ones by id with their reasons. */
@@ -39,4 +39,25 @@ export function bulkOutcomeMessage(verb: "Published" | "Rejected", outcome: Bulk
   const title = `${verb} ${outcome.done} ${outcome.done === 1 ? "story" : "stories"}`;
   if (outcome.skipped.length === 0) return { title };
   return { title, description: `Skipped ${outcome.skipped.length}: ${outcome.skipped.map((s) => `#${s.storyId}: ${s.reason}`).join("; ")}` };
+}
+
+/**
+ * One story told by several sources: publishes the chosen report (with the category given, or its own)
+ * and rejects the other reports as its duplicates, each in its own transaction. A report gone or no
+ * longer pending meanwhile is skipped with the reason; the publish itself must succeed first.
+ */
+export async function publishOneRejectCopies(
+  deps: EditorialDeps,
+  input: { actorUserId: string | null; storyId: number; categoryId?: number | null; duplicateIds: readonly number[] },
+): Promise<BulkOutcome> {
+  await publishStory(deps, { actorUserId: input.actorUserId, storyId: input.storyId, categoryId: input.categoryId });
+  const copies = input.duplicateIds.filter((id) => id !== input.storyId);
+  return eachStory(copies, (storyId) => rejectStory(deps, { actorUserId: input.actorUserId, storyId, duplicateOf: input.storyId }));
+}
+
+/** The toast of publishing one report of a story and rejecting its copies. */
+export function sameStoryOutcomeMessage(outcome: BulkOutcome): { title: string; description: string } {
+  const rejected = `${outcome.done} other ${outcome.done === 1 ? "report" : "reports"} rejected as duplicates`;
+  const skipped = outcome.skipped.length > 0 ? `; skipped ${outcome.skipped.map((s) => `#${s.storyId}: ${s.reason}`).join("; ")}` : "";
+  return { title: "Story Published", description: `The story is live on the website; ${rejected}${skipped}.` };
 }

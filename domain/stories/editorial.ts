@@ -13,13 +13,17 @@ import { storyLink } from "./story-link";
 
 export { ALREADY_REJECTED_MESSAGE, REQUIRED_FIELDS_MESSAGE } from "./messages";
 
+/** The rejection reason of a story rejected as another report of one the desk published. */
+export const DUPLICATE_REJECTION = "duplicate";
+
 export type EditorialDeps = {
   editorial: EditorialRepo;
   now?: Clock;
   /** Whether the site serves the picture a path names (/demo/cat.svg); without it, any picture path is taken. */
   sitePictureExists?: (sitePath: string) => Promise<boolean>;
 };
-type Actor = { actorUserId: string };
+/** Who made a change: a signed-in user, or null for a command run on the server (the review command). */
+type Actor = { actorUserId: string | null };
 
 
 function parseForm(input: StoryForm) {
@@ -84,7 +88,13 @@ export async function unpublishStory(deps: EditorialDeps, input: Actor & { story
  */
 export async function rejectStory(
   deps: EditorialDeps,
-  input: Actor & { storyId: number },
+  input: Actor & {
+    storyId: number;
+    /** Rejected as another report of this story (published or being published): recorded as a duplicate, which the triage ranking does not learn from. */
+    duplicateOf?: number;
+    /** The editor's own words for why (the review command's --reason). */
+    reason?: string;
+  },
 ): Promise<{ alreadyRejected: boolean; message: string | null }> {
   const story = await mustFind(deps, input.storyId);
   if (story.status !== "pending") throw new DomainError("WRONG_STATUS", "Only a pending story can be rejected");
@@ -100,12 +110,14 @@ export async function rejectStory(
       normalizedUrl: story.normalizedUrl,
       urlHash: story.urlHash,
       contentHash: rejectionContentHash({ title: story.title, url, sourceId: story.sourceId }),
-      rejectionReason: "manual_rejection",
+      rejectionReason: input.duplicateOf !== undefined ? DUPLICATE_REJECTION : "manual_rejection",
       rejectionDetails: {
         rejection_method: "admin_manual",
         original_story_id: story.id,
         rejected_by_admin: true,
         rejected_at: now.toISOString(),
+        ...(input.duplicateOf !== undefined ? { duplicate_of: input.duplicateOf } : {}),
+        ...(input.reason?.trim() ? { reason: input.reason.trim().slice(0, 500) } : {}),
       },
       rejectedAt: now,
       ingestedAt: story.createdAt,

@@ -6,7 +6,7 @@ export const CRAWL_COMMANDS = ["discover", "queue", "scrape-queue", "parse-sitem
 export const IMAGE_COMMANDS = ["enhance-images", "probe-image"] as const;
 export const FACEBOOK_COMMANDS = ["facebook:check", "facebook:post"] as const;
 export const BACKUP_COMMANDS = ["backup", "restore"] as const;
-export const TRIAGE_COMMANDS = ["source:stats"] as const;
+export const TRIAGE_COMMANDS = ["review", "triage", "source:stats"] as const;
 
 export const HELP = `Usage: oddwire <command> [options]
 
@@ -50,6 +50,14 @@ Commands:
                                                    server's worker runs); the message defaults to the composed one;
                                                    a story already on the Page needs --repost. Prints the post's row
                                                    (posted, failed, or pending with its time); exits 1 when it failed
+  review --publish ID[,ID...] --category SLUG      publish pending stories in a category, or reject them (--reason
+  review --reject ID[,ID...] [--reason TEXT]       is kept with each rejection): {published|rejected, skipped: [{storyId,
+                                                   reason}]}; a story not pending is skipped with why
+  triage [--limit N] [--source ID]                 the Pending list most likely first (newest first, score null,
+                                                   before there is a ranking): {stories: [{id, title, score,
+                                                   suggestedCategory: {slug, name, confidence} | null,
+                                                   sameStory: {groupId, size} | null}], model: {trainedAt,
+                                                   published, rejected} | null}; default limit 50
   source:stats [--days N]                          each source's yield over the last N days (default 30):
                                                    {days, since, sources: [{sourceId, name, status, broughtIn,
                                                    published, rejected, pending, publishRate, lastPublishedAt}]},

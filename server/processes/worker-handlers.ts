@@ -12,10 +12,11 @@ import { imageHandlers } from "~/jobs/images.job";
 import { ingestionHandlers } from "~/jobs/ingestion.job";
 import type { JobHandlers } from "~/jobs/runner";
 import { socialHandlers } from "~/jobs/social.job";
+import { triageHandlers } from "~/jobs/triage.job";
 import type { Config } from "../config";
 import type { Logger } from "../logger";
 
-/** The work a worker process does: RSS ingestion, URL discovery, queue scraping, image enhancement and Facebook posts. */
+/** The work a worker process does: RSS ingestion, URL discovery, queue scraping, image enhancement, Facebook posts and the Pending list's triage. */
 export function workerHandlers(input: {
   config: Pick<Config, "siteUrl">;
   repos: Repos;
@@ -40,5 +41,6 @@ export function workerHandlers(input: {
     ...crawlHandlers({ repos, http, logger, userAgent: userAgentFor(input.config.siteUrl), renderer: input.renderer, parseSitemap: input.parseSitemap }, sourceLeases),
     ...imageHandlers({ repos, http, logger }),
     ...socialHandlers({ repos, graph: input.facebook, schedule: input.schedulePost, logger }),
+    ...triageHandlers({ repos, logger }),
   };
 }

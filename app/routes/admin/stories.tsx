@@ -13,7 +13,9 @@ import { requireAdmin } from "~/app/lib/admin.server";
 import { idField, idListField, optionalIdField } from "~/app/lib/form-fields";
 import { storyFormFields } from "~/domain/stories/story-form";
 import { listAdminStories, type AdminStory } from "~/domain/stories/admin-list";
-import { bulkOutcomeMessage, bulkPublishStories, bulkRejectStories } from "~/domain/stories/bulk-review";
+import { bulkOutcomeMessage, bulkPublishStories, bulkRejectStories, publishOneRejectCopies, sameStoryOutcomeMessage } from "~/domain/stories/bulk-review";
+import { startTriage, triageStatus } from "~/domain/triage/triage";
+import { TriageBar, type TriageAnswer } from "~/app/components/admin/stories/triage-bar";
 import { changeStoryCategory, createStory, deleteStory, editStory, publishStory, rejectStory, unpublishStory } from "~/domain/stories/editorial";
 import { PageHeader } from "~/app/components/admin/page-header";
 import { adminMeta } from "~/app/lib/meta";
@@ -26,7 +28,10 @@ export function meta(): Route.MetaDescriptors {
 export async function loader(args: Route.LoaderArgs) {
   await requireAdmin(args);
   const query = STORY_LIST.read(new URL(args.request.url).searchParams);
-  return { ...(await listAdminStories(args.context.repos, query)), query };
+  const triage = query.status === "pending" ? await triageStatus({ models: args.context.repos.triage }) : null;
+  const list = await listAdminStories(args.context.repos, query, { hasRanking: triage?.model != null });
+  const running = triage ? await args.context.jobs.latestUnfinished("triage") : null;
+  return { ...list, query, triage: triage ? { ...triage, runningJobId: running?.id ?? null } : null };
 }
 
 const StoryId = idField("That story is not known");
@@ -68,13 +73,26 @@ export async function action(args: Route.ActionArgs) {
         },
       }),
       reject: intent({
-        schema: OneStory,
+        schema: OneStory.extend({ duplicateOf: z.coerce.number().int().positive().optional() }),
         changesSite: true,
         failure: failure("Failed to reject the story. Please try again."),
-        run: async ({ storyId }, { me }) => {
-          const result = await rejectStory(deps, { actorUserId: me.id, storyId });
+        run: async ({ storyId, duplicateOf }, { me }) => {
+          const result = await rejectStory(deps, { actorUserId: me.id, storyId, duplicateOf });
           return done({ title: "Story Rejected", description: result.message ?? "The story has been rejected and removed from the main list." });
         },
+      }),
+      "publish-group": intent({
+        schema: OneStory.extend({ categoryId: CategoryId, duplicateIds: StoryIds }),
+        changesSite: true,
+        run: async ({ storyId, categoryId, duplicateIds }, { me }) => {
+          const outcome = await publishOneRejectCopies(deps, { actorUserId: me.id, storyId, ...(categoryId !== null ? { categoryId } : {}), duplicateIds });
+          return done(sameStoryOutcomeMessage(outcome));
+        },
+      }),
+      retrain: intent({
+        schema: z.object({}),
+        failure: failure("The triage could not be started. Please try again."),
+        run: async (_form, { me, context }) => ({ ok: true, ...(await startTriage({ jobs: context.jobs }, { actorUserId: me.id })) }) satisfies TriageAnswer,
       }),
       "bulk-publish": bulk("Published", bulkPublishStories),
       "bulk-reject": bulk("Rejected", bulkRejectStories),
@@ -119,14 +137,14 @@ export async function action(args: Route.ActionArgs) {
 }
 
 export default function Stories({ loaderData }: Route.ComponentProps) {
-  const { stories, page, pageCount, query, counts, didYouMean, categories, sources, rejected } = loaderData;
+  const { stories, page, pageCount, query, order, counts, didYouMean, categories, sources, rejected, triage } = loaderData;
   const filter = query.status;
   const [search, setSearch] = useSearchParams();
   const [adding, setAdding] = useState(false);
   const [selected, setSelected] = useState<Set<number>>(new Set());
   const [active, setActive] = useState(-1);
   const [help, setHelp] = useState(false);
-  const [publishing, setPublishing] = useState<AdminStory | null>(null);
+  const [publishing, setPublishing] = useState<{ story: AdminStory; group: boolean } | null>(null);
   const bulk = useFetcher<ActionResult>();
   useActionToast(bulk.data);
   const navigate = useNavigate();
@@ -172,7 +190,7 @@ export default function Stories({ loaderData }: Route.ComponentProps) {
     setActive,
     toggleHelp: () => setHelp((h) => !h),
     review,
-    publishUncategorized: setPublishing,
+    publishUncategorized: (story) => setPublishing({ story, group: false }),
     edit: setEdit,
     toggleSelected: (id) => select(id, !selected.has(id)),
   });
@@ -196,10 +214,11 @@ export default function Stories({ loaderData }: Route.ComponentProps) {
           </>
         }
       />
-      <StoryToolbar query={query} categories={categories} sources={sources} />
+      <StoryToolbar query={query} order={order} categories={categories} sources={sources} />
       <div className="mt-3">
         <StatusButtons query={query} counts={counts} />
       </div>
+      {triage ? <TriageBar triage={triage} order={order} /> : null}
       {(filter === "rejected" ? rejected.length : stories.length) === 0 ? (
         <div className="mt-6 rounded-2xl border-2 border-dashed border-ink/40 p-8 text-center">
           <p>No stories found matching your criteria.</p>
@@ -223,7 +242,8 @@ export default function Stories({ loaderData }: Route.ComponentProps) {
           onActivate={setActive}
           selected={selected}
           onSelect={select}
-          onPublishUncategorized={setPublishing}
+          onPublishUncategorized={(story) => setPublishing({ story, group: false })}
+          onPublishGroup={(story) => setPublishing({ story, group: true })}
           toolbar={
             <BulkBar
               allSelected={stories.every((s) => selected.has(s.id))}
@@ -237,7 +257,7 @@ export default function Stories({ loaderData }: Route.ComponentProps) {
       )}
       <Pagination page={page} pageCount={pageCount} search={search} labels={{ previous: "← Previous", next: "Next →" }} />
       {help ? <ShortcutsDialog onClose={closeHelp} /> : null}
-      {publishing ? <PublishDialog key={publishing.id} story={publishing} categories={categories} onClose={closePublish} /> : null}
+      {publishing ? <PublishDialog key={publishing.story.id} story={publishing.story} group={publishing.group} categories={categories} onClose={closePublish} /> : null}
       {adding ? <StoryDialog story={null} categories={categories} onClose={closeAdd} /> : null}
       {editing ? <StoryDialog key={editing.id} story={editing} categories={categories} onClose={() => setEdit(null)} /> : null}
     </>

@@ -6,30 +6,50 @@ import type { AdminStory } from "~/domain/stories/admin-list";
 import { CategoryOptions, type CategoryOption } from "~/app/components/admin/category-options";
 
 /**
- * Publishing a story that has no category: nothing goes live uncategorized, so the category is asked
- * for here, with its source's default category chosen when it has one, and set as it is published.
+ * Publishing a story that has no category (nothing goes live uncategorized, so the category is asked
+ * for here, set as it is published), or one of several reports of the same story (`group`: the others
+ * are rejected as its duplicates in the same action). The category the desk's published stories
+ * suggest is chosen first, else its source's default.
  */
-export function PublishDialog({ story, categories, onClose }: { story: AdminStory; categories: CategoryOption[]; onClose: () => void }) {
+export function PublishDialog({ story, categories, onClose, group = false }: { story: AdminStory; categories: CategoryOption[]; onClose: () => void; group?: boolean }) {
+  const duplicates = group ? (story.sameStory?.others ?? []).filter((o) => o.status === "pending") : [];
+  const suggested = story.suggestionConfidence !== null ? categories.find((c) => c.id === story.suggestedCategoryId) : undefined;
   const fetcher = useFetcher<ActionResult>();
   useActionToast(fetcher.data);
   useActionSuccess(fetcher, onClose);
   const hintId = useId();
   const problem = fetcher.data?.fields?.categoryId;
   return (
-    <Dialog title="Choose a category to publish" onClose={onClose} width="sm">
+    <Dialog title={group ? "Publish one report, reject the others" : "Choose a category to publish"} onClose={onClose} width="sm">
       <fetcher.Form method="post" className="space-y-4">
-        <input type="hidden" name="intent" value="publish" />
+        <input type="hidden" name="intent" value={group ? "publish-group" : "publish"} />
         <input type="hidden" name="storyId" value={story.id} />
-        <p id={hintId}>
-          <span className="font-bold">{story.title}</span> has no category yet. A published story is shown on its category&apos;s page and
-          home card, so it needs one.
-        </p>
+        {group ? <input type="hidden" name="duplicateIds" value={JSON.stringify(duplicates.map((d) => d.id))} /> : null}
+        {group ? (
+          <div id={hintId}>
+            <p>
+              <span className="font-bold">{story.title}</span> goes live; these reports of the same story are rejected as its duplicates:
+            </p>
+            <ul className="mt-1 list-disc pl-5 text-sm">
+              {duplicates.map((d) => (
+                <li key={d.id}>
+                  #{d.id} {d.title} ({d.sourceName ?? "no source"})
+                </li>
+              ))}
+            </ul>
+          </div>
+        ) : (
+          <p id={hintId}>
+            <span className="font-bold">{story.title}</span> has no category yet. A published story is shown on its category&apos;s page and
+            home card, so it needs one.
+          </p>
+        )}
         <label className="block text-sm font-bold">
           Category
           <select
             name="categoryId"
             required
-            defaultValue={story.suggestedCategoryId ?? ""}
+            defaultValue={story.categoryId ?? story.suggestedCategoryId ?? ""}
             aria-describedby={hintId}
             aria-invalid={problem ? true : undefined}
             className="mt-1 w-full rounded-lg border-2 border-ink bg-white px-3 py-2"
@@ -40,6 +60,11 @@ export function PublishDialog({ story, categories, onClose }: { story: AdminStor
             <CategoryOptions categories={categories} />
           </select>
         </label>
+        {suggested && story.categoryId === null ? (
+          <p className="text-sm text-ink/70">
+            Suggested: {suggested.name}, {Math.round((story.suggestionConfidence ?? 0) * 100)}% sure, from the stories this desk published.
+          </p>
+        ) : null}
         {problem ? (
           <p role="alert" className="font-semibold text-alarm-ink">
             {problem}

@@ -2,7 +2,7 @@ import { Link } from "react-router";
 import { FilterBar } from "~/app/components/admin/filter-bar";
 import type { CategoryOption } from "~/app/components/admin/category-options";
 import { choiceFilter, listQuery, ownerFilter, pageFilter, textFilter, type ListQuery } from "~/app/lib/list-query";
-import { ADMIN_SORTS, STATUS_FILTERS, type AdminListQuery, type AdminSort, type StatusFilter } from "~/domain/stories/admin-list";
+import { ADMIN_SORTS, STATUS_FILTERS, type AdminListQuery, type AdminSort, type ListOrder, type StatusFilter } from "~/domain/stories/admin-list";
 
 const FILTER_LABELS: Record<StatusFilter, string> = {
   all: "All Stories",
@@ -11,7 +11,8 @@ const FILTER_LABELS: Record<StatusFilter, string> = {
   rejected: "Rejected Stories",
 };
 
-const SORT_LABELS: Record<AdminSort, string> = {
+const SORT_LABELS: Record<Exclude<AdminSort, "auto">, string> = {
+  likely: "Most likely first",
   newest: "Newest first",
   oldest: "Oldest first",
   source: "Source (A-Z)",
@@ -24,7 +25,7 @@ export const STORY_LIST = listQuery(
     search: textFilter("q"),
     categoryId: ownerFilter("category"),
     sourceId: ownerFilter("source"),
-    sort: choiceFilter("sort", ADMIN_SORTS, "newest"),
+    sort: choiceFilter("sort", ADMIN_SORTS, "auto"),
     page: pageFilter(),
   },
   { resetPage: "page" },
@@ -36,10 +37,13 @@ export const STORY_LIST = listQuery(
  */
 export function StoryToolbar({
   query,
+  order,
   categories,
   sources,
 }: {
   query: AdminListQuery;
+  /** The order the list is in (the editor's choice, or the page's own when none is made). */
+  order: ListOrder;
   categories: CategoryOption[];
   sources: { id: number; name: string }[];
 }) {
@@ -48,7 +52,7 @@ export function StoryToolbar({
       label="Stories"
       idPrefix="story"
       className="mt-3"
-      query={query}
+      query={{ ...query, sort: order }}
       list={STORY_LIST}
       search={{ field: "search", label: "Search stories", placeholder: "Search stories..." }}
       selects={[
@@ -63,7 +67,15 @@ export function StoryToolbar({
           label: "Source",
           options: [{ value: "", label: "All sources" }, { value: "none", label: "No source (added by hand)" }, ...sources.map((s) => ({ value: String(s.id), label: s.name }))],
         },
-        { field: "sort", label: "Sort", width: "narrow", options: Object.entries(SORT_LABELS).map(([value, label]) => ({ value, label })) },
+        {
+          field: "sort",
+          label: "Sort",
+          width: "narrow",
+          // Only pending stories have a score to be ordered by.
+          options: Object.entries(SORT_LABELS)
+            .filter(([value]) => value !== "likely" || query.status === "pending")
+            .map(([value, label]) => ({ value, label })),
+        },
       ]}
     />
   );

@@ -4,6 +4,7 @@ import { StoryImage } from "~/app/components/story-image";
 import { formatDate, formatTime } from "~/app/lib/format";
 import type { AdminStory, RejectedItem } from "~/domain/stories/admin-list";
 import { StoryActions } from "./story-actions";
+import { SameStoryDetails, SameStoryNote, ScoreBadge, WhyScore } from "./triage-bar";
 import type { CategoryOption } from "~/app/components/admin/category-options";
 
 const HISTORY_LABELS: Record<string, string> = {
@@ -26,11 +27,14 @@ function FeaturedBadge() {
   return <span className="shrink-0 rounded-full bg-ufo px-1.5 py-px text-[0.6875rem] leading-4 font-bold text-white">Featured</span>;
 }
 
-/** What a row keeps folded: the whole summary, the dates, the link out and who did what. */
-function StoryDetails({ story, id }: { story: AdminStory; id: string }) {
+/** What a row keeps folded: the whole summary, the dates, the link out, why it scored so, its same-story group and who did what. */
+function StoryDetails({ story, id, onPublishGroup }: { story: AdminStory; id: string; onPublishGroup: (story: AdminStory) => void }) {
+  const { sameStory } = story;
   return (
     <div id={id} className="col-span-full mt-1 mb-1 grid gap-1 rounded-lg bg-paper px-3 py-2 text-xs text-ink/80 lg:ml-[5.25rem]">
       {story.summary ? <p className="text-sm">{story.summary}</p> : null}
+      {story.triageScore !== null ? <WhyScore storyId={story.id} /> : null}
+      {sameStory ? <SameStoryDetails story={{ ...story, sameStory }} onPublishGroup={onPublishGroup} /> : null}
       <p>
         Added {formatDate(story.createdAt)} {formatTime(story.createdAt)}
         {story.sourcePublishedAt ? ` · Reported by its source ${formatDate(story.sourcePublishedAt)} ${formatTime(story.sourcePublishedAt)}` : ""}
@@ -50,7 +54,7 @@ function StoryDetails({ story, id }: { story: AdminStory; id: string }) {
           <ul className="space-y-0.5">
             {story.history.map((h, i) => (
               <li key={i}>
-                {formatDate(h.at)} {formatTime(h.at)} · {HISTORY_LABELS[h.action] ?? h.action} by {h.by ?? "a removed user"}
+                {formatDate(h.at)} {formatTime(h.at)} · {HISTORY_LABELS[h.action] ?? h.action} by {h.by ?? "a command or a removed user"}
               </li>
             ))}
           </ul>
@@ -78,6 +82,7 @@ export function StoryList({
   selected,
   onSelect,
   onPublishUncategorized,
+  onPublishGroup,
   toolbar,
 }: {
   /** The bar above the rows (select all, bulk actions); it stays in view while the list scrolls. */
@@ -89,6 +94,8 @@ export function StoryList({
   selected: ReadonlySet<number>;
   onSelect: (id: number, checked: boolean) => void;
   onPublishUncategorized: (story: AdminStory) => void;
+  /** 'Publish this, reject the others' on a story that several sources report. */
+  onPublishGroup: (story: AdminStory) => void;
 }) {
   const [open, setOpen] = useState<ReadonlySet<number>>(new Set());
   const toggle = (id: number) =>
@@ -126,6 +133,8 @@ export function StoryList({
                   {story.title}
                 </h2>
                 {story.isFeatured ? <FeaturedBadge /> : null}
+                {story.triageScore !== null ? <ScoreBadge score={story.triageScore} /> : null}
+                {story.sameStory ? <SameStoryNote sameStory={story.sameStory} /> : null}
               </div>
               <p className="truncate text-xs leading-4 text-ink/65">{story.summary || "No summary"}</p>
             </div>
@@ -166,7 +175,7 @@ export function StoryList({
                 }
               />
             </div>
-            {open.has(story.id) ? <StoryDetails story={story} id={`story-details-${story.id}`} /> : null}
+            {open.has(story.id) ? <StoryDetails story={story} id={`story-details-${story.id}`} onPublishGroup={onPublishGroup} /> : null}
           </li>
         ))}
       </ul>

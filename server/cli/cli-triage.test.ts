@@ -1,12 +1,12 @@
 import { describe, expect, test } from "vitest";
 import type { Db } from "~/db/client";
-import { runCli, useCliEnvironment } from "./cli-harness";
+import { runCli, useCliEnvironment } from "~/test/cli-harness";
 
 const cliEnvironment = useCliEnvironment("oddwire-cli-triage");
 
 /** Stories and rejections through the same database the commands open. */
 async function withDatabase(work: (db: Db) => Promise<void>) {
-  const { openEmbeddedDatabase } = await import("./database");
+  const { openEmbeddedDatabase } = await import("../database");
   const database = await openEmbeddedDatabase(cliEnvironment.dataDir());
   try {
     await work(database.db);
@@ -51,6 +51,49 @@ describe("source:stats", () => {
 
   test.each([["0"], ["-3"], ["1.5"], ["ten"], ["3651"]])("--days %s is a usage error", async (days) => {
     const { code, error } = await runCli(["source:stats", "--days", days]);
+    expect(code).toBe(2);
+    expect(error().code).toBe("USAGE");
+  });
+});
+
+describe("review and triage", () => {
+  test("review publishes pending stories into a category and rejects others with the reason; triage lists what is left", async () => {
+    const { makeCategory, makeStory } = await import("~/db/testing/factories");
+    const { rejectedStories, stories } = await import("~/db/schema");
+    const ids: Record<string, number> = {};
+    expect((await runCli(["migrate"])).code).toBe(0);
+    await withDatabase(async (db) => {
+      await makeCategory(db, { name: "Animals", slug: "animals" });
+      for (const name of ["goat", "llama", "council", "weather"]) ids[name] = (await makeStory(db, { status: "pending", title: `A ${name} story` })).id;
+    });
+
+    const published = await runCli(["review", "--publish", `${ids.goat},${ids.llama}`, "--category", "animals"]);
+    expect(published.code).toBe(0);
+    expect(published.json()).toEqual({ published: 2, skipped: [] });
+    const rejected = await runCli(["review", "--reject", `${ids.council},${ids.goat}`, "--reason", "Not weird: a budget vote"]);
+    expect(rejected.json()).toEqual({ rejected: 1, skipped: [{ storyId: ids.goat, reason: "Only a pending story can be rejected" }] });
+    await withDatabase(async (db) => {
+      const rows = await db.select().from(stories);
+      expect(rows.filter((r) => r.status === "published").map((r) => r.title).sort()).toEqual(["A goat story", "A llama story"]);
+      const [kept] = await db.select().from(rejectedStories);
+      expect(kept).toMatchObject({ title: "A council story", rejectionDetails: { reason: "Not weird: a budget vote" } });
+    });
+
+    // No ranking yet (two decisions): newest first, no scores.
+    const listing = await runCli(["triage", "--limit", "5"]);
+    expect(listing.json()).toEqual({ stories: [{ id: ids.weather, title: "A weather story", score: null, suggestedCategory: null, sameStory: null }], model: null });
+  });
+
+  test.each([
+    [["review"]],
+    [["review", "--publish", "1"]],
+    [["review", "--publish", "1", "--reject", "2"]],
+    [["review", "--reject", "one,two"]],
+    [["review", "--publish", "1", "--category", "no-such-category"]],
+    [["triage", "--limit", "0"]],
+    [["triage", "--source", "x"]],
+  ])("%j is a usage error", async (args) => {
+    const { code, error } = await runCli(args);
     expect(code).toBe(2);
     expect(error().code).toBe("USAGE");
   });
