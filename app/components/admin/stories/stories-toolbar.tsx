@@ -12,7 +12,7 @@ const FILTER_LABELS: Record<StatusFilter, string> = {
 };
 
 const SORT_LABELS: Record<Exclude<AdminSort, "auto">, string> = {
-  likely: "Most likely first",
+  likely: "Most likely",
   newest: "Newest first",
   oldest: "Oldest first",
   source: "Source (A-Z)",
