@@ -1,8 +1,8 @@
 import { expect, test } from "@playwright/test";
 import { ADMIN, CATEGORIES } from "./fixtures";
-import { signInAsAdmin } from "./helpers";
+import { openAsAdmin, useAdminSession } from "./helpers";
 
-test.use({ extraHTTPHeaders: { "x-forwarded-for": "192.0.2.80" } });
+useAdminSession();
 
 test("categories are reordered with the keyboard, and the public category bar follows", async ({ page, browser }) => {
   await page.goto("/admin/categories");
@@ -50,7 +50,7 @@ test("the add form makes the slug from the name and stays disabled until both ar
 });
 
 test("the disabled Delete and Add Category buttons say why beside them, and Delete says what it will do once it may", async ({ page }) => {
-  await signInAsAdmin(page, "/admin/categories");
+  await openAsAdmin(page, "/admin/categories");
   const animals = CATEGORIES.animals.name;
   const card = page.getByRole("main").getByRole("listitem").filter({ has: page.getByRole("heading", { name: animals }) });
   const remove = page.getByRole("button", { name: `Delete ${animals}` });
@@ -91,7 +91,7 @@ test("the disabled Delete and Add Category buttons say why beside them, and Dele
 });
 
 test("moving a category with the keyboard is announced by the category's name, not its id", async ({ page }) => {
-  await signInAsAdmin(page, "/admin/categories");
+  await openAsAdmin(page, "/admin/categories");
   const name = CATEGORIES.space.name;
   const live = page.locator('[id^="DndLiveRegion"]');
   const handle = page.getByRole("button", { name: `Reorder ${name}` });

@@ -1,6 +1,6 @@
 import { expect, test, type Page } from "@playwright/test";
 import { CATEGORIES, PUBLISHED } from "./fixtures";
-import { gotoHydrated, signInAsAdmin } from "./helpers";
+import { gotoHydrated, openAsAdmin, useAdminSession } from "./helpers";
 
 // Every screen hydrates and works under the Content-Security-Policy, and the browser reports no
 // violation: React Router's inline scripts carry the page's nonce, nothing else is inline.
@@ -60,16 +60,20 @@ test("the public pages hydrate under the policy, with a fresh nonce per render",
   expect(await violations()).toEqual([]);
 });
 
-test("every back-office screen hydrates under the policy and reports no violation", async ({ page }) => {
-  const violations = await watchViolations(page);
-  await signInAsAdmin(page, "/admin");
-  for (const url of ["/admin", "/admin/stories", "/admin/sources", "/admin/categories", "/admin/url-que", "/admin/social", "/admin/users"]) {
-    const response = await gotoHydrated(page, url);
-    expect(response?.headers()["content-security-policy"]).toContain("'nonce-");
-    await expect(page.getByRole("button", { name: "Sign Out" })).toBeEnabled();
-  }
-  // A client-side navigation and a toast (its styles are inline) work too.
-  await page.getByRole("link", { name: "Stories" }).first().click();
-  await expect(page).toHaveURL(/\/admin\/stories/);
-  expect(await violations()).toEqual([]);
+test.describe("as the admin", () => {
+  useAdminSession();
+
+  test("every back-office screen hydrates under the policy and reports no violation", async ({ page }) => {
+    const violations = await watchViolations(page);
+    await openAsAdmin(page, "/admin");
+    for (const url of ["/admin", "/admin/stories", "/admin/sources", "/admin/categories", "/admin/url-que", "/admin/social", "/admin/users"]) {
+      const response = await gotoHydrated(page, url);
+      expect(response?.headers()["content-security-policy"]).toContain("'nonce-");
+      await expect(page.getByRole("button", { name: "Sign Out" })).toBeEnabled();
+    }
+    // A client-side navigation and a toast (its styles are inline) work too.
+    await page.getByRole("link", { name: "Stories" }).first().click();
+    await expect(page).toHaveURL(/\/admin\/stories/);
+    expect(await violations()).toEqual([]);
+  });
 });
