@@ -46,8 +46,9 @@ test("the public pages hydrate under the policy, with a fresh nonce per render",
     if (request.url().endsWith("/sitemap") && request.isNavigationRequest()) void request.allHeaders().then((headers) => asked.push(headers["if-none-match"]));
   });
   const etag = (await page.request.get("/sitemap")).headers().etag;
-  await gotoHydrated(page, "/sitemap");
-  await page.waitForTimeout(2_500);
+  const shown = /'nonce-([^']+)'/.exec((await gotoHydrated(page, "/sitemap"))?.headers()["content-security-policy"] ?? "")?.[1];
+  // The site keeps a rendered page a while: wait until it renders the sitemap again, with a new nonce.
+  await expect.poll(() => nonceOf("/sitemap"), { timeout: 15_000 }).not.toBe(shown);
   await page.reload();
   await page.waitForFunction(() => document.documentElement.dataset.hydrated === "true");
   await expect.poll(() => asked.at(-1)).toBe(etag);

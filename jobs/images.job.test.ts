@@ -12,6 +12,7 @@ import { imageHandlers } from "./images.job";
 import { createJobRunner, type JobHandlers, type JobRunner } from "./runner";
 import type { JobView } from "./types";
 import { idleHandlers } from "./testing";
+import { reaching } from "~/test/reaching";
 
 const t = testDatabaseForFile();
 const logger = pino({ level: "silent" });
@@ -50,14 +51,8 @@ async function startRunner() {
   return runner;
 }
 
-async function until(runner: JobRunner, jobId: string, done: (job: JobView) => boolean): Promise<JobView> {
-  for (let i = 0; i < 200; i++) {
-    const job = await runner.get(jobId);
-    if (job && done(job)) return job;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error(`job ${jobId} never reached the expected state`);
-}
+const until = (runner: JobRunner, jobId: string, done: (job: JobView) => boolean) =>
+  reaching(() => runner.get(jobId), (job): job is JobView => job !== null && done(job), `job ${jobId} to reach the expected state`);
 const ended = (job: JobView) => ["succeeded", "failed", "cancelled"].includes(job.status);
 
 async function storiesToEnhance(n: number) {

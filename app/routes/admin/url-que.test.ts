@@ -8,11 +8,12 @@ import { rejectedStories, urlQueue } from "~/db/schema";
 import { makeSource, makeUrlQueueItem, makeUser } from "~/db/testing/factories";
 import { testDatabaseForFile } from "~/db/testing/test-database";
 import { createJobRunner, type JobHandlers, type JobRunner } from "~/jobs/runner";
-import type { JobsApi, JobView } from "~/jobs/types";
+import type { JobsApi } from "~/jobs/types";
 import { normalizeUrl } from "~/lib/normalize-url";
 import { action, loader } from "./url-que";
 import { idleHandlers } from "~/jobs/testing";
 import { adminAnswer, answerOf, routeArgs, routeContext } from "~/test/route-context";
+import { reaching } from "~/test/reaching";
 
 // The URL Que's loader and action as the router runs them, with a signed-in admin, on a real database.
 
@@ -212,11 +213,7 @@ describe("Scrape Selected", () => {
 
     expect(answer).toMatchObject({ status: 200, body: { ok: true, requested: 2 } });
     const jobId = answer.body.jobId!;
-    let job: JobView | null = null;
-    for (const deadline = Date.now() + 15_000; Date.now() < deadline; await new Promise((r) => setTimeout(r, 50))) {
-      job = await runner.get(jobId);
-      if (job && job.status !== "queued" && job.status !== "running") break;
-    }
+    const job = await reaching(() => runner.get(jobId), (j) => j !== null && j.status !== "queued" && j.status !== "running", "the scrape job to end");
     expect(job).toMatchObject({ kind: "scrape-queue", status: "succeeded", result: { succeeded: 2, total: 2 } });
     expect(seen).toEqual([{ ids: [a.id, b.id] }]);
   });
