@@ -1,5 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
-import { gotoHydrated, openAsAdmin, signInAsAdmin, useAdminSession } from "./helpers";
+import { gotoHydrated, openAsAdmin, signInAsAdmin, SIGNED_OUT, useAdminSession } from "./helpers";
 
 useAdminSession();
 
@@ -33,7 +33,7 @@ async function expectNoSidewaysScroll(page: Page, where: string) {
 
 test.describe("with a session of its own", () => {
   // It ends with Sign Out, which ends the session it signed out of: not the stored one.
-  test.use({ storageState: { cookies: [], origins: [] } });
+  test.use({ storageState: SIGNED_OUT });
 
   test("every section is reached from the Menu at phone width, on screen and highlighted alone", async ({ page }) => {
     test.setTimeout(90_000);

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { expect, test, type Page } from "@playwright/test";
 import { EDITOR, RETRY_ARTICLE, TOOLS_SITE_FILE } from "./fixtures";
-import { addressOfThisTest, expectToastsClearOf, openAsAdmin, toast, useAdminSession } from "./helpers";
+import { addressOfThisTest, expectToastsClearOf, openAsAdmin, SIGNED_OUT, toast, useAdminSession } from "./helpers";
 
 useAdminSession();
 
@@ -15,8 +15,11 @@ function site(): string {
 }
 
 test("every admin screen has a title of its own, and so do the sign-in and access-denied screens", async ({ page, browser }) => {
-  await page.goto("/admin/stories");
-  await expect(page).toHaveTitle("Sign in | Oddwire admin");
+  const signedOut = await browser.newContext({ storageState: SIGNED_OUT });
+  const visitor = await signedOut.newPage();
+  await visitor.goto("/admin/stories");
+  await expect(visitor).toHaveTitle("Sign in | Oddwire admin");
+  await signedOut.close();
 
   await openAsAdmin(page, "/admin");
   const screens = [
@@ -36,7 +39,7 @@ test("every admin screen has a title of its own, and so do the sign-in and acces
   await page.getByRole("navigation", { name: "Admin" }).getByRole("link", { name: "Categories" }).click();
   await expect(page).toHaveTitle("Categories | Oddwire admin");
 
-  const context = await browser.newContext({ extraHTTPHeaders: { "x-forwarded-for": addressOfThisTest() } });
+  const context = await browser.newContext({ storageState: SIGNED_OUT, extraHTTPHeaders: { "x-forwarded-for": addressOfThisTest() } });
   const editor = await context.newPage();
   await editor.goto("/admin");
   await editor.getByLabel("Email").fill(EDITOR.email);

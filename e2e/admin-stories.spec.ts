@@ -1,4 +1,4 @@
-import { openAsAdmin, statusFilter, useAdminSession } from "./helpers";
+import { openAsAdmin, SIGNED_OUT, statusFilter, useAdminSession } from "./helpers";
 import { expect, test } from "@playwright/test";
 import { ADMIN, BULK, CATEGORIES, EDITS, PENDING, PUBLISHED, REVIEW } from "./fixtures";
 
@@ -20,7 +20,7 @@ test("an editor publishes a pending story, choosing its missing category, and se
   await expect(page.getByRole("listitem").filter({ hasText: REVIEW[0]!.title })).toHaveCount(0);
 
   // The public site shows it at once: publishing clears the page cache.
-  const visitor = await browser.newPage();
+  const visitor = await browser.newPage({ storageState: SIGNED_OUT });
   const response = await visitor.goto(`/story/${REVIEW[0]!.slug}`);
   expect(response?.status()).toBe(200);
   await expect(visitor.getByRole("heading", { level: 1 })).toHaveText(REVIEW[0]!.title);

@@ -16,6 +16,9 @@ export function useAdminSession() {
   test.use({ storageState: mySlot()?.adminSession });
 }
 
+/** No session: for a context of a journey that acts as the admin (new contexts take the file's options, its session too). */
+export const SIGNED_OUT = { cookies: [], origins: [] };
+
 /**
  * Opens an admin page with the stored admin session (useAdminSession); done when the admin layout is
  * hydrated (its Sign Out button is enabled only then, and at phone width, where Sign Out waits in the

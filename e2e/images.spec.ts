@@ -4,7 +4,7 @@ import { expect, test } from "@playwright/test";
 import sharp from "sharp";
 import { photoJpeg } from "../integrations/images/testing";
 import { CATEGORIES } from "./fixtures";
-import { openAsAdmin, useAdminSession } from "./helpers";
+import { openAsAdmin, SIGNED_OUT, useAdminSession } from "./helpers";
 
 // A story whose picture is on another site: the public site serves it itself, as variants under
 // /img, and the reader's browser never reaches the other site.
@@ -43,7 +43,7 @@ test("a story's picture from another site is served by the site, in sizes, and s
     await dialog.getByRole("button", { name: "Create" }).click();
     await expect(page.getByText("Story Created")).toBeVisible();
 
-    const visitor = await browser.newPage();
+    const visitor = await browser.newPage({ storageState: SIGNED_OUT });
     const elsewhere: string[] = [];
     visitor.on("request", (request) => {
       if (request.url().startsWith(site.url)) elsewhere.push(request.url());

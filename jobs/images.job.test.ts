@@ -104,14 +104,12 @@ describe("image enhancement as a job", () => {
 
     delayMs = 0;
     const second = await startRunner();
-    const resumed = await until(second, jobId, () => true).then(async () => {
-      for (let i = 0; i < 200; i++) {
-        const [row] = await t.db.select().from(jobsTable).where(eq(jobsTable.kind, "enhance-images")).orderBy(jobsTable.createdAt).offset(1).limit(1);
-        if (row) return row;
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
-      throw new Error("no resumed job");
-    });
+    await until(second, jobId, () => true);
+    const resumed = await reaching(
+      async () => (await t.db.select().from(jobsTable).where(eq(jobsTable.kind, "enhance-images")).orderBy(jobsTable.createdAt).offset(1).limit(1))[0],
+      (row) => row !== undefined,
+      "the resumed job",
+    );
     expect(resumed.input).toMatchObject({ resumed_from: jobId });
     const finished = await until(second, resumed.id, ended);
     expect(finished.status).toBe("succeeded");
