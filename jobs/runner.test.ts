@@ -273,6 +273,7 @@ describe("several workers on PostgreSQL", () => {
       ...idleHandlers,
       "rss-ingestion": async (_input, { jobId }) => {
         runs.set(jobId, [...(runs.get(jobId) ?? []), name]);
+        // Each run lasts a moment, so both runners hold jobs at once: a job taken twice would show.
         await new Promise((resolve) => setTimeout(resolve, 20));
         return { by: name };
       },
