@@ -85,13 +85,13 @@ describe("counts under concurrent moves", () => {
         () => null,
         (error: unknown) => error,
       );
-      const deadline = Date.now() + 10_000;
-      for (;;) {
-        const waiting = await t.db.execute(sql`SELECT 1 FROM pg_stat_activity WHERE pid = ${secondPid} AND wait_event_type = 'Lock'`);
-        if ((waiting as unknown as { rows: unknown[] }).rows.length > 0) break;
-        if (Date.now() > deadline) throw new Error("the second move never waited for the first");
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
+      await expect
+        .poll(async () => (await database.pool.query("SELECT 1 FROM pg_stat_activity WHERE pid = $1 AND wait_event_type = 'Lock'", [secondPid])).rowCount, {
+          message: "the second move waits for the first",
+          timeout: 10_000,
+          interval: 20,
+        })
+        .toBe(1);
       // The first editor's move to the higher category: had the second taken the higher count while it
       // waited, PostgreSQL would abort one of the two here (40P01).
       await first.query("UPDATE stories SET category_id = $1 WHERE id = $2", [high.id, inLow.id]);

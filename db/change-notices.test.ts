@@ -5,13 +5,6 @@ import { listenForPublicPageChanges, notifyPublicPagesChanged, PUBLIC_PAGES_CHAN
 // LISTEN/NOTIFY exists between processes on a PostgreSQL server only; the embedded database has one process.
 const t = testDatabaseForFile();
 
-async function until(condition: () => boolean, what: string, timeoutMs = 10_000) {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
 
 describe("public-page change notices", () => {
   const postgres = () => {
@@ -25,10 +18,11 @@ describe("public-page change notices", () => {
     try {
       await notifyPublicPagesChanged(postgres(), listener.origin);
       await notifyPublicPagesChanged(postgres(), "another web process");
-      await until(() => changes >= 1, "the other origin's notice");
-      // Notices arrive in the order they were sent: the own one, first, was skipped.
-      await new Promise((resolve) => setTimeout(resolve, 100));
-      expect(changes).toBe(1);
+      await notifyPublicPagesChanged(postgres(), "a third web process");
+      // Notices arrive in the order they were sent: once the last is heard, the own one, sent first,
+      // has arrived too, and was skipped.
+      await expect.poll(() => changes, { timeout: 10_000 }).toBeGreaterThanOrEqual(2);
+      expect(changes).toBe(2);
     } finally {
       await listener.close();
     }
@@ -48,10 +42,10 @@ describe("public-page change notices", () => {
         [`LISTEN ${PUBLIC_PAGES_CHANNEL}`],
       )) as { rows: { cut: boolean }[] };
       expect(cut.rows).toEqual([{ cut: true }]);
-      await until(() => changes === 1, "the reconnection");
+      await expect.poll(() => changes, { timeout: 10_000 }).toBe(1);
       expect(errors.length).toBeGreaterThan(0);
       await notifyPublicPagesChanged(postgres(), "another web process");
-      await until(() => changes === 2, "a notice after the reconnection");
+      await expect.poll(() => changes, { timeout: 10_000 }).toBe(2);
     } finally {
       await listener.close();
     }
@@ -59,10 +53,17 @@ describe("public-page change notices", () => {
 
   test("a closed listener hears nothing more", async () => {
     let changes = 0;
+    let heardOpen = 0;
     const listener = await listenForPublicPageChanges({ connectionString: postgres().connectionString, onChange: () => changes++ });
     await listener.close();
-    await notifyPublicPagesChanged(postgres(), "another web process");
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    const open = await listenForPublicPageChanges({ connectionString: postgres().connectionString, onChange: () => heardOpen++ });
+    try {
+      await notifyPublicPagesChanged(postgres(), "another web process");
+      // The notice reached every listener once a listener still open has heard it.
+      await expect.poll(() => heardOpen, { timeout: 10_000 }).toBe(1);
+    } finally {
+      await open.close();
+    }
     expect(changes).toBe(0);
     const listening = (await postgres().pool.query("SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND query LIKE 'LISTEN %'")) as {
       rows: { n: number }[];

@@ -1,6 +1,6 @@
 import { expect, test, type Page } from "@playwright/test";
-import { ADMIN, EDITOR } from "./fixtures";
-import { axeViolations, gotoHydrated } from "./helpers";
+import { EDITOR } from "./fixtures";
+import { addressOfThisTest, axeViolations, gotoHydrated, openAsAdmin, useAdminSession } from "./helpers";
 
 // Every admin page, checked by axe: no violation of any impact.
 
@@ -11,7 +11,7 @@ async function signIn(page: Page, who: { email: string; password: string }) {
 }
 
 test("the sign-in screen and Access Denied have no accessibility violation", async ({ page }) => {
-  await page.setExtraHTTPHeaders({ "x-forwarded-for": "192.0.2.100" });
+  await page.setExtraHTTPHeaders({ "x-forwarded-for": addressOfThisTest() });
   await gotoHydrated(page, "/admin");
   expect(await axeViolations(page)).toEqual([]);
   await signIn(page, EDITOR);
@@ -19,38 +19,36 @@ test("the sign-in screen and Access Denied have no accessibility violation", asy
   expect(await axeViolations(page)).toEqual([]);
 });
 
-test("the admin pages have no accessibility violation", async ({ page }) => {
-  // axe over ten pages: on a loaded 2-core machine this outlasts the default 30 s.
-  test.setTimeout(120_000);
-  await page.setExtraHTTPHeaders({ "x-forwarded-for": "192.0.2.101" });
-  await gotoHydrated(page, "/admin");
-  await signIn(page, ADMIN);
-  await expect(page.getByRole("heading", { name: "Dashboard" })).toBeVisible();
-  for (const [path, heading] of [
-    ["/admin", "Dashboard"],
-    ["/admin/stories", "Stories"],
-    ["/admin/stories?status=pending", "Stories"],
-    ["/admin/stories?status=rejected", "Stories"],
-    ["/admin/categories", "Categories"],
-    ["/admin/url-que", "URL Que"],
-    ["/admin/social", "Social Media"],
-    ["/admin/users", "Users"],
-  ] as const) {
-    await gotoHydrated(page, path);
-    await expect(page.getByRole("heading", { name: heading, level: 1 })).toBeVisible();
-    expect(await axeViolations(page), path).toEqual([]);
-  }
-});
+test.describe("as the admin", () => {
+  useAdminSession();
 
-test("every tab of the Sources page has no accessibility violation", async ({ page }) => {
-  test.setTimeout(60_000);
-  await page.setExtraHTTPHeaders({ "x-forwarded-for": "192.0.2.102" });
-  await gotoHydrated(page, "/admin/sources");
-  await signIn(page, ADMIN);
-  await expect(page.getByRole("heading", { name: "Sources", level: 1 })).toBeVisible();
-  for (const tab of ["sources", "rss-validator", "manual-scrape", "watchlist"]) {
-    await gotoHydrated(page, `/admin/sources?tab=${tab}`);
-    await expect(page.getByRole("heading", { name: "Sources", level: 1 })).toBeVisible();
-    expect(await axeViolations(page), tab).toEqual([]);
-  }
+  test("the admin pages have no accessibility violation", async ({ page }) => {
+    // axe over ten pages: on a loaded 2-core machine this outlasts the default 30 s.
+    test.setTimeout(120_000);
+    await openAsAdmin(page, "/admin");
+    for (const [path, heading] of [
+      ["/admin", "Dashboard"],
+      ["/admin/stories", "Stories"],
+      ["/admin/stories?status=pending", "Stories"],
+      ["/admin/stories?status=rejected", "Stories"],
+      ["/admin/categories", "Categories"],
+      ["/admin/url-que", "URL Que"],
+      ["/admin/social", "Social Media"],
+      ["/admin/users", "Users"],
+    ] as const) {
+      await gotoHydrated(page, path);
+      await expect(page.getByRole("heading", { name: heading, level: 1 })).toBeVisible();
+      expect(await axeViolations(page), path).toEqual([]);
+    }
+  });
+
+  test("every tab of the Sources page has no accessibility violation", async ({ page }) => {
+    test.setTimeout(60_000);
+    await openAsAdmin(page, "/admin/sources");
+    for (const tab of ["sources", "rss-validator", "manual-scrape", "watchlist"]) {
+      await gotoHydrated(page, `/admin/sources?tab=${tab}`);
+      await expect(page.getByRole("heading", { name: "Sources", level: 1 })).toBeVisible();
+      expect(await axeViolations(page), tab).toEqual([]);
+    }
+  });
 });

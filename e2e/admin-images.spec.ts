@@ -1,11 +1,10 @@
 import { createServer, type Server } from "node:http";
-import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
 import sharp from "sharp";
 import { IMAGES_BATCH, IMAGES_TEST_STORY, imagesSiteUrl } from "./fixtures";
-import { gotoHydrated, signInAsAdmin, toast } from "./helpers";
+import { gotoHydrated, openAsAdmin, toast, useAdminSession, axeViolations, TOASTS } from "./helpers";
 
-test.use({ extraHTTPHeaders: { "x-forwarded-for": "192.0.2.150" } });
+useAdminSession();
 // The runs change the stories' images: each journey expects the one before it.
 test.describe.configure({ mode: "serial" });
 
@@ -68,25 +67,20 @@ async function needingWork(page: Page): Promise<number> {
   return Number(/(\d+)/.exec(line)![1]);
 }
 
-async function seriousViolations(page: Page) {
-  const results = await new AxeBuilder({ page }).exclude("[data-sonner-toaster]").withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
-  return results.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => ({ id: v.id, nodes: v.nodes.map((n) => n.target.join(" ")).slice(0, 5) }));
-}
-
 test("Analyze Images tells how many of the newest stories have images", async ({ page }) => {
-  await signInAsAdmin(page, "/admin");
+  await openAsAdmin(page, "/admin");
   await expect(page.getByRole("heading", { name: "Dashboard", level: 1 })).toBeVisible();
   const panel = panelOf(page);
   await expect(panel.getByRole("heading", { name: "Image Enhancement" })).toBeVisible();
   expect(await needingWork(page)).toBeGreaterThanOrEqual(IMAGES_BATCH.length + 1);
-  expect(await seriousViolations(page)).toEqual([]);
+  expect(await axeViolations(page, { seriousOnly: true, exclude: [TOASTS] })).toEqual([]);
 
   await panel.getByRole("button", { name: "Analyze Images" }).click();
   await expect(toast(page, "Image Analysis Complete")).toContainText(/\d+ of 20 recent stories have images/);
 });
 
 test("the single-story test refuses a blank ID with the spec's words, by mouse and by keyboard", async ({ page }) => {
-  await signInAsAdmin(page, "/admin");
+  await openAsAdmin(page, "/admin");
   const panel = panelOf(page);
   const storyId = panel.getByLabel("Story ID");
 
@@ -107,7 +101,7 @@ test("the single-story test refuses a blank ID with the spec's words, by mouse a
 });
 
 test("a single-story test finds the larger image on the story's page and stores it", async ({ page }) => {
-  await signInAsAdmin(page, `/admin/stories?status=pending&q=${encodeURIComponent("Hedgehog found asleep")}`);
+  await openAsAdmin(page, `/admin/stories?status=pending&q=${encodeURIComponent("Hedgehog found asleep")}`);
   const card = page.getByRole("main").getByRole("listitem").filter({ hasText: IMAGES_TEST_STORY.title });
   // The file names are matched, so the check holds whether the list shows the picture as it is or through a resizing address.
   await expect(card.locator("img")).toHaveAttribute("src", new RegExp(fileName(IMAGES_TEST_STORY.smallImage)));
@@ -132,7 +126,7 @@ test("a single-story test finds the larger image on the story's page and stores 
 
 test("a batch of 10 asks first, shows its progress (through a reload), and ends with its numbers", async ({ page }) => {
   test.setTimeout(120_000);
-  await signInAsAdmin(page, "/admin");
+  await openAsAdmin(page, "/admin");
   const panel = panelOf(page);
   const enhance10 = panel.getByRole("button", { name: "Enhance 10", exact: true });
   const before = await needingWork(page);
@@ -182,7 +176,7 @@ test("a batch of 10 asks first, shows its progress (through a reload), and ends 
 
 test("a story that failed for good is listed apart with its reason and a retry; the next estimate comes from the runs' measured speed", async ({ page }) => {
   test.setTimeout(60_000);
-  await signInAsAdmin(page, "/admin");
+  await openAsAdmin(page, "/admin");
   const panel = panelOf(page);
   const failed = panel.getByRole("region", { name: /^Could not be enhanced: \d+ stor(y|ies)$/ });
   const iconOnly = IMAGES_BATCH[1]!;
@@ -190,7 +184,7 @@ test("a story that failed for good is listed apart with its reason and a retry; 
   await expect(row).toContainText("No usable image on the original page (only icons, logos or tiny images)");
   await expect(row).toContainText(`ID ${iconOnly.id}`);
   const count = Number(/(\d+) stor/.exec((await failed.getByRole("heading").innerText()) ?? "")![1]);
-  expect(await seriousViolations(page)).toEqual([]);
+  expect(await axeViolations(page, { seriousOnly: true, exclude: [TOASTS] })).toEqual([]);
 
   // Retry one: looked at again, it fails for the same lasting reason and stays listed.
   const before = await needingWork(page);

@@ -1,5 +1,7 @@
 import { expect, test, type Page } from "@playwright/test";
-import { gotoHydrated, signInAsAdmin } from "./helpers";
+import { gotoHydrated, openAsAdmin, signInAsAdmin, SIGNED_OUT, useAdminSession } from "./helpers";
+
+useAdminSession();
 
 // The back office on a phone: every section is reached through the Menu button, nothing is off to
 // the side, and no page is wider than the screen.
@@ -29,49 +31,54 @@ async function expectNoSidewaysScroll(page: Page, where: string) {
   expect(await page.evaluate(() => document.documentElement.scrollWidth), where).toBeLessThanOrEqual(PHONE.width);
 }
 
-test("every section is reached from the Menu at phone width, on screen and highlighted alone", async ({ page }) => {
-  test.setTimeout(90_000);
-  await signInAsAdmin(page, "/admin");
-  // Closed, the menu takes no room: the page starts right under the bar.
-  await expect(adminNav(page)).toBeHidden();
-  await expect(page.getByRole("heading", { name: "Dashboard", level: 1 })).toBeInViewport();
+test.describe("with a session of its own", () => {
+  // It ends with Sign Out, which ends the session it signed out of: not the stored one.
+  test.use({ storageState: SIGNED_OUT });
 
-  for (const section of SECTIONS) {
-    await openMenu(page);
-    const link = adminNav(page).getByRole("link", { name: section.label, exact: true });
-    await expect(link, `${section.label} is on screen in the open menu`).toBeInViewport({ ratio: 1 });
-    await link.click();
-    await expect(page).toHaveURL((url) => url.pathname === section.path && url.search === "");
-    // Choosing a section closes the menu, and its page is on screen.
-    await expect(menuButton(page)).toHaveAttribute("aria-expanded", "false");
-    await expect(page.getByRole("heading", { name: section.heading, level: 1 })).toBeInViewport();
-    await expectNoSidewaysScroll(page, section.path);
-
-    // The menu shows where the editor is: this section, by its exact path, and no other.
-    await openMenu(page);
-    await expect(adminNav(page).locator("[aria-current=page]")).toHaveText([section.label]);
-    await page.keyboard.press("Escape");
+  test("every section is reached from the Menu at phone width, on screen and highlighted alone", async ({ page }) => {
+    test.setTimeout(90_000);
+    await signInAsAdmin(page, "/admin");
+    // Closed, the menu takes no room: the page starts right under the bar.
     await expect(adminNav(page)).toBeHidden();
-  }
+    await expect(page.getByRole("heading", { name: "Dashboard", level: 1 })).toBeInViewport();
 
-  // View Site opens the public site in a new tab.
-  await openMenu(page);
-  const viewSite = page.getByRole("link", { name: /^View Site/ });
-  await expect(viewSite).toBeInViewport({ ratio: 1 });
-  const [site] = await Promise.all([page.context().waitForEvent("page"), viewSite.click()]);
-  await expect(site).toHaveURL((url) => url.pathname === "/");
-  await site.close();
+    for (const section of SECTIONS) {
+      await openMenu(page);
+      const link = adminNav(page).getByRole("link", { name: section.label, exact: true });
+      await expect(link, `${section.label} is on screen in the open menu`).toBeInViewport({ ratio: 1 });
+      await link.click();
+      await expect(page).toHaveURL((url) => url.pathname === section.path && url.search === "");
+      // Choosing a section closes the menu, and its page is on screen.
+      await expect(menuButton(page)).toHaveAttribute("aria-expanded", "false");
+      await expect(page.getByRole("heading", { name: section.heading, level: 1 })).toBeInViewport();
+      await expectNoSidewaysScroll(page, section.path);
 
-  // Sign Out is there too, and signs out.
-  await openMenu(page);
-  const signOut = page.getByRole("button", { name: "Sign Out" });
-  await expect(signOut).toBeInViewport({ ratio: 1 });
-  await signOut.click();
-  await expect(page.getByRole("button", { name: "Sign In" })).toBeVisible();
+      // The menu shows where the editor is: this section, by its exact path, and no other.
+      await openMenu(page);
+      await expect(adminNav(page).locator("[aria-current=page]")).toHaveText([section.label]);
+      await page.keyboard.press("Escape");
+      await expect(adminNav(page)).toBeHidden();
+    }
+
+    // View Site opens the public site in a new tab.
+    await openMenu(page);
+    const viewSite = page.getByRole("link", { name: /^View Site/ });
+    await expect(viewSite).toBeInViewport({ ratio: 1 });
+    const [site] = await Promise.all([page.context().waitForEvent("page"), viewSite.click()]);
+    await expect(site).toHaveURL((url) => url.pathname === "/");
+    await site.close();
+
+    // Sign Out is there too, and signs out.
+    await openMenu(page);
+    const signOut = page.getByRole("button", { name: "Sign Out" });
+    await expect(signOut).toBeInViewport({ ratio: 1 });
+    await signOut.click();
+    await expect(page.getByRole("button", { name: "Sign In" })).toBeVisible();
+  });
 });
 
 test("the Menu works from the keyboard: Enter opens it, Tab reaches the sections, Escape closes it and returns focus", async ({ page }) => {
-  await signInAsAdmin(page, "/admin");
+  await openAsAdmin(page, "/admin");
   await gotoHydrated(page, "/admin/url-que");
   await menuButton(page).focus();
   await page.keyboard.press("Enter");
@@ -95,7 +102,7 @@ test("the Menu works from the keyboard: Enter opens it, Tab reaches the sections
 
 test("no admin page is wider than a phone", async ({ page }) => {
   test.setTimeout(90_000);
-  await signInAsAdmin(page, "/admin");
+  await openAsAdmin(page, "/admin");
   for (const path of [
     "/admin",
     "/admin/stories",
@@ -121,7 +128,7 @@ test("no admin page is wider than a phone", async ({ page }) => {
 
 test("on a desktop the sections stand in a sidebar, with no Menu button", async ({ page }) => {
   await page.setViewportSize({ width: 1280, height: 800 });
-  await signInAsAdmin(page, "/admin");
+  await openAsAdmin(page, "/admin");
   await expect(menuButton(page)).toBeHidden();
   for (const section of SECTIONS) await expect(adminNav(page).getByRole("link", { name: section.label, exact: true })).toBeInViewport();
   await expect(adminNav(page).locator("[aria-current=page]")).toHaveText(["Dashboard"]);

@@ -1,9 +1,9 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { expect, test } from "@playwright/test";
-import { signInAsAdmin, toast } from "./helpers";
+import { openAsAdmin, toast, useAdminSession } from "./helpers";
 
-test.use({ extraHTTPHeaders: { "x-forwarded-for": "192.0.2.150" } });
+useAdminSession();
 
 const paragraph = `<p>The parish council met in the bell tower, where a family of owls had been voting by hooting since spring, and the motion to adopt them as councillors passed without objection.</p>`;
 
@@ -27,7 +27,7 @@ async function startSite(): Promise<{ url: string; arrivals: { path: string; at:
 test("a manual scrape keeps the site's Crawl-delay and shows, for the URL robots.txt disallows, that it was not fetched and why", async ({ page }) => {
   const site = await startSite();
   try {
-    await signInAsAdmin(page, "/admin/sources");
+    await openAsAdmin(page, "/admin/sources");
     await page.getByRole("tab", { name: "Manual Scrape" }).click();
     const urls = [`${site.url}/news/owls-1`, `${site.url}/private/owls-2`, `${site.url}/news/owls-3`];
     await page.getByLabel("URLs").fill(urls.join("\n"));

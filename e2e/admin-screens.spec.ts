@@ -2,7 +2,9 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { expect, test, type Page } from "@playwright/test";
 import { EDITOR, RETRY_ARTICLE, TOOLS_SITE_FILE } from "./fixtures";
-import { expectToastsClearOf, signInAsAdmin, toast } from "./helpers";
+import { addressOfThisTest, expectToastsClearOf, openAsAdmin, SIGNED_OUT, toast, useAdminSession } from "./helpers";
+
+useAdminSession();
 
 // What every back-office screen owes its user: a title of its own, toasts that leave its main buttons
 // uncovered, a file picker like the other buttons, and a scrape box that keeps what failed.
@@ -13,10 +15,13 @@ function site(): string {
 }
 
 test("every admin screen has a title of its own, and so do the sign-in and access-denied screens", async ({ page, browser }) => {
-  await page.goto("/admin/stories");
-  await expect(page).toHaveTitle("Sign in | Oddwire admin");
+  const signedOut = await browser.newContext({ storageState: SIGNED_OUT });
+  const visitor = await signedOut.newPage();
+  await visitor.goto("/admin/stories");
+  await expect(visitor).toHaveTitle("Sign in | Oddwire admin");
+  await signedOut.close();
 
-  await signInAsAdmin(page, "/admin");
+  await openAsAdmin(page, "/admin");
   const screens = [
     ["/admin", "Dashboard"],
     ["/admin/stories", "Stories"],
@@ -34,7 +39,7 @@ test("every admin screen has a title of its own, and so do the sign-in and acces
   await page.getByRole("navigation", { name: "Admin" }).getByRole("link", { name: "Categories" }).click();
   await expect(page).toHaveTitle("Categories | Oddwire admin");
 
-  const context = await browser.newContext({ extraHTTPHeaders: { "x-forwarded-for": "192.0.2.171" } });
+  const context = await browser.newContext({ storageState: SIGNED_OUT, extraHTTPHeaders: { "x-forwarded-for": addressOfThisTest() } });
   const editor = await context.newPage();
   await editor.goto("/admin");
   await editor.getByLabel("Email").fill(EDITOR.email);
@@ -58,7 +63,7 @@ for (const viewport of [
     test.use({ viewport });
 
     test("toasts leave the page's main buttons uncovered, at the top of a screen and where the editor scrolled a tool's button", async ({ page }) => {
-      await signInAsAdmin(page, "/admin/sources");
+      await openAsAdmin(page, "/admin/sources");
       const header = [page.getByRole("button", { name: "Trigger RSS Ingestion" }), page.getByRole("button", { name: "Add New Source" })];
       for (const [tab, name, says] of [
         ["Manual Scrape", "Scrape", "No URLs"],
@@ -84,7 +89,7 @@ for (const viewport of [
 }
 
 test("the OPML file picker is a labelled button like the others, reached from the keyboard with a visible focus, and Import says what it waits for", async ({ page }) => {
-  await signInAsAdmin(page, "/admin/sources");
+  await openAsAdmin(page, "/admin/sources");
   const picker = page.getByLabel("Choose OPML file");
   const importButton = page.getByRole("button", { name: "Import OPML" });
   await expect(importButton).toBeDisabled();
@@ -114,7 +119,7 @@ test("the OPML file picker is a labelled button like the others, reached from th
 });
 
 test("a manual scrape keeps the URLs that failed in the box, one per line, so they can be tried again", async ({ page }) => {
-  await signInAsAdmin(page, "/admin/sources");
+  await openAsAdmin(page, "/admin/sources");
   await page.getByRole("tab", { name: "Manual Scrape" }).click();
   const box = page.getByLabel("URLs");
   const scrape = page.getByRole("button", { name: "Scrape", exact: true });

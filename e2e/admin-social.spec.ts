@@ -1,13 +1,12 @@
 import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
-import { signInAsAdmin, toast } from "./helpers";
+import { axeViolations, openAsAdmin, signInAsAdmin, toast, TOASTS, useAdminSession } from "./helpers";
 import { SOCIAL_GRAPH_FILE, SOCIAL_NOT_CONNECTED_ENV, SOCIAL_PAGE_NAME, SOCIAL_STORIES } from "./fixtures";
 import { tempDir } from "~/test/temp-dir";
 
-test.use({ extraHTTPHeaders: { "x-forwarded-for": "192.0.2.140" } });
+useAdminSession();
 // The journeys post the seeded stories one after another: each expects what the one before left.
 // No retries: a retry would start again from the first journey, whose story is already posted.
 test.describe.configure({ mode: "serial", retries: 0 });
@@ -30,13 +29,8 @@ const composer = (page: Page) => page.getByRole("region", { name: "Facebook Post
 const recent = (page: Page) => page.getByRole("region", { name: "Recent Facebook Posts" });
 const postOf = (page: Page, title: string) => recent(page).getByRole("listitem").filter({ hasText: title });
 
-async function seriousViolations(page: Page) {
-  const results = await new AxeBuilder({ page }).exclude("[data-sonner-toaster]").withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
-  return results.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => ({ id: v.id, nodes: v.nodes.map((n) => n.target.join(" ")) }));
-}
-
 test("an editor posts a story with the composed message and sees it among the recent posts with a link to the live post", async ({ page }) => {
-  await signInAsAdmin(page, "/admin/social");
+  await openAsAdmin(page, "/admin/social");
   await expect(page.getByRole("heading", { level: 1, name: "Social Media" })).toBeVisible();
   const connection = page.getByRole("region", { name: "Facebook Page connection" });
   await expect(connection.getByRole("link", { name: SOCIAL_PAGE_NAME })).toBeVisible();
@@ -44,7 +38,7 @@ test("an editor posts a story with the composed message and sees it among the re
   await expect(connection).toContainText("pages_manage_posts");
   await expect(composer(page)).toContainText("Select a story to create a Facebook post");
   await expect(recent(page)).toContainText("No posts yet");
-  expect(await seriousViolations(page)).toEqual([]);
+  expect(await axeViolations(page, { seriousOnly: true, exclude: [TOASTS] })).toEqual([]);
 
   // By keyboard: the story is a button in the list.
   const choice = ready(page).getByRole("button", { name: new RegExp(seagulls.title) });
@@ -64,7 +58,7 @@ test("an editor posts a story with the composed message and sees it among the re
   await expect(postButton).toBeDisabled();
   await message.fill(`${seagulls.title} - knock knock.`);
   await expect(postButton).toBeEnabled();
-  expect(await seriousViolations(page)).toEqual([]);
+  expect(await axeViolations(page, { seriousOnly: true, exclude: [TOASTS] })).toEqual([]);
   await postButton.click();
   await expect(toast(page, "Success!")).toContainText("Story posted to Facebook successfully!", { timeout: 15_000 });
 
@@ -76,7 +70,7 @@ test("an editor posts a story with the composed message and sees it among the re
 });
 
 test("a post Facebook refuses is shown with its reason; Repost loads the story and asks before posting it again", async ({ page }) => {
-  await signInAsAdmin(page, "/admin/social");
+  await openAsAdmin(page, "/admin/social");
   await steerGraph(page, "/answer-once", {
     endpoint: "feed",
     answer: { kind: "error", status: 400, error: { message: "Error validating access token: Session has expired.", type: "OAuthException", code: 190, error_subcode: 463, fbtrace_id: "AbCdTrace1" } },
@@ -106,7 +100,7 @@ test("a post Facebook refuses is shown with its reason; Repost loads the story a
 });
 
 test("a rate-limited post waits and goes out later instead of failing", async ({ page }) => {
-  await signInAsAdmin(page, "/admin/social");
+  await openAsAdmin(page, "/admin/social");
   await steerGraph(page, "/answer-once", {
     endpoint: "feed",
     answer: { kind: "error", status: 400, error: { message: "(#32) Page request limit reached", type: "OAuthException", code: 32, fbtrace_id: "RateTrace1" } },
@@ -122,7 +116,7 @@ test("a rate-limited post waits and goes out later instead of failing", async ({
 });
 
 test("a scheduled post is listed with its time and can be cancelled", async ({ page }) => {
-  await signInAsAdmin(page, "/admin/social");
+  await openAsAdmin(page, "/admin/social");
   await ready(page).getByRole("button", { name: new RegExp(snail.title) }).click();
   await composer(page).getByLabel("Schedule").check();
   const at = new Date(Date.now() + 2 * 24 * 60 * 60_000);
@@ -146,8 +140,7 @@ test("a scheduled post is listed with its time and can be cancelled", async ({ p
 
 test("Check connection says plainly when the token no longer works, and that it must be renewed", async ({ page }) => {
   // The journeys before this one signed in from the file's address: sign-in is limited per address.
-  await page.context().setExtraHTTPHeaders({ "x-forwarded-for": "192.0.2.141" });
-  await signInAsAdmin(page, "/admin/social");
+  await openAsAdmin(page, "/admin/social");
   const connection = page.getByRole("region", { name: "Facebook Page connection" });
   await expect(connection).toContainText("works");
   const expired = { kind: "error", status: 400, error: { message: "Error validating access token: Session has expired.", type: "OAuthException", code: 190, error_subcode: 463, fbtrace_id: "CheckTrace1" } };
@@ -159,7 +152,7 @@ test("Check connection says plainly when the token no longer works, and that it 
   await expect(connection).toContainText("not working");
   await expect(connection.getByRole("status")).toHaveText("The token is not working: The Facebook token has expired. Reconnect the Page: renew FACEBOOK_PAGE_TOKEN.");
   await expect(connection).toContainText("Facebook code 190, trace CheckTrace1");
-  expect(await seriousViolations(page)).toEqual([]);
+  expect(await axeViolations(page, { seriousOnly: true, exclude: [TOASTS] })).toEqual([]);
 
   // Renewed (here: Facebook answers normally again), the next check says so.
   await steerGraph(page, "/clear");
@@ -179,14 +172,13 @@ async function recordAnnouncements(page: Page) {
 }
 
 test("with a token whose check Facebook answers with no data, posts go out and the panel says so once, through every action", async ({ page }) => {
-  await page.context().setExtraHTTPHeaders({ "x-forwarded-for": "192.0.2.142" });
   // Facebook answers the token checks without data, as it did for a Page token that posted fine: every check of this journey.
   const noData = (body: unknown) => ({ kind: "raw", status: 200, body: JSON.stringify(body), headers: { "content-type": "application/json" } });
   for (let i = 0; i < 4; i++) {
     await steerGraph(page, "/answer-once", { endpoint: "debug_token", answer: noData({ data: {} }) });
     await steerGraph(page, "/answer-once", { endpoint: "permissions", answer: noData({ data: [] }) });
   }
-  await signInAsAdmin(page, "/admin/social");
+  await openAsAdmin(page, "/admin/social");
   const connection = page.getByRole("region", { name: "Facebook Page connection" });
   const region = connection.getByRole("status");
   await expect(region).toHaveText("The token works, but Facebook did not give its details: its expiry and permissions could not be read.");
@@ -256,6 +248,7 @@ test("without a Page connection the page says how to connect instead of failing 
     await expect
       .poll(async () => (await page.request.get(`${url}/healthz`).catch(() => null))?.status() ?? 0, { timeout: 150_000, intervals: [500] })
       .toBe(200);
+    // A server of its own, on a database of its own: the stored session is not known there.
     await signInAsAdmin(page, `${url}/admin/social`);
     const help = page.getByRole("region", { name: "Facebook is not connected" });
     await expect(help).toContainText("FACEBOOK_PAGE_ID");
@@ -265,7 +258,7 @@ test("without a Page connection the page says how to connect instead of failing 
     await ready(page).getByRole("button", { name: new RegExp(seagulls.title) }).click();
     await expect(composer(page).getByRole("button", { name: "Post to Facebook" })).toBeDisabled();
     await expect(composer(page)).toContainText("Connect the Facebook Page first");
-    expect(await seriousViolations(page)).toEqual([]);
+    expect(await axeViolations(page, { seriousOnly: true, exclude: [TOASTS] })).toEqual([]);
 
   } catch (error) {
     throw new Error(`${String(error)}\nserver stderr:\n${stderr}`);

@@ -1,12 +1,12 @@
 import { expect, test, type Page } from "@playwright/test";
 import { SOURCES_PAGE, TOOLS_SOURCE_NAME } from "./fixtures";
-import { expectToastsClearOf, gotoHydrated, signInAsAdmin, toast } from "./helpers";
+import { expectToastsClearOf, gotoHydrated, openAsAdmin, toast, useAdminSession } from "./helpers";
 
 // Honest status: an ingestion run says how many sources failed and why, and leads to them; a source
 // in trouble says so in its badge. The fixtures' RSS sources: the fixture feed reads fine, while the
 // Haunted Gazette (nothing listens at its address) and Odd Planet Wire (a reserved .example name)
 // cannot be fetched.
-test.use({ extraHTTPHeaders: { "x-forwarded-for": "192.0.2.121" } });
+useAdminSession();
 
 const ODD_PLANET = "Odd Planet Wire";
 
@@ -15,7 +15,7 @@ function card(page: Page, name: string) {
 }
 
 test("an ingestion run whose sources fail says how many, which and why, and leads to them", async ({ page }) => {
-  await signInAsAdmin(page, "/admin/sources");
+  await openAsAdmin(page, "/admin/sources");
   await page.getByRole("button", { name: "Trigger RSS Ingestion" }).click();
   const done = toast(page, "RSS Ingestion Complete");
   // The spec's text, then our failure summary (a source the minute poll holds at that moment sits this run out).

@@ -1,11 +1,10 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
-import { gotoHydrated, signInAsAdmin, toast } from "./helpers";
+import { gotoHydrated, openAsAdmin, toast, useAdminSession, axeViolations, TOASTS } from "./helpers";
 import { TOOLS_ARTICLES, TOOLS_FEED_ITEMS, TOOLS_FEED_PATH, TOOLS_FEED_TITLE, TOOLS_NOT_A_FEED_PATH, TOOLS_SITE_FILE, TOOLS_SOURCE_NAME, TOOLS_WATCH_PAGE } from "./fixtures";
 
-test.use({ extraHTTPHeaders: { "x-forwarded-for": "192.0.2.110" } });
+useAdminSession();
 
 /** The fixture site the server started on 127.0.0.1 (its address is written into the run's data dir). */
 function site(): string {
@@ -13,15 +12,9 @@ function site(): string {
 }
 
 async function openSourcesTab(page: Page, name: "RSS Validator" | "Manual Scrape" | "Watchlist") {
-  await signInAsAdmin(page, "/admin/sources");
+  await openAsAdmin(page, "/admin/sources");
   await expect(page.getByRole("heading", { name: "Sources", level: 1 })).toBeVisible();
   await page.getByRole("tab", { name }).click();
-}
-
-// The toasts are the admin layout's (sonner's rich colours), not these tools': they are checked apart.
-async function seriousViolations(page: Page) {
-  const results = await new AxeBuilder({ page }).exclude("[data-sonner-toaster]").withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
-  return results.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => ({ id: v.id, nodes: v.nodes.map((n) => n.target.join(" ")).slice(0, 5) }));
 }
 
 /** The toast with this title, and its description. */
@@ -47,7 +40,7 @@ test("the RSS validator asks for a URL, describes a good feed with its samples, 
   await expect(first).toHaveAttribute("href", `${site()}/feed-stories/1`);
   await expect(first).toHaveAttribute("target", "_blank");
   await expect(samples.first()).toContainText("Mar 10, 2025 09:30");
-  expect(await seriousViolations(page)).toEqual([]);
+  expect(await axeViolations(page, { seriousOnly: true, exclude: [TOASTS] })).toEqual([]);
 
   await url.fill(`${site()}${TOOLS_NOT_A_FEED_PATH}`);
   await page.getByRole("button", { name: "Validate Feed" }).click();
@@ -76,7 +69,7 @@ test("a manual scrape counts the pasted URLs, stores the two articles as pending
   const results = page.getByRole("region", { name: "Results" }).getByRole("listitem");
   await expect(results).toHaveCount(2);
   await expect(results.filter({ hasText: "Inserted" })).toHaveCount(2);
-  expect(await seriousViolations(page)).toEqual([]);
+  expect(await axeViolations(page, { seriousOnly: true, exclude: [TOASTS] })).toEqual([]);
 
   await page.getByRole("link", { name: "Review in Stories" }).click();
   await expect(page).toHaveURL(/\/admin\/stories\?status=pending/);
@@ -119,7 +112,7 @@ test("the watchlist refuses empty, invalid and repeated websites, titles new one
   await input.fill(watched);
   await add.click();
   await expect(toast(page, "Website already in watchlist")).toBeVisible();
-  expect(await seriousViolations(page)).toEqual([]);
+  expect(await axeViolations(page, { seriousOnly: true, exclude: [TOASTS] })).toEqual([]);
 
   await page.reload();
   await page.waitForFunction(() => document.documentElement.dataset.hydrated === "true");
@@ -135,7 +128,7 @@ test("the watchlist refuses empty, invalid and repeated websites, titles new one
 });
 
 test("Trigger RSS Ingestion on the Sources page shows progress, then the completion toast, and the feed's stories wait under Pending", async ({ page }) => {
-  await signInAsAdmin(page, "/admin/sources");
+  await openAsAdmin(page, "/admin/sources");
   // A short run's progress can come and go between two looks: record what the page shows from the click on.
   const shown = await recordTexts(page, /^(Ingesting RSS\.\.\.|Starting\.\.\.|Waiting to start\.\.\.|Processing \d+ of \d+ sources\.\.\.)$/);
   await page.getByRole("button", { name: "Trigger RSS Ingestion" }).click();
@@ -153,14 +146,14 @@ test("Trigger RSS Ingestion on the Sources page shows progress, then the complet
   const panel = page.getByRole("region", { name: "RSS Ingestion" });
   await expect(panel).toContainText("Complete");
   await expect(panel).toContainText(/\d+ sources processed, \d+ items found, \d+ new stories/);
-  expect(await seriousViolations(page)).toEqual([]);
+  expect(await axeViolations(page, { seriousOnly: true, exclude: [TOASTS] })).toEqual([]);
   await panel.getByLabel("Use canonical URLs").check();
   await panel.getByRole("button", { name: "Trigger RSS Ingestion" }).click();
   await expect(toast(page, "RSS Ingestion Complete")).toContainText(/processed 0 new stories/, { timeout: 25_000 });
 });
 
 test("a page reloaded while an ingestion runs picks the job up again, and a job that no longer exists ends in the failure toast", async ({ page }) => {
-  await signInAsAdmin(page, "/admin/sources");
+  await openAsAdmin(page, "/admin/sources");
   // Queued from this page's own session through the page's action, as the button does (but without the
   // page following it), then the page is reloaded before it reports.
   const jobId = await page.evaluate(async () => {

@@ -1,10 +1,9 @@
-import { signInAsAdmin, toast } from "./helpers";
+import { openAsAdmin, toast, useAdminSession, axeViolations } from "./helpers";
 import { readFileSync } from "node:fs";
-import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
 import { CATEGORIES, SOURCES_PAGE } from "./fixtures";
 
-test.use({ extraHTTPHeaders: { "x-forwarded-for": "192.0.2.120" } });
+useAdminSession();
 
 /** The toast with this title. */
 function card(page: Page, name: string) {
@@ -12,7 +11,7 @@ function card(page: Page, name: string) {
 }
 
 test("an editor adds an RSS source with keywords, edits it, finds it by search and deletes it", async ({ page }) => {
-  await signInAsAdmin(page, "/admin/sources");
+  await openAsAdmin(page, "/admin/sources");
   await expect(page.getByText("Manage RSS feeds and content sources")).toBeVisible();
 
   await page.getByRole("button", { name: "Add New Source" }).click();
@@ -124,7 +123,7 @@ test("an editor adds an RSS source with keywords, edits it, finds it by search a
 });
 
 test("the chosen tab lives in the URL and the tabs work from the keyboard", async ({ page }) => {
-  await signInAsAdmin(page, "/admin/sources?tab=watchlist");
+  await openAsAdmin(page, "/admin/sources?tab=watchlist");
   await expect(page.getByRole("tab", { name: "Watchlist" })).toHaveAttribute("aria-selected", "true");
   await expect(page.getByRole("tabpanel", { name: "Sources" })).toBeHidden();
 
@@ -145,7 +144,7 @@ test("the chosen tab lives in the URL and the tabs work from the keyboard", asyn
 });
 
 test("a source in error shows its last error; sources go out and come in as OPML", async ({ page }) => {
-  await signInAsAdmin(page, "/admin/sources");
+  await openAsAdmin(page, "/admin/sources");
   const broken = card(page, SOURCES_PAGE.broken.name);
   await expect(broken).toContainText("Status: error");
   // The scheduler may have tried the feed again since it was seeded: the error is the latest one.
@@ -179,11 +178,8 @@ test("a source in error shows its last error; sources go out and come in as OPML
 });
 
 test("the Sources tab and the source dialog have no serious accessibility violation", async ({ page }) => {
-  const serious = async () =>
-    (await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze()).violations
-      .filter((v) => v.impact === "serious" || v.impact === "critical")
-      .map((v) => ({ id: v.id, nodes: v.nodes.map((n) => n.target.join(" ")).slice(0, 5) }));
-  await signInAsAdmin(page, "/admin/sources");
+  const serious = () => axeViolations(page, { seriousOnly: true });
+  await openAsAdmin(page, "/admin/sources");
   await expect(card(page, SOURCES_PAGE.broken.name)).toBeVisible();
   expect(await serious()).toEqual([]);
   await card(page, SOURCES_PAGE.broken.name).getByRole("button", { name: `Edit ${SOURCES_PAGE.broken.name}` }).click();

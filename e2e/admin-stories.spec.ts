@@ -1,11 +1,11 @@
-import { signInAsAdmin, statusFilter } from "./helpers";
+import { openAsAdmin, SIGNED_OUT, statusFilter, useAdminSession } from "./helpers";
 import { expect, test } from "@playwright/test";
 import { ADMIN, BULK, CATEGORIES, EDITS, PENDING, PUBLISHED, REVIEW } from "./fixtures";
 
-test.use({ extraHTTPHeaders: { "x-forwarded-for": "192.0.2.70" } });
+useAdminSession();
 
 test("an editor publishes a pending story, choosing its missing category, and sees it on the public site; rejects another and finds it under Rejected Stories", async ({ page, browser }) => {
-  await signInAsAdmin(page, "/admin/stories?status=pending");
+  await openAsAdmin(page, "/admin/stories?status=pending");
   await expect(statusFilter(page, "Pending")).toHaveAttribute("aria-current", "page");
 
   // The story has no category: Publish asks for one rather than putting it live as 'Uncategorized'.
@@ -20,7 +20,7 @@ test("an editor publishes a pending story, choosing its missing category, and se
   await expect(page.getByRole("listitem").filter({ hasText: REVIEW[0]!.title })).toHaveCount(0);
 
   // The public site shows it at once: publishing clears the page cache.
-  const visitor = await browser.newPage();
+  const visitor = await browser.newPage({ storageState: SIGNED_OUT });
   const response = await visitor.goto(`/story/${REVIEW[0]!.slug}`);
   expect(response?.status()).toBe(200);
   await expect(visitor.getByRole("heading", { level: 1 })).toHaveText(REVIEW[0]!.title);
@@ -43,7 +43,7 @@ test("an editor publishes a pending story, choosing its missing category, and se
 });
 
 test("the Add New Story dialog marks its required fields, refuses a story without title and category in its own words, then publishes one", async ({ page }) => {
-  await signInAsAdmin(page, "/admin/stories");
+  await openAsAdmin(page, "/admin/stories");
   // The refusal is written in the form: a browser alert would block the page.
   const browserDialogs: string[] = [];
   page.on("dialog", (alert) => {
@@ -90,7 +90,7 @@ test("the Add New Story dialog marks its required fields, refuses a story withou
 });
 
 test("the story dialog is named by its title, starts at its first field, and closes on Escape or its close button, giving focus back", async ({ page }) => {
-  await signInAsAdmin(page, "/admin/stories");
+  await openAsAdmin(page, "/admin/stories");
   await page.waitForFunction(() => document.documentElement.dataset.hydrated === "true");
   const add = page.getByRole("button", { name: "Add New Story" });
   await add.click();
@@ -107,7 +107,7 @@ test("the story dialog is named by its title, starts at its first field, and clo
 });
 
 test("stories are reviewed by keyboard and in bulk; none goes live without a category", async ({ page }) => {
-  await signInAsAdmin(page, "/admin/stories?status=pending&q=BULK");
+  await openAsAdmin(page, "/admin/stories?status=pending&q=BULK");
   const items = page.getByRole("main").getByRole("listitem");
   await expect(items).toHaveCount(2);
 
@@ -152,7 +152,7 @@ test("stories are reviewed by keyboard and in bulk; none goes live without a cat
 });
 
 test("several edits in a row each save every field, close the dialog and load the list a handful of times, and read back after a reload", async ({ page }) => {
-  await signInAsAdmin(page, "/admin/stories?status=pending&q=EDIT%3A");
+  await openAsAdmin(page, "/admin/stories?status=pending&q=EDIT%3A");
   await page.waitForFunction(() => document.documentElement.dataset.hydrated === "true");
   let dataRequests = 0;
   page.on("request", (request) => {
@@ -214,7 +214,7 @@ test("several edits in a row each save every field, close the dialog and load th
 });
 
 test("a picture the site does not have, or a source URL another story has, is refused beside its field and nothing is lost", async ({ page }) => {
-  await signInAsAdmin(page, "/admin/stories?status=pending&q=PENDING%3A");
+  await openAsAdmin(page, "/admin/stories?status=pending&q=PENDING%3A");
   await page.waitForFunction(() => document.documentElement.dataset.hydrated === "true");
   // Both saves are refused: the story the other journeys read stays as it was.
   const story = PENDING[1]!;
@@ -235,7 +235,7 @@ test("a picture the site does not have, or a source URL another story has, is re
 });
 
 test("arriving 'from scrape' switches the list to Pending", async ({ page }) => {
-  await signInAsAdmin(page, "/admin/stories?status=published");
+  await openAsAdmin(page, "/admin/stories?status=published");
   await page.waitForFunction(() => document.documentElement.dataset.hydrated === "true");
   await expect(statusFilter(page, "Published")).toHaveAttribute("aria-current", "page");
   // What the scrape flow does: a client navigation to the Stories page carrying { fromScrape: true }.

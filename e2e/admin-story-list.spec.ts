@@ -1,18 +1,19 @@
 import { expect, test, type Page } from "@playwright/test";
 import { PENDING, PUBLISHED } from "./fixtures";
-import { signInAsAdmin, statusFilter } from "./helpers";
+import { openAsAdmin, statusFilter, useAdminSession } from "./helpers";
 
 // The back office's story list at newsroom scale: dense rows, counts on the status buttons,
 // category and source filters, an order, and a search box with a clear button and 'Did you mean'.
 // It only reads: the fixtures' published and PENDING stories stay as they are.
-test.use({ viewport: { width: 1366, height: 900 }, extraHTTPHeaders: { "x-forwarded-for": "192.0.2.71" } });
+test.use({ viewport: { width: 1366, height: 900 } });
+useAdminSession();
 
 const rows = (page: Page) => page.getByRole("main").getByRole("list").first().locator(":scope > li");
 const titles = (page: Page) => rows(page).getByRole("heading").allInnerTexts();
 const count = async (page: Page, label: Parameters<typeof statusFilter>[1]) => Number((await statusFilter(page, label).innerText()).replace(/\D/g, ""));
 
 test("at 1366x900 at least 15 stories fit on the screen, each with the spec's card fields", async ({ page }) => {
-  await signInAsAdmin(page, "/admin/stories");
+  await openAsAdmin(page, "/admin/stories");
   await expect(rows(page).first()).toBeVisible();
   const bottoms = await rows(page).evaluateAll((items) => items.map((li) => li.getBoundingClientRect().bottom));
   expect(bottoms.filter((bottom) => bottom <= 900).length).toBeGreaterThanOrEqual(15);
@@ -49,7 +50,7 @@ test("at 1366x900 at least 15 stories fit on the screen, each with the spec's ca
 });
 
 test("the status buttons count what they would list with the search, category and source chosen", async ({ page }) => {
-  await signInAsAdmin(page, "/admin/stories?q=PENDING%3A");
+  await openAsAdmin(page, "/admin/stories?q=PENDING%3A");
   expect([await count(page, "All Stories"), await count(page, "Published"), await count(page, "Pending"), await count(page, "Rejected Stories")]).toEqual([2, 0, 2, 0]);
 
   // The category filter applies at once, and the counts follow it.
@@ -79,7 +80,7 @@ test("the status buttons count what they would list with the search, category an
 });
 
 test("the list is sorted newest first, oldest first, or by source", async ({ page }) => {
-  await signInAsAdmin(page, "/admin/stories");
+  await openAsAdmin(page, "/admin/stories");
   await page.getByRole("combobox", { name: "Category", exact: true }).selectOption({ label: "Animals" });
   await expect(rows(page)).toHaveCount(4);
   // The fixtures were added in this order: the published Animals stories first, then the PENDING ones.
@@ -93,7 +94,7 @@ test("the list is sorted newest first, oldest first, or by source", async ({ pag
 });
 
 test("the search box has a clear button and offers the public search's 'Did you mean'", async ({ page }) => {
-  await signInAsAdmin(page, "/admin/stories?status=published");
+  await openAsAdmin(page, "/admin/stories?status=published");
   const box = page.getByLabel("Search stories");
   await expect(page.getByRole("button", { name: "Clear search" })).toHaveCount(0);
   await box.fill("parot");

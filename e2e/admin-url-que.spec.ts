@@ -1,19 +1,12 @@
-import { signInAsAdmin, toast, statusFilter } from "./helpers";
-import AxeBuilder from "@axe-core/playwright";
+import { openAsAdmin, toast, statusFilter, useAdminSession, axeViolations, TOASTS } from "./helpers";
 import { expect, test, type Locator, type Page } from "@playwright/test";
 import { QUEUE_ARTICLES, QUEUE_FAILED_ERROR, QUEUE_RETRY_ERROR, QUEUE_ROWS, QUEUE_SOURCES } from "./fixtures";
 
-test.use({ extraHTTPHeaders: { "x-forwarded-for": "192.0.2.130" } });
+useAdminSession();
 // The journeys change the seeded queue (reject, delete, scrape): each expects the one before it.
 test.describe.configure({ mode: "serial" });
 
 /** The toast with this title, and its description. */
-// The toasts are the admin layout's (sonner's rich colours), not this page's: they are checked apart.
-async function seriousViolations(page: Page) {
-  const results = await new AxeBuilder({ page }).exclude("[data-sonner-toaster]").withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
-  return results.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => ({ id: v.id, nodes: v.nodes.map((n) => n.target.join(" ")).slice(0, 5) }));
-}
-
 const rows = (page: Page) => page.getByRole("table", { name: "URLs in the queue" }).locator("tbody tr");
 const row = (page: Page, url: string) => rows(page).filter({ has: page.getByRole("link", { name: url }) });
 const box = (page: Page, url: string) => page.getByRole("checkbox", { name: url, exact: true });
@@ -33,7 +26,7 @@ async function expectFocusRing(locator: Locator) {
 }
 
 test("the queue lists its URLs, and Source, Status and Search URL change the list and reset the selection", async ({ page }) => {
-  await signInAsAdmin(page, "/admin/url-que");
+  await openAsAdmin(page, "/admin/url-que");
   await expect(page.getByRole("navigation", { name: "Admin" }).getByRole("link", { name: "URL Que" })).toHaveAttribute("aria-current", "page");
   await expect(page.getByLabel("Status")).toHaveValue("queued");
   await expect(page.getByLabel("Source")).toHaveValue("");
@@ -63,7 +56,7 @@ test("the queue lists its URLs, and Source, Status and Search URL change the lis
   }));
   expect(maxHeight).toBeCloseTo(viewport * 0.6, 0);
   expect(overflowY).toBe("auto");
-  expect(await seriousViolations(page)).toEqual([]);
+  expect(await axeViolations(page, { seriousOnly: true, exclude: [TOASTS] })).toEqual([]);
 
   // Nothing selected: every action says so, on the page and without asking the server.
   await action(page, "Reject", 0).click();
@@ -130,7 +123,7 @@ test("the queue lists its URLs, and Source, Status and Search URL change the lis
 });
 
 test("reject and delete act on the selection, by mouse and by keyboard, with the spec's words", async ({ page }) => {
-  await signInAsAdmin(page, "/admin/url-que?q=marsh-crawler");
+  await openAsAdmin(page, "/admin/url-que?q=marsh-crawler");
   await expectListed(page, [QUEUE_ROWS.rejectA, QUEUE_ROWS.rejectB, QUEUE_ROWS.deleteA, QUEUE_ROWS.deleteB]);
 
   await box(page, QUEUE_ROWS.rejectA).check();
@@ -169,7 +162,7 @@ test("reject and delete act on the selection, by mouse and by keyboard, with the
   const dialog = page.getByRole("dialog", { name: "Delete URLs" });
   await expect(dialog).toContainText("Are you sure you want to permanently delete 2 URLs from the queue? This action cannot be undone.");
   await expect(dialog.getByRole("button", { name: "Cancel" })).toBeFocused();
-  expect(await seriousViolations(page)).toEqual([]);
+  expect(await axeViolations(page, { seriousOnly: true, exclude: [TOASTS] })).toEqual([]);
   // The dialog is gone by the time Escape's keydown reaches the window, so no later key can find it
   // closed but still mounted (an Enter on Delete would then not open it again).
   await page.evaluate(() =>
@@ -198,7 +191,7 @@ test("reject and delete act on the selection, by mouse and by keyboard, with the
 });
 
 test("Scrape Selected scrapes in the background with its progress, then opens Stories on Pending with the new stories", async ({ page }) => {
-  await signInAsAdmin(page, "/admin/url-que?q=%2Fqueue%2F");
+  await openAsAdmin(page, "/admin/url-que?q=%2Fqueue%2F");
   await page.getByLabel("Source").selectOption({ label: QUEUE_SOURCES.marsh });
   await expect(page).toHaveURL(/source=\d+/);
   await expect(rows(page)).toHaveCount(QUEUE_ARTICLES.length);

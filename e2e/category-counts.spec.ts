@@ -1,12 +1,12 @@
 import { expect, test, type Page } from "@playwright/test";
 import { CATEGORIES } from "./fixtures";
-import { signInAsAdmin, statusFilter } from "./helpers";
+import { openAsAdmin, statusFilter, useAdminSession } from "./helpers";
 
 // One count per category wherever it means the same thing: its published stories (the featured one
 // included), on its page, its home card, its Categories card and the Stories filter. The back office
 // adds the pending ones beside it. Science & Space holds the featured
 // story and one more, both published; Animals two published and two pending.
-test.use({ extraHTTPHeaders: { "x-forwarded-for": "192.0.2.81" } });
+useAdminSession();
 
 const PUBLISHED_IN = { space: 2, animals: 2 };
 
@@ -20,7 +20,7 @@ test("a category's page, its Categories card and the Stories filter show the sam
     await expect(page.getByText(`${PUBLISHED_IN[key]} stories`, { exact: true })).toBeVisible();
   }
 
-  await signInAsAdmin(page, "/admin/categories");
+  await openAsAdmin(page, "/admin/categories");
   const card = (name: string) => page.getByRole("main").getByRole("listitem").filter({ has: page.getByRole("heading", { name, exact: true }) });
   await expect(card(CATEGORIES.space.name)).toContainText(`${PUBLISHED_IN.space} published stories · Order`);
   await expect(card(CATEGORIES.animals.name)).toContainText(`${PUBLISHED_IN.animals} published stories, 2 pending · Order`);

@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Locator, type Page } from "@playwright/test";
 import { ADMIN } from "./fixtures";
+import { mySlot } from "./slots";
 
 /** Opens a page and waits until React has hydrated it, so clicks reach their handlers. */
 export async function gotoHydrated(page: Page, url: string) {
@@ -10,10 +11,29 @@ export async function gotoHydrated(page: Page, url: string) {
   return response;
 }
 
+/** This worker's server, signed in as the fixtures' admin once (admin-session.setup.ts): a file's journeys act as the admin. */
+export function useAdminSession() {
+  test.use({ storageState: mySlot()?.adminSession });
+}
+
+/** No session: for a context of a journey that acts as the admin (new contexts take the file's options, its session too). */
+export const SIGNED_OUT = { cookies: [], origins: [] };
+
 /**
- * An address of the running test's own, and of this attempt's: sign-in allows 5 attempts a minute per
- * address, which a file's journeys and their retries would otherwise share. The server believes the
- * browser's X-Forwarded-For (TRUST_PROXY=loopback in playwright.config.ts).
+ * Opens an admin page with the stored admin session (useAdminSession); done when the admin layout is
+ * hydrated (its Sign Out button is enabled only then, and at phone width, where Sign Out waits in the
+ * closed menu, its Menu button).
+ */
+export async function openAsAdmin(page: Page, to: string) {
+  await page.goto(to);
+  await expect(page.getByRole("button", { name: /^(Sign Out|Menu)$/ })).toBeEnabled();
+}
+
+/**
+ * An address of the running test's own, and of this attempt's, for the journeys that sign in for real
+ * (testing sign-in, signing out, a session ending): sign-in allows 5 attempts a minute per address,
+ * which a file's journeys and their retries would otherwise share. The server believes the browser's
+ * X-Forwarded-For (TRUST_PROXY=loopback in playwright.config.ts).
  */
 export function addressOfThisTest(): string {
   const { testId, retry, repeatEachIndex } = test.info();
@@ -23,8 +43,8 @@ export function addressOfThisTest(): string {
 
 /**
  * Signs in on the admin sign-in screen that `to` shows, as the fixtures' admin, from the test's own
- * address; done when the admin layout is hydrated (its Sign Out button is enabled only then, and at
- * phone width, where Sign Out waits in the closed menu, its Menu button).
+ * address, for a journey that needs a session of its own (it signs out, or ends the session); done
+ * when the admin layout is hydrated.
  */
 export async function signInAsAdmin(page: Page, to: string) {
   await page.setExtraHTTPHeaders({ "x-forwarded-for": addressOfThisTest() });
@@ -68,10 +88,21 @@ export async function expectToastsClearOf(page: Page, buttons: Locator[]) {
   }
 }
 
-/** Every axe violation on the page (WCAG 2.1 A and AA, and axe's best practices), whatever its impact. */
-export async function axeViolations(page: Page) {
-  const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"]).analyze();
-  return results.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n) => n.target.join(" ")).slice(0, 5) }));
+/** The toasts: the admin layout's (sonner's rich colours), not a screen's own; checked apart. */
+export const TOASTS = "[data-sonner-toaster]";
+
+/**
+ * The axe violations on the page, WCAG 2.1 A and AA: by default also axe's best practices, whatever
+ * their impact; `seriousOnly` keeps the WCAG violations of serious or critical impact. `exclude` leaves
+ * out parts of the page checked elsewhere (TOASTS).
+ */
+export async function axeViolations(page: Page, check: { seriousOnly?: boolean; exclude?: string[] } = {}) {
+  let axe = new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", ...(check.seriousOnly ? [] : ["best-practice"])]);
+  for (const selector of check.exclude ?? []) axe = axe.exclude(selector);
+  const { violations } = await axe.analyze();
+  return violations
+    .filter((v) => !check.seriousOnly || v.impact === "serious" || v.impact === "critical")
+    .map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n) => n.target.join(" ")).slice(0, 5) }));
 }
 
 /** A status filter button of the admin story list ("Pending", "Rejected Stories"...), named with its count. */

@@ -3,12 +3,13 @@ import type { AddressInfo } from "node:net";
 import { expect, test } from "@playwright/test";
 import sharp from "sharp";
 import { photoJpeg } from "../integrations/images/testing";
-import { ADMIN, CATEGORIES } from "./fixtures";
+import { CATEGORIES } from "./fixtures";
+import { openAsAdmin, SIGNED_OUT, useAdminSession } from "./helpers";
 
 // A story whose picture is on another site: the public site serves it itself, as variants under
 // /img, and the reader's browser never reaches the other site.
 
-test.use({ extraHTTPHeaders: { "x-forwarded-for": "192.0.2.160" } });
+useAdminSession();
 
 const STORY = { title: "PICTURE: Lighthouse keeper photographs a comet", slug: "picture-lighthouse-comet" };
 
@@ -31,10 +32,7 @@ test("a story's picture from another site is served by the site, in sizes, and s
   const site = await startPictureSite();
   try {
     const imageUrl = `${site.url}/photos/comet.jpg`;
-    await page.goto("/admin/stories");
-    await page.getByLabel("Email").fill(ADMIN.email);
-    await page.getByLabel("Password").fill(ADMIN.password);
-    await page.getByRole("button", { name: "Sign In" }).click();
+    await openAsAdmin(page, "/admin/stories");
     await page.getByRole("button", { name: "Add New Story" }).click();
     const dialog = page.getByRole("dialog", { name: "Add New Story" });
     await dialog.getByLabel("Title").fill(STORY.title);
@@ -45,7 +43,7 @@ test("a story's picture from another site is served by the site, in sizes, and s
     await dialog.getByRole("button", { name: "Create" }).click();
     await expect(page.getByText("Story Created")).toBeVisible();
 
-    const visitor = await browser.newPage();
+    const visitor = await browser.newPage({ storageState: SIGNED_OUT });
     const elsewhere: string[] = [];
     visitor.on("request", (request) => {
       if (request.url().startsWith(site.url)) elsewhere.push(request.url());

@@ -25,14 +25,10 @@ async function startDemo(env: Record<string, string>): Promise<Started> {
   child.stdout?.on("data", (chunk: Buffer) => (output += chunk.toString()));
   child.stderr?.on("data", (chunk: Buffer) => (output += chunk.toString()));
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
-  const deadline = Date.now() + 180_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`the server exited:\n${output}`);
-    if (Date.now() > deadline) throw new Error(`the server did not start:\n${output}`);
-    const healthy = await fetch(`http://127.0.0.1:${port}/healthz`).then((r) => r.ok, () => false);
-    if (healthy) break;
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
+  const healthy = expect
+    .poll(() => fetch(`http://127.0.0.1:${port}/healthz`).then((r) => r.ok, () => false), { message: "the server starts", timeout: 180_000, intervals: [250] })
+    .toBe(true);
+  await Promise.race([healthy, exited.then(() => Promise.reject(new Error(`the server exited:\n${output}`)))]);
   return {
     port,
     pid: child.pid!,

@@ -1,6 +1,6 @@
 import { expect, test } from "@playwright/test";
 import { PUBLISHED } from "./fixtures";
-import { signInAsAdmin } from "./helpers";
+import { openAsAdmin, useAdminSession } from "./helpers";
 
 // Every answer carries the security headers; the back office is never framed and never stored.
 const COMMON = {
@@ -26,16 +26,20 @@ test("public pages, a story, the sign-in screen, the auth API and an asset carry
   expect(home.headers()["cache-control"]).toContain("public");
 });
 
-test("the back office, its data requests and its JSON are never framed nor stored", async ({ page }) => {
-  await signInAsAdmin(page, "/admin/stories");
-  const answers = await Promise.all(["/admin", "/admin/stories", "/admin/stories.data", "/admin/api/jobs/none", "/admin/users"].map((url) => page.request.get(url)));
-  for (const answer of answers) {
-    expect(answer.headers()).toMatchObject({ ...COMMON, "x-frame-options": "DENY" });
-    expect(answer.headers()["content-security-policy"]).toContain("frame-ancestors 'none'");
-    expect(answer.headers()["cache-control"]).toMatch(/no-store/);
-  }
-  expect(answers[0]!.headers()["cache-control"]).toBe("private, no-store");
-  // Signed out, the sign-in screen is the back office too.
-  const signedOut = await page.context().request.fetch("/admin", { headers: { cookie: "" } });
-  expect(signedOut.headers()["x-frame-options"]).toBe("DENY");
+test.describe("as the admin", () => {
+  useAdminSession();
+
+  test("the back office, its data requests and its JSON are never framed nor stored", async ({ page }) => {
+    await openAsAdmin(page, "/admin/stories");
+    const answers = await Promise.all(["/admin", "/admin/stories", "/admin/stories.data", "/admin/api/jobs/none", "/admin/users"].map((url) => page.request.get(url)));
+    for (const answer of answers) {
+      expect(answer.headers()).toMatchObject({ ...COMMON, "x-frame-options": "DENY" });
+      expect(answer.headers()["content-security-policy"]).toContain("frame-ancestors 'none'");
+      expect(answer.headers()["cache-control"]).toMatch(/no-store/);
+    }
+    expect(answers[0]!.headers()["cache-control"]).toBe("private, no-store");
+    // Signed out, the sign-in screen is the back office too.
+    const signedOut = await page.context().request.fetch("/admin", { headers: { cookie: "" } });
+    expect(signedOut.headers()["x-frame-options"]).toBe("DENY");
+  });
 });

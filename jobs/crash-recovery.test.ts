@@ -311,6 +311,7 @@ describe.sequential("a worker killed mid-job", () => {
     // A worker that starts afterwards finds nothing to take up.
     const worker2 = await startTestWorker(database, { leaseMs: LEASE_MS });
     cleanups.push(() => worker2.stop());
+    // Nothing must happen here: the window is two leases, in which a worker would have resumed an orphan.
     await new Promise((resolve) => setTimeout(resolve, LEASE_MS * 2));
     expect((await database.db.select().from(jobs)).filter((row) => row.input?.resumed_from === jobId)).toHaveLength(0);
   }, 120_000);

@@ -10,6 +10,7 @@ import { startTestServer, type TestServer } from "~/test/http-test-server";
 import type { JobRunner } from "./runner";
 import type { JobView } from "./types";
 import { startFeedAndCrawlWorker } from "./testing";
+import { reaching } from "~/test/reaching";
 
 const t = testDatabaseForFile();
 const logger = pino({ level: "silent" });
@@ -41,14 +42,8 @@ async function startWorker() {
   return runner;
 }
 
-async function finished(jobs: JobRunner, jobId: string): Promise<JobView> {
-  for (let i = 0; i < 100; i++) {
-    const job = await jobs.get(jobId);
-    if (job && (job.status === "succeeded" || job.status === "failed")) return job;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`job ${jobId} did not finish`);
-}
+const finished = (jobs: JobRunner, jobId: string) =>
+  reaching(() => jobs.get(jobId), (job): job is JobView => job !== null && (job.status === "succeeded" || job.status === "failed"), `job ${jobId} to finish`);
 
 describe("the crawl jobs", () => {
   test("'Discover now' discovers one source as a job, with its report as the result", async () => {

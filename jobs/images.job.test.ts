@@ -12,6 +12,7 @@ import { imageHandlers } from "./images.job";
 import { createJobRunner, type JobHandlers, type JobRunner } from "./runner";
 import type { JobView } from "./types";
 import { idleHandlers } from "./testing";
+import { reaching } from "~/test/reaching";
 
 const t = testDatabaseForFile();
 const logger = pino({ level: "silent" });
@@ -50,14 +51,8 @@ async function startRunner() {
   return runner;
 }
 
-async function until(runner: JobRunner, jobId: string, done: (job: JobView) => boolean): Promise<JobView> {
-  for (let i = 0; i < 200; i++) {
-    const job = await runner.get(jobId);
-    if (job && done(job)) return job;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error(`job ${jobId} never reached the expected state`);
-}
+const until = (runner: JobRunner, jobId: string, done: (job: JobView) => boolean) =>
+  reaching(() => runner.get(jobId), (job): job is JobView => job !== null && done(job), `job ${jobId} to reach the expected state`);
 const ended = (job: JobView) => ["succeeded", "failed", "cancelled"].includes(job.status);
 
 async function storiesToEnhance(n: number) {
@@ -109,14 +104,12 @@ describe("image enhancement as a job", () => {
 
     delayMs = 0;
     const second = await startRunner();
-    const resumed = await until(second, jobId, () => true).then(async () => {
-      for (let i = 0; i < 200; i++) {
-        const [row] = await t.db.select().from(jobsTable).where(eq(jobsTable.kind, "enhance-images")).orderBy(jobsTable.createdAt).offset(1).limit(1);
-        if (row) return row;
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
-      throw new Error("no resumed job");
-    });
+    await until(second, jobId, () => true);
+    const resumed = await reaching(
+      async () => (await t.db.select().from(jobsTable).where(eq(jobsTable.kind, "enhance-images")).orderBy(jobsTable.createdAt).offset(1).limit(1))[0],
+      (row) => row !== undefined,
+      "the resumed job",
+    );
     expect(resumed.input).toMatchObject({ resumed_from: jobId });
     const finished = await until(second, resumed.id, ended);
     expect(finished.status).toBe("succeeded");

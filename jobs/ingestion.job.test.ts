@@ -9,6 +9,7 @@ import type { HttpClient } from "~/integrations/http/types";
 import { rssFeed, startTestServer, type TestServer } from "~/test/http-test-server";
 import type { JobRunner } from "./runner";
 import { startFeedAndCrawlWorker } from "./testing";
+import { reaching } from "~/test/reaching";
 
 const t = testDatabaseForFile();
 const logger = pino({ level: "silent" });
@@ -36,14 +37,7 @@ async function startWorker() {
 
 const storyTitles = async () => (await t.db.select({ title: stories.title }).from(stories).orderBy(asc(stories.id))).map((s) => s.title);
 
-async function until<T>(read: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
-  const deadline = Date.now() + 15_000;
-  for (;;) {
-    const value = await read();
-    if (done(value) || Date.now() > deadline) return value;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
+const until = <T>(read: () => Promise<T>, done: (value: T) => boolean) => reaching(read, done, "the run's outcome");
 
 describe("the RSS jobs", () => {
   test("'Trigger RSS Ingestion' runs a cycle as a job and records its result and progress", async () => {

@@ -8,6 +8,7 @@ import { QUEUE_SCHEMA } from "./queues";
 import { createJobRunner, type JobHandlers, type JobRunner, type JobRunnerOptions } from "./runner";
 import type { JobView } from "./types";
 import { idleHandlers } from "./testing";
+import { reaching } from "~/test/reaching";
 
 const t = testDatabaseForFile();
 
@@ -37,19 +38,10 @@ async function startRunner(options: Partial<JobRunnerOptions> = {}): Promise<Job
   return runner;
 }
 
-async function waitFor<T>(read: () => Promise<T>, done: (value: T) => boolean, what: string): Promise<T> {
-  const deadline = Date.now() + 15_000;
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error(`gave up waiting for ${what}; last seen: ${JSON.stringify(value)}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 const finished = (job: JobView | null) => job !== null && ["succeeded", "failed", "cancelled"].includes(job.status);
 const waitUntilFinished = (runner: JobRunner, jobId: string) =>
-  waitFor(() => runner.get(jobId), finished, `job ${jobId} to finish`) as Promise<JobView>;
+  reaching(() => runner.get(jobId), finished, `job ${jobId} to finish`) as Promise<JobView>;
 
 /** The queue's own record of a job: its state and how often it was retried. */
 async function queueRecord(jobId: string) {
@@ -126,7 +118,7 @@ describe("the job runner", () => {
 
     expect(job).toMatchObject({ status: "failed", error: "the feed server is on fire", result: null });
     // Once the queue has settled the job, a job to be retried would say 'retry'; this one is over.
-    const settled = await waitFor(() => queueRecord(jobId), (r) => r !== null && !["created", "active"].includes(r.state), "the queue to settle the job");
+    const settled = await reaching(() => queueRecord(jobId), (r) => r !== null && !["created", "active"].includes(r.state), "the queue to settle the job");
     expect(settled).toEqual({ state: "failed", retryCount: 0 });
     expect(calls).toBe(1);
   });
@@ -145,7 +137,7 @@ describe("the job runner", () => {
     });
 
     const { jobId } = await runner.enqueue("rss-ingestion", {});
-    const midway = await waitFor(() => runner.get(jobId), (j) => j?.progress === 2, "progress to be stored");
+    const midway = await reaching(() => runner.get(jobId), (j) => j?.progress === 2, "progress to be stored");
     expect(midway).toMatchObject({ status: "running", progress: 2, total: 5, message: "fetching feeds", finishedAt: null });
 
     release.resolve();
@@ -228,7 +220,7 @@ describe("the job runner", () => {
 
     await runner.pollNow();
 
-    const [pollId] = await waitFor(async () => polls, (ids) => ids.length === 1, "the poll to run");
+    const [pollId] = await reaching(async () => polls, (ids) => ids.length === 1, "the poll to run");
     expect(pollId).toMatch(/^[0-9a-f-]{36}$/);
   });
 
@@ -245,7 +237,7 @@ describe("the job runner", () => {
       },
     });
 
-    expect(await waitFor(async () => polls, (n) => n > 0, "the first poll")).toBeGreaterThan(0);
+    expect(await reaching(async () => polls, (n) => n > 0, "the first poll")).toBeGreaterThan(0);
   });
 
   test("a job left queued or running by a worker that died is marked failed when a worker starts, and its work taken up again", async () => {
@@ -282,6 +274,7 @@ describe("several workers on PostgreSQL", () => {
       ...idleHandlers,
       "rss-ingestion": async (_input, { jobId }) => {
         runs.set(jobId, [...(runs.get(jobId) ?? []), name]);
+        // Each run lasts a moment, so both runners hold jobs at once: a job taken twice would show.
         await new Promise((resolve) => setTimeout(resolve, 20));
         return { by: name };
       },

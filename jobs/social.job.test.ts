@@ -13,6 +13,7 @@ import { schedulePostWith } from "~/domain/social/post-story";
 import { socialHandlers } from "./social.job";
 import type { JobView } from "./types";
 import { idleHandlers } from "./testing";
+import { reaching } from "~/test/reaching";
 
 const t = testDatabaseForFile();
 const logger = pino({ level: "silent" });
@@ -49,14 +50,6 @@ async function startRunner(): Promise<JobRunner> {
   return runner;
 }
 
-async function until<T, S extends T = T>(read: () => Promise<T>, done: ((value: T) => value is S) | ((value: T) => boolean), what: string): Promise<S> {
-  for (let i = 0; i < 300; i++) {
-    const value = await read();
-    if (done(value)) return value as S;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error(`never reached: ${what}`);
-}
 const ended = (job: JobView | null): job is JobView => job !== null && ["succeeded", "failed", "cancelled"].includes(job.status);
 const rowOf = async (id: number) => (await t.db.select().from(socialMediaPosts).where(eq(socialMediaPosts.id, id)))[0];
 const request = (runner: JobRunner, storyId: number, at: Date | null = null) =>
@@ -67,7 +60,7 @@ describe("Facebook posts as jobs", () => {
     const runner = await startRunner();
     const story = await makeStory(t.db);
     const row = await request(runner, story.id);
-    const job = await until(() => runner.get(row.jobId!), ended, "the post's job ends");
+    const job = await reaching(() => runner.get(row.jobId!), ended, "the post's job ends");
     expect(job).toMatchObject({ kind: "facebook-post", status: "succeeded" });
     expect(job.result).toMatchObject({ outcome: "posted", status: "posted", post_id: fake.posts.at(-1)!.id });
     expect(await rowOf(row.id)).toMatchObject({ status: "posted" });
@@ -82,7 +75,7 @@ describe("Facebook posts as jobs", () => {
     expect(fake.requests.filter((r) => r.endpoint === "feed")).toHaveLength(0);
 
     const second = await startRunner();
-    const posted = await until(() => rowOf(row.id), (r) => r?.status === "posted", "the scheduled post is made");
+    const posted = await reaching(() => rowOf(row.id), (r) => r?.status === "posted", "the scheduled post is made");
     expect(posted!.postedAt!.getTime()).toBeGreaterThanOrEqual(row.scheduledFor!.getTime());
     expect(fake.requests.filter((r) => r.endpoint === "feed")).toHaveLength(1);
     await second.stop();
@@ -93,7 +86,7 @@ describe("Facebook posts as jobs", () => {
     const story = await makeStory(t.db);
     const row = await request(runner, story.id, new Date(Date.now() + 1_000));
     await cancelScheduledPost({ repos: t.repos, cancelJob: (id) => runner.cancel(id) }, { postRowId: row.id, actorUserId: null });
-    const job = await until(() => runner.get(row.jobId!), ended, "the cancelled job ends");
+    const job = await reaching(() => runner.get(row.jobId!), ended, "the cancelled job ends");
     expect(job.status).toBe("cancelled");
     // Once its time has come the queue hands the job over, and the runner drops it without running it.
     const queueState = async () => {
@@ -102,7 +95,7 @@ describe("Facebook posts as jobs", () => {
       };
       return result.rows[0]?.state ?? null;
     };
-    await until(queueState, (state) => state === "completed", "the queue hands the job over");
+    await reaching(queueState, (state) => state === "completed", "the queue hands the job over");
     expect(fake.requests.filter((r) => r.endpoint === "feed")).toHaveLength(0);
     expect(await rowOf(row.id)).toBeUndefined();
   });
@@ -112,7 +105,7 @@ describe("Facebook posts as jobs", () => {
     const story = await makeStory(t.db);
     fake.answerOnce("feed", { kind: "error", error: graphErrors.rateLimited(32) });
     const row = await request(runner, story.id);
-    const job = await until(() => runner.get(row.jobId!), ended, "the first attempt ends");
+    const job = await reaching(() => runner.get(row.jobId!), ended, "the first attempt ends");
     expect(job.result).toMatchObject({ outcome: "retrying", status: "pending" });
     const waiting = await rowOf(row.id);
     expect(waiting).toMatchObject({ status: "pending", attempts: 1, errorCode: 32 });

@@ -1,25 +1,32 @@
 import type { AppLoadContext } from "react-router";
 import { describe, expect, test } from "vitest";
+import { refusalOf, routeContext } from "~/test/route-context";
 import { requireAdmin, type GateRefusal } from "./admin.server";
 
 const SITE = "https://oddwire.test";
 
+const userRow = ({ id, isAdmin }: { id: string; isAdmin: boolean }) => ({
+  id,
+  name: id,
+  email: `${id}@oddwire.test`,
+  emailVerified: true,
+  image: null,
+  isAdmin,
+  createdAt: new Date(0),
+  updatedAt: new Date(0),
+});
+
 function contextFor(user: { id: string; isAdmin: boolean } | null): AppLoadContext {
-  return {
+  return routeContext({
     getSessionUser: async () => (user ? { id: user.id, email: `${user.id}@oddwire.test`, name: user.id, emailVerified: true } : null),
-    repos: { users: { findById: async () => (user ? { isAdmin: user.isAdmin } : null) } },
+    repos: { users: { findById: async () => (user ? userRow(user) : null) } },
     config: { siteUrl: SITE, contactEmail: "tips@oddwire.test", socialUrl: "" },
     logger: { warn: () => {}, error: () => {} },
-  } as unknown as AppLoadContext;
+  });
 }
 
 async function statusOf(promise: Promise<unknown>): Promise<number | "allowed"> {
-  try {
-    await promise;
-    return "allowed";
-  } catch (thrown) {
-    return (thrown as { init?: { status?: number } }).init?.status ?? -1;
-  }
+  return (await refusalOf(promise))?.status ?? "allowed";
 }
 
 const get = new Request(`${SITE}/admin`);
@@ -41,11 +48,11 @@ describe("the admin gate", () => {
   });
 
   test("with SITE_URL unset, a change is accepted from either loopback spelling of the port, and from no other", async () => {
-    const admin = {
+    const admin = routeContext({
       ...contextFor({ id: "boss", isAdmin: true }),
       config: { siteUrl: "http://localhost:3000", contactEmail: "tips@oddwire.test", socialUrl: "" },
       trustedOrigins: ["http://localhost:3000", "http://127.0.0.1:3000"],
-    } as AppLoadContext;
+    });
     const change = (origin: string) =>
       new Request(`${origin}/admin/users`, { method: "POST", headers: { origin }, body: new URLSearchParams({ a: "1" }) });
     expect(await statusOf(requireAdmin({ request: change("http://localhost:3000"), context: admin }))).toBe("allowed");
@@ -56,12 +63,9 @@ describe("the admin gate", () => {
 
   test("a change from another address is refused with which address to use, for the screen and for JSON callers", async () => {
     const admin = contextFor({ id: "boss", isAdmin: true });
-    const refusal = await requireAdmin({ request: post("http://127.0.0.1:3000"), context: admin }).then(
-      () => null,
-      (thrown: { data: GateRefusal; init: { status: number } }) => thrown,
-    );
-    expect(refusal?.init.status).toBe(403);
-    expect(refusal?.data).toEqual({
+    const refusal = await refusalOf(requireAdmin({ request: post("http://127.0.0.1:3000"), context: admin }));
+    expect(refusal?.status).toBe(403);
+    expect(refusal?.body).toEqual<GateRefusal>({
       gate: "foreign-origin",
       origin: "http://127.0.0.1:3000",
       siteOrigin: SITE,

@@ -3,28 +3,21 @@ import { describe, expect, test } from "vitest";
 import { makeStory } from "~/db/testing/factories";
 import { testDatabaseForFile } from "~/db/testing/test-database";
 import { createRateLimiter } from "~/lib/rate-limit";
+import { refusalOf, routeArgs, routeContext } from "~/test/route-context";
 import { loader } from "./search";
 
 const t = testDatabaseForFile();
 
 function contextFor(clientAddress: string, search = createRateLimiter({ burst: 3, perMinute: 1, now: () => 0 })) {
-  return {
+  return routeContext({
     repos: t.repos,
     clientAddress,
     rateLimits: { search, suggestions: createRateLimiter({ burst: 3, perMinute: 1 }) },
     logger: { error: () => {}, warn: () => {} },
-  } as unknown as AppLoadContext;
+  });
 }
 
-const searchFor = (q: string, context: AppLoadContext) =>
-  loader({ request: new Request(`http://localhost/search?q=${encodeURIComponent(q)}`), context, params: {} } as Parameters<typeof loader>[0]);
-
-async function refusal(promise: Promise<unknown>) {
-  return promise.then(
-    () => null,
-    (thrown: { data: { message: string }; init: { status: number; headers: Record<string, string> } }) => thrown,
-  );
-}
+const searchFor = (q: string, context: AppLoadContext) => loader(routeArgs(new Request(`http://localhost/search?q=${encodeURIComponent(q)}`), context, {}));
 
 describe("the search page's loader", () => {
   test("answers a client that searches past its allowance with 429, how long to wait, and leaves other clients alone", async () => {
@@ -33,10 +26,10 @@ describe("the search page's loader", () => {
     const busy = contextFor("203.0.113.7", limiter);
     for (const q of ["goat", "mayor", "elected"]) expect((await searchFor(q, busy)).results.total).toBe(1);
 
-    const refused = await refusal(searchFor("goat", busy));
-    expect(refused?.init.status).toBe(429);
-    expect(refused?.init.headers["Retry-After"]).toBe("60");
-    expect(refused?.data.message).toBe("Too many searches from your address. Please wait 60 seconds and try again.");
+    const refused = await refusalOf(searchFor("goat", busy));
+    expect(refused?.status).toBe(429);
+    expect(refused?.headers.get("Retry-After")).toBe("60");
+    expect(refused?.body).toEqual({ message: "Too many searches from your address. Please wait 60 seconds and try again." });
 
     expect((await searchFor("goat", contextFor("203.0.113.8", limiter))).results.total).toBe(1);
   });

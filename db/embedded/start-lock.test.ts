@@ -30,6 +30,7 @@ test("callers in one process take turns, and the lock file is gone afterwards", 
     ["a", "b", "c"].map((name) =>
       withFileLock(lockFile, async () => {
         order.push(`${name} in`);
+        // Held a while, across the others' attempts: a lock that let one in would interleave the order.
         await new Promise((resolve) => setTimeout(resolve, 20));
         order.push(`${name} out`);
       }),
@@ -43,6 +44,7 @@ test("a lock held by another live process is waited for, and taken once it is re
   const holder = otherProcess();
   writeFileSync(lockFile, processStamp(holder));
   await expect(withFileLock(lockFile, async () => "never", 300)).rejects.toMatchObject({ code: "EMBEDDED_LOCK_TIMEOUT", message: expect.stringContaining(String(holder)) });
+  // Released while the next caller waits (it has up to 5 s): taken then, not refused.
   setTimeout(() => rmSync(lockFile), 200);
   await expect(withFileLock(lockFile, async () => "mine", 5000)).resolves.toBe("mine");
 });

@@ -364,15 +364,29 @@ describe("stopping a cycle", () => {
 
 describe("leases", () => {
   test("a running cycle keeps renewing its sources' leases: another runner meanwhile skips them, and they are free when it ends", async () => {
-    server.handle("/slow-lease.xml", (_req, res) => {
-      setTimeout(() => res.writeHead(200, { "content-type": "application/rss+xml" }).end(rssFeed(THREE)), 1_200);
+    // The feed answers when the test says so: the first cycle is busy with its source until then.
+    let answerFeed = () => {};
+    const feedAsked = new Promise<void>((asked) => {
+      server.handle("/slow-lease.xml", (_req, res) => {
+        answerFeed = () => res.writeHead(200, { "content-type": "application/rss+xml" }).end(rssFeed(THREE));
+        asked();
+      });
     });
     const source = await rssSource("/slow-lease.xml");
-    const first = runIngestionCycle(deps(), { scope: "all", leaseMs: 400, leaseRenewMs: 100 });
-    // Well past the first lease: only its renewals keep the source taken.
-    await new Promise((resolve) => setTimeout(resolve, 800));
-    const second = await runIngestionCycle(deps(), { scope: "all", leaseMs: 400, leaseRenewMs: 100 });
-    expect(second.sources_processed).toBe(0);
+    const leaseUntil = async () => (await t.db.select({ leaseUntil: sources.leaseUntil }).from(sources).where(eq(sources.id, source.id)))[0]?.leaseUntil?.getTime();
+    let at = Date.parse("2026-03-01T12:00:00Z");
+    const clock = () => at;
+    const first = runIngestionCycle(deps({ now: clock }), { scope: "all", leaseMs: 400, leaseRenewMs: 20 });
+    try {
+      await feedAsked;
+      // Well past the first lease (it ran to 12:00:00.400): only a renewal keeps the source taken.
+      at += 800;
+      await expect.poll(leaseUntil, { timeout: 5_000 }).toBe(at + 400);
+      const second = await runIngestionCycle(deps({ now: clock }), { scope: "all", leaseMs: 400, leaseRenewMs: 20 });
+      expect(second.sources_processed).toBe(0);
+    } finally {
+      answerFeed();
+    }
     expect((await first).sources_processed).toBe(1);
     const [row] = await t.db.select().from(sources).where(eq(sources.id, source.id));
     expect(row?.leaseUntil).toBeNull();

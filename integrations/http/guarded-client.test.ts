@@ -581,15 +581,10 @@ describe("requests and responses", () => {
     expect(origin.connections).toBeLessThanOrEqual(2);
     expect(origin.openSockets).toBeGreaterThan(0);
     await http.close();
-    await waitFor(() => origin.openSockets === 0);
-    expect(origin.openSockets).toBe(0);
+    // Socket close events arrive a tick after close() resolves.
+    await expect.poll(() => origin.openSockets, { timeout: 2_000, interval: 10 }).toBe(0);
   });
 });
-
-/** Polls until a condition holds (socket close events arrive a tick after close() resolves). */
-async function waitFor(condition: () => boolean, attempts = 50): Promise<void> {
-  for (let i = 0; i < attempts && !condition(); i += 1) await new Promise((resolve) => setTimeout(resolve, 10));
-}
 
 describe("names that never resolve on the internet", () => {
   test.each(["http://oddplanet.example/feed.xml", "https://news.example.com/", "http://site.invalid/", "http://feed.test./rss"])(

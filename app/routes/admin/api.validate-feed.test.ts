@@ -3,6 +3,7 @@ import { afterAll, beforeAll, expect, test } from "vitest";
 import { FeedParseTimeoutError, type ParseFeedInput } from "~/domain/ingestion/feed/parse-feed";
 import { testHttpClient } from "~/integrations/http/testing";
 import { rssFeed, startTestServer, type TestServer } from "~/test/http-test-server";
+import { routeArgs, routeContext } from "~/test/route-context";
 import { action } from "./api.validate-feed";
 
 // The RSS Validator parses through the load context's parser, which on the server is the worker
@@ -21,14 +22,18 @@ afterAll(async () => {
 });
 
 function contextWith(parseFeed: (input: ParseFeedInput) => Promise<never>): AppLoadContext {
-  return {
+  return routeContext({
     getSessionUser: async () => ({ id: "boss", email: "boss@oddwire.test", name: "Boss", emailVerified: true }),
-    repos: { users: { findById: async () => ({ isAdmin: true }) } },
+    repos: {
+      users: {
+        findById: async (id) => ({ id, name: "Boss", email: "boss@oddwire.test", emailVerified: true, image: null, isAdmin: true, createdAt: new Date(0), updatedAt: new Date(0) }),
+      },
+    },
     config: { siteUrl: SITE, contactEmail: "tips@oddwire.test", socialUrl: "" },
     logger: { warn: () => {}, error: () => {} },
     http,
     parseFeed,
-  } as unknown as AppLoadContext;
+  });
 }
 
 test("the validator parses through the context's time-limited parser and reports a cut-off parse as PARSE_TIMEOUT", async () => {
@@ -42,7 +47,7 @@ test("the validator parses through the context's time-limited parser and reports
     headers: { origin: SITE, "content-type": "application/json" },
     body: JSON.stringify({ rssUrl: `${server.url}/feed.xml` }),
   });
-  const response = (await action({ request, context, params: {} } as never)) as Response;
+  const response = await action(routeArgs(request, context, {}));
   expect(response.status).toBe(200);
   expect(await response.json()).toMatchObject({ ok: false, code: "PARSE_TIMEOUT" });
   expect(parsed).toEqual([`${server.url}/feed.xml`]);

@@ -1,10 +1,12 @@
 import type { AppLoadContext } from "react-router";
+import { z } from "zod";
 import { describe, expect, test } from "vitest";
 import { jobs } from "~/db/schema";
 import { makeJob, makeStory, makeUser } from "~/db/testing/factories";
 import { testDatabaseForFile } from "~/db/testing/test-database";
 import { queueingRunnerForFile } from "~/jobs/testing";
 import type { JobsApi } from "~/jobs/types";
+import { adminAnswer, answerOf, routeArgs, routeContext, type Partly } from "~/test/route-context";
 import { action, loader } from "./dashboard";
 
 // The dashboard's loader and its image actions as the router runs them, with a signed-in admin, on a
@@ -16,45 +18,25 @@ const SITE = "https://oddwire.test";
 
 const queueing = queueingRunnerForFile(() => t.database);
 
-async function signedInAdmin(options: { isAdmin?: boolean; jobs?: JobsApi; repos?: unknown } = {}) {
+async function signedInAdmin(options: { isAdmin?: boolean; jobs?: JobsApi; repos?: Partly<AppLoadContext["repos"]> } = {}) {
   const admin = await makeUser(t.db, { isAdmin: options.isAdmin ?? true, email: "boss@oddwire.test" });
   const errors: unknown[] = [];
   const log = () => {};
-  const context = {
+  const context = routeContext({
     repos: options.repos ?? t.repos,
     jobs: options.jobs ?? queueing(),
     getSessionUser: async () => ({ id: admin.id, email: admin.email, name: admin.name, emailVerified: true }),
     config: { siteUrl: SITE, contactEmail: "tips@oddwire.test", socialUrl: "" },
     logger: { error: (...args: unknown[]) => void errors.push(args), warn: log, info: log, debug: log },
     invalidatePublicPages: () => {},
-  } as unknown as AppLoadContext;
+  });
   return { admin, context, errors };
 }
 
-type Body = {
-  ok?: boolean;
-  jobId?: string;
-  run?: string;
-  toast?: { title: string; description?: string; tone?: string };
-  fields?: Record<string, string>;
-};
-type Answer = { status: number; body: Body };
-
-async function answerOf(result: Promise<unknown>): Promise<Answer> {
-  const value = (await result) as { type?: string; data?: unknown; init?: { status?: number } };
-  if (value && value.type === "DataWithResponseInit") return { status: value.init?.status ?? 200, body: value.data as Body };
-  return { status: 200, body: value as Body };
-}
-
-const act = (context: AppLoadContext, fields: Record<string, string>) =>
-  answerOf(
-    action({
-      request: new Request(`${SITE}/admin`, { method: "POST", headers: { origin: SITE }, body: new URLSearchParams(fields) }),
-      context,
-      params: {},
-    } as never),
-  );
-const load = (context: AppLoadContext) => loader({ request: new Request(`${SITE}/admin`), context, params: {} } as never);
+const imagesAnswer = adminAnswer.extend({ jobId: z.string().optional(), run: z.string().optional() });
+const act = async (context: AppLoadContext, fields: Record<string, string>) =>
+  answerOf(await action(routeArgs(new Request(`${SITE}/admin`, { method: "POST", headers: { origin: SITE }, body: new URLSearchParams(fields) }), context, {})), imagesAnswer);
+const load = (context: AppLoadContext) => loader(routeArgs(new Request(`${SITE}/admin`), context, {}));
 const queuedJobs = () => t.db.select({ id: jobs.id, kind: jobs.kind, status: jobs.status, input: jobs.input, requestedBy: jobs.requestedBy }).from(jobs);
 const minutesAgo = (m: number) => new Date(Date.now() - m * 60_000);
 

@@ -7,6 +7,8 @@ import { testDatabaseForFile } from "~/db/testing/test-database";
 import { createGraphClient, type GraphClient } from "~/integrations/facebook/graph-client";
 import { graphErrors, startFakeGraph, type FakeGraph } from "~/integrations/facebook/testing/fake-graph";
 import type { JobsApi } from "~/jobs/types";
+import { z } from "zod";
+import { adminAnswer, answerOf, refusalOf, routeArgs, routeContext } from "~/test/route-context";
 import { loader as connectionLoader } from "./api.facebook";
 import { action, loader } from "./social";
 
@@ -47,7 +49,7 @@ async function signedInAdmin(options: { connected?: boolean } = {}) {
   const errors: unknown[] = [];
   const recorded = recordingJobs();
   const log = () => {};
-  const context = {
+  const context = routeContext({
     repos: t.repos,
     jobs: recorded.jobs,
     facebook: options.connected === false ? null : graph,
@@ -55,21 +57,16 @@ async function signedInAdmin(options: { connected?: boolean } = {}) {
     config: { siteUrl: SITE, contactEmail: "tips@oddwire.test", socialUrl: "" },
     logger: { error: (...args: unknown[]) => void errors.push(args), warn: log, info: log, debug: log },
     invalidatePublicPages: () => {},
-  } as unknown as AppLoadContext;
+  });
   return { admin, context, errors, ...recorded };
 }
 
-type Answer = { status: number; body: Record<string, unknown> & { toast?: { title: string; description?: string } } };
-
-async function act(context: AppLoadContext, fields: Record<string, string>): Promise<Answer> {
-  const value = (await action({
-    request: new Request(`${SITE}/admin/social`, { method: "POST", headers: { origin: SITE }, body: new URLSearchParams(fields) }),
-    context,
-    params: {},
-  } as never)) as { type?: string; data?: unknown; init?: { status?: number } };
-  if (value && value.type === "DataWithResponseInit") return { status: value.init?.status ?? 200, body: value.data as Answer["body"] };
-  return { status: 200, body: value as Answer["body"] };
-}
+const socialAnswer = adminAnswer.extend({ postRowId: z.number().optional() });
+const act = async (context: AppLoadContext, fields: Record<string, string>) =>
+  answerOf(
+    await action(routeArgs(new Request(`${SITE}/admin/social`, { method: "POST", headers: { origin: SITE }, body: new URLSearchParams(fields) }), context, {})),
+    socialAnswer,
+  );
 
 describe("the Social Media page", () => {
   test("lists the newest published stories not yet posted, and says whether a Page is connected", async () => {
@@ -77,7 +74,7 @@ describe("the Social Media page", () => {
     const older = await makeStory(t.db, { title: "Older", publishDate: new Date("2026-01-01T00:00:00Z") });
     const newer = await makeStory(t.db, { title: "Newer", publishDate: new Date("2026-02-01T00:00:00Z") });
     await makeStory(t.db, { title: "Pending", status: "pending", publishDate: null });
-    const data = await loader({ request: new Request(`${SITE}/admin/social`), context, params: {} } as never);
+    const data = await loader(routeArgs(new Request(`${SITE}/admin/social`), context, {}));
     expect(data.connected).toBe(false);
     expect(data.ready.map((s) => s.id)).toEqual([newer.id, older.id]);
     expect(data.recent).toEqual([]);
@@ -153,7 +150,7 @@ describe("the Social Media page", () => {
 
   test("a failure of our own (the job queue down) is logged and answered with 'Failed to post to Facebook'", async () => {
     const { context, errors } = await signedInAdmin();
-    const broken = { ...context, jobs: { ...context.jobs, enqueue: async () => Promise.reject(new Error("queue table missing")) } } as unknown as AppLoadContext;
+    const broken = routeContext({ ...context, jobs: { ...context.jobs, enqueue: async () => Promise.reject(new Error("queue table missing")) } });
     const story = await makeStory(t.db);
     const answer = await act(broken, { intent: "post", storyId: String(story.id), message: "Hello" });
     expect(answer.status).toBe(500);
@@ -176,7 +173,7 @@ describe("the Social Media page", () => {
 
 describe("GET /admin/api/facebook", () => {
   const check = async (context: AppLoadContext) => {
-    const response = (await connectionLoader({ request: new Request(`${SITE}/admin/api/facebook`), context, params: {} } as never)) as Response;
+    const response = await connectionLoader(routeArgs(new Request(`${SITE}/admin/api/facebook`), context, {}));
     return { status: response.status, text: await response.text() };
   };
 
@@ -189,7 +186,7 @@ describe("GET /admin/api/facebook", () => {
       status: { token: "works", summary: "The token works.", health: { page: { id: fake.pageId }, tokenValid: true, missingPermissions: [] } },
     });
     expect(answer.text).not.toContain(fake.pageToken);
-    const withoutPage = { ...context, facebook: null } as unknown as AppLoadContext;
+    const withoutPage = routeContext({ ...context, facebook: null });
     expect(JSON.parse((await check(withoutPage)).text)).toEqual({ connected: false });
   });
 
@@ -218,9 +215,8 @@ describe("GET /admin/api/facebook", () => {
 
   test("is for admins only", async () => {
     const { context } = await signedInAdmin();
-    const anonymous = { ...context, getSessionUser: async () => null } as unknown as AppLoadContext;
-    const refused = await connectionLoader({ request: new Request(`${SITE}/admin/api/facebook`), context: anonymous, params: {} } as never).catch((e: unknown) => e);
-    const status = refused instanceof Response ? refused.status : (refused as { init?: { status?: number } }).init?.status;
-    expect([302, 401, 403]).toContain(status);
+    const anonymous = routeContext({ ...context, getSessionUser: async () => null });
+    const refused = await refusalOf(connectionLoader(routeArgs(new Request(`${SITE}/admin/api/facebook`), anonymous, {})));
+    expect([302, 401, 403]).toContain(refused?.status);
   });
 });

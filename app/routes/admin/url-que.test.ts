@@ -2,15 +2,18 @@ import { Writable } from "node:stream";
 import { eq } from "drizzle-orm";
 import pino from "pino";
 import type { AppLoadContext } from "react-router";
+import { z } from "zod";
 import { afterEach, describe, expect, test } from "vitest";
 import { rejectedStories, urlQueue } from "~/db/schema";
 import { makeSource, makeUrlQueueItem, makeUser } from "~/db/testing/factories";
 import { testDatabaseForFile } from "~/db/testing/test-database";
 import { createJobRunner, type JobHandlers, type JobRunner } from "~/jobs/runner";
-import type { JobsApi, JobView } from "~/jobs/types";
+import type { JobsApi } from "~/jobs/types";
 import { normalizeUrl } from "~/lib/normalize-url";
 import { action, loader } from "./url-que";
 import { idleHandlers } from "~/jobs/testing";
+import { adminAnswer, answerOf, routeArgs, routeContext } from "~/test/route-context";
+import { reaching } from "~/test/reaching";
 
 // The URL Que's loader and action as the router runs them, with a signed-in admin, on a real database.
 
@@ -29,35 +32,25 @@ async function signedInAdmin(jobs: JobsApi = refusedJobs) {
   const admin = await makeUser(t.db, { isAdmin: true, email: "boss@oddwire.test" });
   const errors: unknown[] = [];
   const log = () => {};
-  const context = {
+  const context = routeContext({
     repos: t.repos,
     jobs,
     getSessionUser: async () => ({ id: admin.id, email: admin.email, name: admin.name, emailVerified: true }),
     config: { siteUrl: SITE, contactEmail: "tips@oddwire.test", socialUrl: "" },
     logger: { error: (...args: unknown[]) => void errors.push(args), warn: log, info: log, debug: log },
     invalidatePublicPages: () => {},
-  } as unknown as AppLoadContext;
+  });
   return { admin, context, errors };
 }
 
-type Answer = { status: number; body: { ok?: boolean; jobId?: string; requested?: number; toast?: { title: string; description?: string; tone?: string } } };
-
-async function answerOf(result: Promise<unknown>): Promise<Answer> {
-  const value = (await result) as { type?: string; data?: unknown; init?: { status?: number } };
-  if (value && value.type === "DataWithResponseInit") return { status: value.init?.status ?? 200, body: value.data as Answer["body"] };
-  return { status: 200, body: value as Answer["body"] };
-}
-
-const act = (context: AppLoadContext, fields: Record<string, string>) =>
+const urlQueAnswer = adminAnswer.extend({ jobId: z.string().optional(), requested: z.number().optional() });
+const act = async (context: AppLoadContext, fields: Record<string, string>) =>
   answerOf(
-    action({
-      request: new Request(`${SITE}/admin/url-que`, { method: "POST", headers: { origin: SITE }, body: new URLSearchParams(fields) }),
-      context,
-      params: {},
-    } as never),
+    await action(routeArgs(new Request(`${SITE}/admin/url-que`, { method: "POST", headers: { origin: SITE }, body: new URLSearchParams(fields) }), context, {})),
+    urlQueAnswer,
   );
 
-const list = (context: AppLoadContext, search = "") => loader({ request: new Request(`${SITE}/admin/url-que${search}`), context, params: {} } as never);
+const list = (context: AppLoadContext, search = "") => loader(routeArgs(new Request(`${SITE}/admin/url-que${search}`), context, {}));
 const urlsOf = (data: Awaited<ReturnType<typeof list>>) => data.items.map((item) => item.url);
 const hoursAgo = (h: number) => new Date(Date.now() - h * 3_600_000);
 const queuedUrls = async () => (await t.db.select({ url: urlQueue.url }).from(urlQueue)).map((r) => r.url).sort();
@@ -110,7 +103,7 @@ describe("the URL Que list", () => {
 
   test("a signed-out visitor gets the sign-in screen's 401, not the queue", async () => {
     const { context } = await signedInAdmin();
-    const signedOut = { ...context, getSessionUser: async () => null } as unknown as AppLoadContext;
+    const signedOut = routeContext({ ...context, getSessionUser: async () => null });
     await expect(list(signedOut)).rejects.toMatchObject({ init: { status: 401 } });
   });
 });
@@ -220,11 +213,7 @@ describe("Scrape Selected", () => {
 
     expect(answer).toMatchObject({ status: 200, body: { ok: true, requested: 2 } });
     const jobId = answer.body.jobId!;
-    let job: JobView | null = null;
-    for (const deadline = Date.now() + 15_000; Date.now() < deadline; await new Promise((r) => setTimeout(r, 50))) {
-      job = await runner.get(jobId);
-      if (job && job.status !== "queued" && job.status !== "running") break;
-    }
+    const job = await reaching(() => runner.get(jobId), (j) => j !== null && j.status !== "queued" && j.status !== "running", "the scrape job to end");
     expect(job).toMatchObject({ kind: "scrape-queue", status: "succeeded", result: { succeeded: 2, total: 2 } });
     expect(seen).toEqual([{ ids: [a.id, b.id] }]);
   });
