@@ -235,7 +235,7 @@ describe("'Discover now' on a source", () => {
 });
 
 describe("'Trigger RSS Ingestion' starts a job as every other start does", () => {
-  const withJobs = (context: AppLoadContext) => ({ ...context, jobs: queueing() }) as unknown as AppLoadContext;
+  const withJobs = (context: AppLoadContext) => routeContext({ ...context, jobs: queueing() });
 
   test("the sources page's ingest intent queues one cycle, requested by the admin, with the canonical URL choice", async () => {
     const { admin, context, errors } = await signedInAdmin();
@@ -250,7 +250,7 @@ describe("'Trigger RSS Ingestion' starts a job as every other start does", () =>
 
   test("a signed-in user who is not an admin is refused: 403, and no job", async () => {
     const { context } = await signedInAdmin({ isAdmin: false });
-    await expect(run(sourcesAction, post("/admin/sources", { intent: "ingest" }), withJobs(context))).rejects.toMatchObject({ init: { status: 403 } });
+    expect((await refusalOf(run(sourcesAction, post("/admin/sources", { intent: "ingest" }), withJobs(context))))?.status).toBe(403);
     expect(await t.db.select().from(jobs)).toEqual([]);
   });
 });

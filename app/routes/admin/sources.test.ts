@@ -1,7 +1,7 @@
-import type { AppLoadContext } from "react-router";
 import { describe, expect, test } from "vitest";
 import { makeSource, makeStory, makeUser } from "~/db/testing/factories";
 import { testDatabaseForFile } from "~/db/testing/test-database";
+import { routeArgs, routeContext } from "~/test/route-context";
 import { loader } from "./sources";
 
 // The Sources page's loader, as the router runs it for a signed-in admin, on a real database.
@@ -13,13 +13,13 @@ const DAY = 86_400_000;
 async function load(search: string) {
   const admin = await makeUser(t.db, { isAdmin: true });
   const log = () => {};
-  const context = {
+  const context = routeContext({
     repos: t.repos,
     getSessionUser: async () => ({ id: admin.id, email: admin.email, name: admin.name, emailVerified: true }),
     config: { siteUrl: SITE },
     logger: { error: log, warn: log, info: log, debug: log },
-  } as unknown as AppLoadContext;
-  return loader({ request: new Request(`${SITE}/admin/sources${search}`), context, params: {} } as never);
+  });
+  return loader(routeArgs(new Request(`${SITE}/admin/sources${search}`), context, {}));
 }
 
 describe("the Sources page's yield", () => {
