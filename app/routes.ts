@@ -19,7 +19,7 @@ export default [
     route("categories", "routes/admin/categories.tsx"),
     route("users", "routes/admin/users.tsx"),
     route("sources", "routes/admin/sources.tsx"),
-    route("url-que", "routes/admin/url-que.tsx"),
+    route("url-que", "routes/admin/url-queue.tsx"),
     route("social", "routes/admin/social.tsx"),
   ]),
   route("admin/sources.opml", "routes/admin/sources-opml.ts"),

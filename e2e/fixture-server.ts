@@ -139,7 +139,7 @@ await makeSource(database.db, {
 await makeSource(database.db, { ...SOURCES_PAGE.scraper, sourceType: "web_scraping", status: "inactive", rssFeedUrl: null, scrapingConfig: { startUrls: [`${SOURCES_PAGE.scraper.websiteUrl}/news`], crawlDelay: 1000 } });
 // ---- end of the Sources page block ----
 
-// ---- URL Que (admin-url-que.spec.ts): two inactive Web Scraping sources, their queue, and two article pages to scrape ----
+// ---- URL Que (admin-url-queue.spec.ts): two inactive Web Scraping sources, their queue, and two article pages to scrape ----
 for (const [pathname, page] of Object.entries(queueSitePages(toolsSite.url))) toolsSite.route(pathname, page);
 const marsh = await makeSource(database.db, {
   name: QUEUE_SOURCES.marsh,

@@ -127,7 +127,7 @@ export const SOURCES_PAGE = {
   },
 };
 
-// ---- URL Que (admin-url-que.spec.ts): two inactive Web Scraping sources and their queued URLs ----
+// ---- URL Que (admin-url-queue.spec.ts): two inactive Web Scraping sources and their queued URLs ----
 // Inactive, so the minute discovery poll leaves them alone and the list stays as seeded.
 export const QUEUE_SOURCES = { marsh: "Marsh Crawler", dune: "Dune Crawler" };
 // Article pages on the fixture site (served beside the Sources tools' pages) that Scrape Selected stores.

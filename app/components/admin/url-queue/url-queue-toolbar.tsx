@@ -26,7 +26,7 @@ function SelectAll({ listed, selected, onChange }: { listed: number; selected: n
 }
 
 /** The line over the list: select all, the counts, and Refresh, Scrape, Reject and Delete Selected. */
-export function UrlQueToolbar({
+export function UrlQueueToolbar({
   listed,
   selected,
   limit,

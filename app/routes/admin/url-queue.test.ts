@@ -10,7 +10,7 @@ import { testDatabaseForFile } from "~/db/testing/test-database";
 import { createJobRunner, type JobHandlers, type JobRunner } from "~/jobs/runner";
 import type { JobsApi } from "~/jobs/types";
 import { normalizeUrl } from "~/lib/normalize-url";
-import { action, loader } from "./url-que";
+import { action, loader } from "./url-queue";
 import { idleHandlers } from "~/jobs/testing";
 import { adminAnswer, answerOf, routeArgs, routeContext } from "~/test/route-context";
 import { reaching } from "~/test/reaching";
@@ -43,11 +43,11 @@ async function signedInAdmin(jobs: JobsApi = refusedJobs) {
   return { admin, context, errors };
 }
 
-const urlQueAnswer = adminAnswer.extend({ jobId: z.string().optional(), requested: z.number().optional() });
+const urlQueueAnswer = adminAnswer.extend({ jobId: z.string().optional(), requested: z.number().optional() });
 const act = async (context: AppLoadContext, fields: Record<string, string>) =>
   answerOf(
     await action(routeArgs(new Request(`${SITE}/admin/url-que`, { method: "POST", headers: { origin: SITE }, body: new URLSearchParams(fields) }), context, {})),
-    urlQueAnswer,
+    urlQueueAnswer,
   );
 
 const list = (context: AppLoadContext, search = "") => loader(routeArgs(new Request(`${SITE}/admin/url-que${search}`), context, {}));

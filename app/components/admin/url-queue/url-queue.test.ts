@@ -1,13 +1,13 @@
 import { describe, expect, test } from "vitest";
 import { DEFAULT_URL_QUEUE_STATUS, URL_QUEUE_STATUSES } from "~/domain/crawl/url-queue";
 import { jobResult } from "~/domain/jobs/kinds";
-import { urlQueList } from "./filters";
-import { URL_QUE_TEXT } from "./texts";
+import { urlQueueList } from "./filters";
+import { URL_QUEUE_TEXT } from "./texts";
 import { formatLastmod } from "./url-queue-list";
 import { scrapeProgress } from "./use-scrape-job";
 
 const statuses = { options: URL_QUEUE_STATUSES, fallback: DEFAULT_URL_QUEUE_STATUS };
-const list = urlQueList(statuses);
+const list = urlQueueList(statuses);
 
 describe("the URL Que's filters in the address", () => {
   test.each([
@@ -42,14 +42,14 @@ describe("the URL Que's filters in the address", () => {
 
 describe("the URL Que's words", () => {
   test("a scrape without rate limits says all were processed", () => {
-    expect(URL_QUE_TEXT.scrapeComplete(jobResult("scrape-queue", { result: { succeeded: 3, failed: 1, rate_limited: 0, total: 4, results: [] } }))).toEqual({
+    expect(URL_QUEUE_TEXT.scrapeComplete(jobResult("scrape-queue", { result: { succeeded: 3, failed: 1, rate_limited: 0, total: 4, results: [] } }))).toEqual({
       title: "Scrape complete: Succeeded 3, Failed 1. New items appear under Stories -> Pending.",
       description: "All selected URLs were processed.",
     });
   });
 
   test("a scrape that hit rate limits says those URLs were left queued for retry", () => {
-    expect(URL_QUE_TEXT.scrapeComplete(jobResult("scrape-queue", { result: { succeeded: 1, failed: 2, rate_limited: 2, total: 3 } }))).toEqual({
+    expect(URL_QUEUE_TEXT.scrapeComplete(jobResult("scrape-queue", { result: { succeeded: 1, failed: 2, rate_limited: 2, total: 3 } }))).toEqual({
       title: "Scrape complete: Succeeded 1, Failed 2. New items appear under Stories -> Pending.",
       description: "Some requests hit rate limits (2); those URLs were left queued for retry.",
     });
@@ -61,9 +61,9 @@ describe("the URL Que's words", () => {
   });
 
   test("the delete confirmation, reject and delete toasts are the spec's", () => {
-    expect(URL_QUE_TEXT.confirmDelete(2)).toBe("Are you sure you want to permanently delete 2 URLs from the queue? This action cannot be undone.");
-    expect(URL_QUE_TEXT.rejected(2)).toEqual({ title: "Rejected", description: "Rejected 2 URLs. They won't appear in future URL processing." });
-    expect(URL_QUE_TEXT.deleted(2)).toEqual({ title: "Deleted", description: "Permanently removed 2 URLs from the queue." });
+    expect(URL_QUEUE_TEXT.confirmDelete(2)).toBe("Are you sure you want to permanently delete 2 URLs from the queue? This action cannot be undone.");
+    expect(URL_QUEUE_TEXT.rejected(2)).toEqual({ title: "Rejected", description: "Rejected 2 URLs. They won't appear in future URL processing." });
+    expect(URL_QUEUE_TEXT.deleted(2)).toEqual({ title: "Deleted", description: "Permanently removed 2 URLs from the queue." });
   });
 
   test("the progress line counts the job's pages, or the URLs sent until the job has counted them", () => {

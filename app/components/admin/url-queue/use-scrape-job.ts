@@ -3,10 +3,10 @@ import { toast } from "sonner";
 import { useFollowedJob, type ParseFollowed } from "~/app/components/admin/job-poll";
 import type { JobView } from "~/jobs/types";
 import { jobResult } from "~/domain/jobs/kinds";
-import { URL_QUE_TEXT } from "./texts";
+import { URL_QUEUE_TEXT } from "./texts";
 
 // The running scrape is kept for the tab, so a reload of the page follows it again.
-const STORAGE_KEY = "oddwire:url-que-scrape";
+const STORAGE_KEY = "oddwire:url-queue-scrape";
 
 /** A scrape the page is following: its job, how many URLs were sent, and the job's last report. */
 export type ScrapeRun = { jobId: string; requested: number; job: JobView | null };
@@ -15,7 +15,7 @@ export type ScrapeRun = { jobId: string; requested: number; job: JobView | null 
 export function scrapeProgress(run: ScrapeRun): { done: number; total: number; line: string } {
   const total = run.job?.total ?? run.requested;
   const done = Math.min(run.job?.progress ?? 0, total);
-  return { done, total, line: URL_QUE_TEXT.scrapeProgress(done, total) };
+  return { done, total, line: URL_QUEUE_TEXT.scrapeProgress(done, total) };
 }
 
 const parseRun: ParseFollowed<{ jobId: string; requested: number }> = (value) =>
@@ -36,7 +36,7 @@ export function useScrapeJob({ onFailed }: { onFailed: () => void }) {
     onEnd: (_run, finished, detail) => {
       if (finished?.status === "succeeded") {
         const counts = jobResult("scrape-queue", finished);
-        const message = URL_QUE_TEXT.scrapeComplete(counts);
+        const message = URL_QUEUE_TEXT.scrapeComplete(counts);
         (counts.failed > 0 ? toast.warning : toast.success)(message.title, { description: message.description });
         void navigate("/admin/stories", { state: { fromScrape: true } });
         return;
@@ -44,7 +44,7 @@ export function useScrapeJob({ onFailed }: { onFailed: () => void }) {
       const reason = finished
         ? (finished.error ?? (finished.status === "cancelled" ? "The scrape was stopped before it finished." : "The scrape stopped with an error."))
         : `The scrape's progress can no longer be read (${String(detail)}). It may still finish: press Refresh later.`;
-      toast.error(URL_QUE_TEXT.scrapeFailed, { description: reason });
+      toast.error(URL_QUEUE_TEXT.scrapeFailed, { description: reason });
       onFailed();
       void revalidator.revalidate();
     },

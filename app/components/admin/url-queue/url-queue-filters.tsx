@@ -1,10 +1,10 @@
 import { useMemo } from "react";
 import { FilterBar } from "~/app/components/admin/filter-bar";
-import { STATUS_LABELS, urlQueList, type StatusChoices, type UrlQueFilters } from "./filters";
+import { STATUS_LABELS, urlQueueList, type StatusChoices, type UrlQueueFilters } from "./filters";
 
 /** Source, Status and 'Search URL', on the back office's one filter bar. */
-export function UrlQueFiltersBar({ filters, statuses, sources }: { filters: UrlQueFilters; statuses: StatusChoices; sources: { id: number; name: string }[] }) {
-  const list = useMemo(() => urlQueList(statuses), [statuses]);
+export function UrlQueueFiltersBar({ filters, statuses, sources }: { filters: UrlQueueFilters; statuses: StatusChoices; sources: { id: number; name: string }[] }) {
+  const list = useMemo(() => urlQueueList(statuses), [statuses]);
   return (
     <FilterBar
       label="Filter the URL queue"

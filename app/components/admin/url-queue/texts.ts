@@ -5,7 +5,7 @@ import type { JobResult } from "~/domain/jobs/kinds";
 /** What a finished scrape-queue job reports. */
 export type ScrapeCounts = JobResult<"scrape-queue">;
 
-export const URL_QUE_TEXT = {
+export const URL_QUEUE_TEXT = {
   noSelection: { title: "No selection", description: "Select at least one URL." },
   rejected: (n: number) => ({ title: "Rejected", description: `Rejected ${n} URLs. They won't appear in future URL processing.` }),
   rejectFailed: "Reject failed",

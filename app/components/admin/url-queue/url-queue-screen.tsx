@@ -7,17 +7,17 @@ import { Notice } from "~/app/components/states";
 import { useActionToast, type ActionResult } from "~/app/lib/action-toast";
 import { usePageLoading } from "~/app/lib/use-page-loading";
 import type { UrlQueueItem } from "~/domain/crawl/url-queue";
-import { urlQueList, type StatusChoices, type UrlQueFilters } from "./filters";
-import { URL_QUE_TEXT } from "./texts";
-import { UrlQueFiltersBar } from "./url-que-filters";
-import { ScrapeProgressBar, UrlQueToolbar, type QueueIntent } from "./url-que-toolbar";
+import { urlQueueList, type StatusChoices, type UrlQueueFilters } from "./filters";
+import { URL_QUEUE_TEXT } from "./texts";
+import { UrlQueueFiltersBar } from "./url-queue-filters";
+import { ScrapeProgressBar, UrlQueueToolbar, type QueueIntent } from "./url-queue-toolbar";
 import { UrlQueueList } from "./url-queue-list";
 import { scrapeProgress, useScrapeJob } from "./use-scrape-job";
 
 /** What the URL Que's action answers: a toast, or for a scrape the job to follow. */
-export type UrlQueAnswer = ActionResult | { ok: true; jobId: string; requested: number };
+export type UrlQueueAnswer = ActionResult | { ok: true; jobId: string; requested: number };
 
-export const URL_QUE_PATH = "/admin/url-que";
+export const URL_QUEUE_PATH = "/admin/url-que";
 const linkClass = "font-semibold text-ufo-deep underline decoration-2 underline-offset-2 hover:text-ink";
 
 function EmptyQueue({ filtered }: { filtered: boolean }) {
@@ -26,7 +26,7 @@ function EmptyQueue({ filtered }: { filtered: boolean }) {
       <Notice title="No URLs match these filters" heading="h2">
         <p>
           Try another source or status, or clear the search.{" "}
-          <Link to={URL_QUE_PATH} className={linkClass}>
+          <Link to={URL_QUEUE_PATH} className={linkClass}>
             Show every queued URL
           </Link>
         </p>
@@ -48,7 +48,7 @@ function EmptyQueue({ filtered }: { filtered: boolean }) {
 }
 
 /** The URL Que: filters, the bulk actions on a selection, and the queue list. */
-export function UrlQueScreen({
+export function UrlQueueScreen({
   items,
   sources,
   filters,
@@ -57,19 +57,19 @@ export function UrlQueScreen({
 }: {
   items: UrlQueueItem[];
   sources: { id: number; name: string }[];
-  filters: UrlQueFilters;
+  filters: UrlQueueFilters;
   statuses: StatusChoices;
   limit: number;
 }) {
   const [selected, setSelected] = useState<Set<number>>(new Set());
   const confirm = useConfirm();
-  const fetcher = useFetcher<UrlQueAnswer>();
+  const fetcher = useFetcher<UrlQueueAnswer>();
   const revalidator = useRevalidator();
   const scrape = useScrapeJob({ onFailed: () => setSelected(new Set()) });
   useActionToast(fetcher.data && "toast" in fetcher.data ? fetcher.data : undefined);
 
   // The selection belongs to one set of filters; a reload keeps only the rows still listed.
-  const key = urlQueList(statuses).href(filters);
+  const key = urlQueueList(statuses).href(filters);
   const [seen, setSeen] = useState({ key, items });
   if (seen.key !== key || seen.items !== items) {
     setSeen({ key, items });
@@ -85,7 +85,7 @@ export function UrlQueScreen({
     else if (fetcher.data?.ok) setSelected(new Set());
   }
 
-  const pageLoading = usePageLoading(URL_QUE_PATH) !== null;
+  const pageLoading = usePageLoading(URL_QUEUE_PATH) !== null;
   const loading =
     pageLoading ||
     revalidator.state === "loading" ||
@@ -104,12 +104,12 @@ export function UrlQueScreen({
   const submit = (action: QueueIntent, ids: number[]) => fetcher.submit({ intent: action, ids: JSON.stringify(ids) }, { method: "post" });
   const act = (action: QueueIntent) => {
     if (selected.size === 0) {
-      toast.error(URL_QUE_TEXT.noSelection.title, { description: URL_QUE_TEXT.noSelection.description });
+      toast.error(URL_QUEUE_TEXT.noSelection.title, { description: URL_QUEUE_TEXT.noSelection.description });
       return;
     }
     const ids = [...selected];
     // Delete asks first.
-    if (action === "delete") confirm.ask({ title: "Delete URLs", message: <p>{URL_QUE_TEXT.confirmDelete(ids.length)}</p>, confirmLabel: "Delete", onConfirm: () => submit("delete", ids) });
+    if (action === "delete") confirm.ask({ title: "Delete URLs", message: <p>{URL_QUEUE_TEXT.confirmDelete(ids.length)}</p>, confirmLabel: "Delete", onConfirm: () => submit("delete", ids) });
     else submit(action, ids);
   };
   const filtered = filters.sourceId !== null || filters.status !== statuses.fallback || filters.q !== "";
@@ -117,8 +117,8 @@ export function UrlQueScreen({
   return (
     <>
       <PageHeader title="URL Que" description="Article URLs found on Web Scraping sources, waiting to be scraped into Pending stories." />
-      <UrlQueFiltersBar filters={filters} statuses={statuses} sources={sources} />
-      <UrlQueToolbar
+      <UrlQueueFiltersBar filters={filters} statuses={statuses} sources={sources} />
+      <UrlQueueToolbar
         listed={items.length}
         selected={selected.size}
         limit={limit}
