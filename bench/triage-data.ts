@@ -1,6 +1,7 @@
 // Data for `npm run bench:triage`: public labelled news read from files (see bench/data/README.md),
 // and synthetic decisions of realistic size for the speed figures.
 import { readFileSync } from "node:fs";
+import { seededRandom } from "~/lib/seeded-random";
 
 /** One labelled news item, in the order of its publication date. */
 export type LabelledItem = { date: string; category: string; title: string; summary: string | null; linkHost: string | null };
@@ -93,14 +94,3 @@ export function syntheticDecisions(count: number, seed = 7) {
   });
 }
 
-/** A deterministic pseudo-random generator (mulberry32): the same seed gives the same data. */
-function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}

@@ -1,5 +1,6 @@
 import { DEFAULT_CATEGORIES } from "~/domain/categories/default-categories";
 import { slugify } from "~/lib/slug";
+import { seededRandom } from "~/lib/seeded-random";
 
 // Deterministic demo content: the same run of the generator always yields the same stories and
 // URLs, so seeding twice adds nothing. Dates are relative to `now` so the site always looks alive.
@@ -251,23 +252,11 @@ const DETAILS = [
   "Tourists have begun arriving in {p} hoping to see it for themselves.",
 ];
 
-// Small, fast, seeded PRNG so the content is the same on every run.
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 export const DEMO_STORY_COUNTS = { published: 265, pending: 45, rejected: 30 } as const;
 
 /** The demo stories, newest first; `now` anchors their dates. */
 export function demoStories(now: Date): DemoStory[] {
-  const random = mulberry32(20250101);
+  const random = seededRandom(20250101);
   const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)] as T;
   const total = DEMO_STORY_COUNTS.published + DEMO_STORY_COUNTS.pending + DEMO_STORY_COUNTS.rejected;
   const seen = new Set<string>();

@@ -2,6 +2,7 @@ import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore
 import type { JobView } from "~/jobs/types";
 import { requestJson } from "./admin-fetch";
 import { readStorage, writeStorage } from "./browser-storage";
+import { useActionToast, type ActionResult } from "~/app/lib/action-toast";
 
 const POLL_MS = 500;
 /** Polls that may fail in a row (a restarting server, a dropped connection) before the job is given up. */
@@ -127,4 +128,16 @@ export function useFollowedJob<Run extends FollowedJob>(options: {
   });
   const follow = useCallback((next: Run) => followJob(key, next), [key]);
   return { run, job, follow };
+}
+
+/**
+ * What a button that starts background work does with its action's answer: follows the job it
+ * answered with (`{ ok, jobId }`), or shows the toast of a refusal.
+ */
+export function useFollowAnswer(answer: { ok: true; jobId: string } | ActionResult | undefined, follow: (run: FollowedJob) => void): void {
+  const answeredJob = answer && "jobId" in answer ? answer.jobId : null;
+  useEffect(() => {
+    if (answeredJob) follow({ jobId: answeredJob });
+  }, [answeredJob, follow]);
+  useActionToast(answer && !("jobId" in answer) ? answer : undefined);
 }

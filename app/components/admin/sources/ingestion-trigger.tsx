@@ -1,4 +1,4 @@
-import { useEffect, useSyncExternalStore } from "react";
+import { useSyncExternalStore } from "react";
 import { useFetcher, useNavigate, useRevalidator } from "react-router";
 import { toast } from "sonner";
 import type { FailedSource } from "~/domain/sources/sources";
@@ -6,7 +6,6 @@ import { jobResult } from "~/domain/jobs/kinds";
 import type { JobView } from "~/jobs/types";
 import { requestJson } from "~/app/components/admin/admin-fetch";
 import { readStorage, writeStorage } from "~/app/components/admin/browser-storage";
-import { useActionToast } from "~/app/lib/action-toast";
 import {
   INGESTION_FAILED,
   type IngestAnswer,
@@ -18,7 +17,7 @@ import {
   RUNNING_JOB_KEY,
   TROUBLED_SOURCES_HREF,
 } from "./ingestion-messages";
-import { useFollowedJob } from "~/app/components/admin/job-poll";
+import { useFollowAnswer, useFollowedJob } from "~/app/components/admin/job-poll";
 import { Spinner } from "./spinner";
 
 // The last finished run is kept in localStorage, for the panel's last-run line.
@@ -86,12 +85,7 @@ export function IngestionTrigger({ useCanonical = false, align = "end" }: { useC
       }
     },
   });
-  const answer = fetcher.data;
-  const answeredJob = answer && "jobId" in answer ? answer.jobId : null;
-  useEffect(() => {
-    if (answeredJob) follow({ jobId: answeredJob });
-  }, [answeredJob, follow]);
-  useActionToast(answer && !("jobId" in answer) ? answer : undefined);
+  useFollowAnswer(fetcher.data, follow);
   const running = fetcher.state !== "idle" || run !== null;
 
   const trigger = () => fetcher.submit({ intent: "ingest", useCanonical: String(useCanonical) }, { method: "post", action: "/admin/sources" });

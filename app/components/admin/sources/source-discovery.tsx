@@ -1,12 +1,10 @@
-import { useEffect } from "react";
 import { Link, useFetcher, useRevalidator } from "react-router";
 import { toast } from "sonner";
-import { useActionToast } from "~/app/lib/action-toast";
 import { plural } from "~/app/lib/format";
 import type { DiscoveryStats } from "~/db/schema";
 import type { SourceView } from "~/domain/sources/sources";
 import { discoveryJobKey, discoveryProgressLine, discoveryToast, type DiscoverAnswer } from "./discovery-messages";
-import { useFollowedJob } from "~/app/components/admin/job-poll";
+import { useFollowAnswer, useFollowedJob } from "~/app/components/admin/job-poll";
 import { Spinner } from "./spinner";
 import { linkClass, secondaryButtonClass } from "./ui";
 
@@ -27,12 +25,7 @@ export function DiscoverButton({ source }: { source: SourceView }) {
       }
     },
   });
-  const answer = fetcher.data;
-  const answeredJob = answer && "jobId" in answer ? answer.jobId : null;
-  useEffect(() => {
-    if (answeredJob) follow({ jobId: answeredJob });
-  }, [answeredJob, follow]);
-  useActionToast(answer && !("jobId" in answer) ? answer : undefined);
+  useFollowAnswer(fetcher.data, follow);
 
   const running = fetcher.state !== "idle" || run !== null;
   return (

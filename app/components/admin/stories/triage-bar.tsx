@@ -2,7 +2,7 @@ import { useEffect, useState } from "react";
 import { useFetcher, useRevalidator } from "react-router";
 import { toast } from "sonner";
 import { requestJson } from "~/app/components/admin/admin-fetch";
-import { useFollowedJob } from "~/app/components/admin/job-poll";
+import { useFollowAnswer, useFollowedJob } from "~/app/components/admin/job-poll";
 import { useActionToast, type ActionResult } from "~/app/lib/action-toast";
 import { formatDate, formatTime } from "~/app/lib/format";
 import { jobResult } from "~/domain/jobs/kinds";
@@ -41,12 +41,7 @@ export function TriageBar({ triage, order }: { triage: TriageStatus & { runningJ
       }
     },
   });
-  const answer = fetcher.data;
-  const answeredJob = answer && "jobId" in answer ? answer.jobId : null;
-  useEffect(() => {
-    if (answeredJob) follow({ jobId: answeredJob });
-  }, [answeredJob, follow]);
-  useActionToast(answer && !("jobId" in answer) ? answer : undefined);
+  useFollowAnswer(fetcher.data, follow);
   const running = fetcher.state !== "idle" || run !== null;
   const { decisions, needed, model } = triage;
 
