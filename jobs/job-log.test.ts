@@ -113,13 +113,14 @@ describe("a job run in the log", () => {
     const worker = await startWorker();
     const idle = lines.length;
     await worker.pollNow();
-    await expect.poll(() => lines.slice(idle).filter((l) => l.msg === "poll finished").length, { timeout: 15_000 }).toBe(2);
+    // The three minute polls: feeds, crawling and triage.
+    await expect.poll(() => lines.slice(idle).filter((l) => l.msg === "poll finished").length, { timeout: 15_000 }).toBe(3);
     expect(lines.slice(idle).filter((l) => l.level >= INFO)).toEqual([]);
 
     await makeSource(t.db, { sourceType: "rss", rssFeedUrl: `${site.url}/odd.xml`, nextCheckAt: null });
     const busy = lines.length;
     await worker.pollNow();
-    await expect.poll(() => lines.slice(busy).filter((l) => l.msg === "poll finished").length, { timeout: 15_000 }).toBe(2);
+    await expect.poll(() => lines.slice(busy).filter((l) => l.msg === "poll finished").length, { timeout: 15_000 }).toBe(3);
     expect(lines.slice(busy).filter((l) => l.level >= INFO)).toEqual([
       expect.objectContaining({ level: INFO, msg: "poll finished", kind: "rss-poll", outcome: "succeeded", result: { sources_processed: 1, total_items_found: 2, total_items_processed: 2 } }),
     ]);

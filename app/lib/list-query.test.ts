@@ -6,12 +6,12 @@ import { SOURCE_LIST } from "~/app/components/admin/sources/source-list-query";
 
 describe("the story list's address", () => {
   test.each([
-    ["", { status: "all", search: "", categoryId: null, sourceId: null, sort: "newest", page: 1 }],
+    ["", { status: "all", search: "", categoryId: null, sourceId: null, sort: "auto", page: 1 }],
     ["?status=pending&q=%20%20goat%20&category=3&source=none&sort=source&page=2", { status: "pending", search: "goat", categoryId: 3, sourceId: "none", sort: "source", page: 2 }],
-    ["?status=deleted&category=abc&source=-1&sort=random&page=0", { status: "all", search: "", categoryId: null, sourceId: null, sort: "newest", page: 1 }],
+    ["?status=deleted&category=abc&source=-1&sort=random&page=0", { status: "all", search: "", categoryId: null, sourceId: null, sort: "auto", page: 1 }],
     ["?category=none&source=12&sort=oldest", { status: "all", search: "", categoryId: "none", sourceId: 12, sort: "oldest", page: 1 }],
-    ["?category=1.5&page=2.5&source=9007199254740993", { status: "all", search: "", categoryId: null, sourceId: null, sort: "newest", page: 1 }],
-    [`?q=${"x".repeat(600)}`, { status: "all", search: "x".repeat(500), categoryId: null, sourceId: null, sort: "newest", page: 1 }],
+    ["?category=1.5&page=2.5&source=9007199254740993", { status: "all", search: "", categoryId: null, sourceId: null, sort: "auto", page: 1 }],
+    [`?q=${"x".repeat(600)}`, { status: "all", search: "x".repeat(500), categoryId: null, sourceId: null, sort: "auto", page: 1 }],
   ])("%j reads as %j", (search, query) => {
     expect(STORY_LIST.read(new URLSearchParams(search))).toEqual(query);
   });
@@ -37,7 +37,7 @@ describe("the story list's address", () => {
     expect(STORY_LIST.field("categoryId", "")).toBeNull();
     expect(STORY_LIST.field("categoryId", "none")).toBe("none");
     expect(STORY_LIST.field("sourceId", "7")).toBe(7);
-    expect(STORY_LIST.field("sort", "sideways")).toBe("newest");
+    expect(STORY_LIST.field("sort", "sideways")).toBe("auto");
   });
 });
 

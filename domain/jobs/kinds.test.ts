@@ -3,7 +3,7 @@ import { JOB_KIND_NAMES, JOB_KINDS, jobResult, parseJobInput, type JobKind } fro
 
 describe("the job kinds", () => {
   test("are the kinds the runner queues, each with an input and a result", () => {
-    expect(JOB_KIND_NAMES).toEqual(["rss-ingestion", "crawl-discovery", "scrape-queue", "enhance-images", "facebook-post"]);
+    expect(JOB_KIND_NAMES).toEqual(["rss-ingestion", "crawl-discovery", "scrape-queue", "enhance-images", "facebook-post", "triage"]);
   });
 
   // A good input of each kind, one it refuses, and what an empty result reads as.
@@ -25,6 +25,7 @@ describe("the job kinds", () => {
       empty: { processed: 0, enhanced: 0, failed: 0, skipped: 0, details: [] },
     },
     { kind: "facebook-post", good: { post_id: 9, resumed_from: "a1" }, parsed: { post_id: 9, resumed_from: "a1" }, bad: {}, empty: { outcome: "unknown", post_row_id: 0, story_id: null } },
+    { kind: "triage", good: {}, parsed: { retrain: false }, bad: { retrain: "yes" }, empty: { retrained: false, scored: 0, groups: 0, grouped: 0 } },
   ];
 
   test.each(table)("$kind: takes its input, refuses a wrong one, and reads a missing result as empty", ({ kind, good, parsed, bad, empty }) => {
