@@ -111,7 +111,7 @@ export type Config = {
    * or with SITE_URL unset, both loopback spellings of the port (localhost and 127.0.0.1).
    */
   trustedOrigins: string[];
-  /** The proxies whose forwarded headers are believed (read as Express's "trust proxy" was: server/http/client-address.ts): none by default. */
+  /** The proxies whose forwarded headers are believed (the usual "trust proxy" forms, read in server/http/client-address.ts): none by default. */
   trustProxy: false | number | string[];
   /**
    * AUTH_SECRET, when set. On the embedded database a server without one keeps its own in DATA_DIR

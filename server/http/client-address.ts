@@ -3,8 +3,10 @@ import type { TLSSocket } from "node:tls";
 import proxyaddr from "proxy-addr";
 
 // Who a request came from, and to which host and scheme, as TRUST_PROXY allows a proxy to say
-// (X-Forwarded-For, -Host and -Proto): read as Express read them (its `trust proxy` setting), so that
-// the addresses rate limits count and the URLs forms are checked against stay what they were.
+// (X-Forwarded-For, -Host and -Proto). Read with the widely used `trust proxy` semantics (a hop
+// count, addresses and ranges, or named groups such as loopback), so an operator's proxy setting
+// means what it means elsewhere, and the addresses rate limits count and the URLs forms are checked
+// against come from the same rule.
 
 /** Whether the peer at `address`, `hop` proxies away from the server, may speak for the client. */
 export type ProxyTrust = (address: string | undefined, hop: number) => boolean;
