@@ -1,6 +1,7 @@
 import type { GroupingRow, SameStoryWrite, TriageRepo } from "~/db/repos/triage.repo";
 import { dateOf, systemClock, type Clock } from "~/lib/clock";
 import { groupSameStories, SAME_TEXT_DAYS, type SameStoryInput } from "./same-story";
+import { hostOf } from "./text-features";
 
 /** Pending stories are read this many at a time. */
 const READ_PAGE = 5_000;
@@ -22,17 +23,6 @@ export type RegroupDeps = {
 
 /** What a regrouping did: what it read, what it found, and how many stories' groups changed. */
 export type RegroupResult = { pending: number; published: number; groups: number; grouped: number; changed: number; ms: number };
-
-/** A link's host without "www.", or null when it has none. */
-function hostOf(link: string | null): string | null {
-  if (!link) return null;
-  try {
-    return new URL(link).hostname.replace(/^www\./, "") || null;
-  } catch {
-    // A stored link that does not parse compares by source alone.
-    return null;
-  }
-}
 
 const toInput = (row: GroupingRow): SameStoryInput => ({
   id: row.id,

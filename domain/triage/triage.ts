@@ -112,13 +112,13 @@ export async function retrainTriage(deps: TriageDeps): Promise<RetrainResult> {
 /** The models in use, read once per run or per page. */
 export type TriageModels = { ranking: RankerModel | null; category: CategorizerModel | null };
 
-export async function loadModels(deps: Pick<TriageDeps, "models">): Promise<TriageModels> {
+async function loadModels(deps: Pick<TriageDeps, "models">): Promise<TriageModels> {
   const [ranking, category] = await Promise.all([deps.models.latest("ranking"), deps.models.latest("category")]);
   return { ranking: (ranking?.model as RankerModel | undefined) ?? null, category: (category?.model as CategorizerModel | undefined) ?? null };
 }
 
 /** A pending story's score and suggested category by the models in use (nulls without them). */
-export function triageOne(models: TriageModels, story: PendingForTriage, categoryIds: Map<string, { id: number }>) {
+function triageOne(models: TriageModels, story: PendingForTriage, categoryIds: Map<string, { id: number }>) {
   const text = asText(story);
   const score = models.ranking ? scoreStory(models.ranking, text, { reasons: 0 }).score : null;
   const suggestion = models.category ? suggestCategory(models.category, text) : null;
@@ -150,10 +150,6 @@ export async function scorePending(
   return { scored };
 }
 
-/** Why a story scored as it did: the features that raised or lowered it most, in words. */
-export function scoreReasons(models: TriageModels, story: { title: string; summary: string | null; sourceId: number | null; url: string | null }, count = 8): ScoreReason[] {
-  return models.ranking ? scoreStory(models.ranking, asText(story), { reasons: count }).reasons : [];
-}
 
 export type TriageRunResult = { retrained: boolean; ranking: boolean; category: boolean; scored: number; groups: number; grouped: number };
 
