@@ -3,11 +3,16 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createPublicCache, type PublicCache } from "~/server/http/public-cache";
 import { sendResponse } from "~/server/http/router-handler";
+import { seededRandom } from "~/lib/seeded-random";
 import { tempDir as newTempDir } from "~/test/temp-dir";
 
 // A site behind the public page cache, for the tests of server/http/public-cache.ts.
 // A story sitemap of 2,000 URLs, as large as the biggest answers the cache keeps.
 export const hugePage = `<urlset>${Array.from({ length: 2_000 }, (_, i) => `<url><loc>https://oddwire.test/story/goat-elected-mayor-${i}</loc><lastmod>2026-11-${String((i % 28) + 1).padStart(2, "0")}T10:00:00Z</lastmod></url>`).join("\n")}</urlset>`;
+
+const noise = seededRandom(7);
+/** 12,000 hex digits in a paragraph: its br and gzip forms are each about half its size. */
+export const noisyPage = `<p>${Array.from({ length: 12_000 }, () => Math.floor(noise() * 16).toString(16)).join("")}</p>`;
 
 const servers: Server[] = [];
 const dirs: string[] = [];
@@ -59,6 +64,11 @@ export async function startCachedSite(
     "GET /big": () => {
       renders++;
       return new Response(`<main>${"<p>A goat was elected mayor of a small town.</p>".repeat(100)}<p>render ${renders}</p></main>`, { headers: html });
+    },
+    // Hex digits from a seeded generator: compressed, about half its size, so each encoding kept weighs.
+    "GET /noisy": () => {
+      renders++;
+      return new Response(noisyPage, { headers: html });
     },
     "GET /huge": () => new Response(hugePage, { headers: { "Content-Type": "application/xml" } }),
     "GET /outage": () => {

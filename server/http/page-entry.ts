@@ -44,6 +44,9 @@ const COMPRESS_MIN_BYTES = 1_024;
 // The policy goes with the page: its nonce is the one its scripts carry.
 const KEPT_HEADERS = ["content-type", "cache-control", "link", "vary", "x-robots-tag", "content-security-policy"];
 
+/** Every encoding a page can be kept in: `chooseEncoding(header, ALL_ENCODINGS)` is the one a reader prefers. */
+export const ALL_ENCODINGS: Record<Encoding, true> = { br: true, gzip: true, identity: true };
+
 /** Accept-Encoding values seen, read once each: browsers send a handful of distinct ones. */
 const acceptedByHeader = new Map<string, { br: boolean; gzip: boolean }>();
 
@@ -74,37 +77,67 @@ function readAcceptEncoding(header: string): { br: boolean; gzip: boolean } {
   return { br: ok("br"), gzip: ok("gzip") };
 }
 
-/** A rendered page as it is kept: its headers that matter, its body as identity, br and gzip, each with its ETag. */
-export async function makeEntry(status: number, headers: Headers, body: Buffer, storedAt: number): Promise<Entry> {
+/** The encodings a page can be compressed in, each with what its ETag adds to the page's. */
+export type Compressed = Exclude<Encoding, "identity">;
+const COMPRESSED: readonly Compressed[] = ["br", "gzip"];
+const ETAG_SUFFIX: Record<Compressed, string> = { br: "-br", gzip: "-gz" };
+
+/**
+ * A rendered page as it is kept: its headers that matter, its body as identity with its ETag, and the
+ * given encodings of it (by default br and gzip), each with its own. Compressing takes as long as
+ * rendering a small page (a 100 KB page: brotli 2.2 ms, gzip 2.0 ms; 2 cores, Node 20), so the page
+ * cache makes at first only the one the reader who rendered the page takes (`addEncoding` makes the
+ * others when first asked for).
+ */
+export async function makeEntry(status: number, headers: Headers, body: Buffer, storedAt: number, encodings: readonly Compressed[] = COMPRESSED): Promise<Entry> {
   const kept = keptHeaders(headers);
-  const hash = createHash("sha1").update(withoutNonce(body, kept)).digest("base64url");
-  const variants: Entry["variants"] = { identity: { body, etag: `W/"${hash}"` } };
-  if (body.length >= COMPRESS_MIN_BYTES) {
-    const [br, gz] = await Promise.all([
-      brotli(body, {
-        params: {
-          [zlib.BROTLI_PARAM_QUALITY]: body.length >= LARGE_BODY_BYTES ? LARGE_BODY_BROTLI_QUALITY : BROTLI_QUALITY,
-          [zlib.BROTLI_PARAM_SIZE_HINT]: body.length,
-        },
-      }),
-      gzipAsync(body, { level: GZIP_LEVEL }),
-    ]);
-    if (br.length < body.length) variants.br = { body: br, etag: `W/"${hash}-br"` };
-    if (gz.length < body.length) variants.gzip = { body: gz, etag: `W/"${hash}-gz"` };
-  }
-  return { status, headers: kept, variants, storedAt };
+  const entry: Entry = { status, headers: kept, variants: { identity: { body, etag: `W/"${etagHash(body, kept)}"` } }, storedAt };
+  await Promise.all(encodings.map((encoding) => addEncoding(entry, encoding)));
+  return entry;
 }
 
 /**
- * The body as its ETag is computed: without the script nonce of its Content-Security-Policy, which
- * changes on every render. A page rendered again with the same content (every few seconds, or by
- * another web process) keeps its ETag, so a reader revalidating gets 304; a 304 carries no policy,
- * so the reader keeps the one that goes with the nonce its copy holds.
+ * Adds the page compressed as `encoding`, unless it is there already, or too small to gain from it,
+ * or would not be smaller: true when the entry now holds it.
  */
-function withoutNonce(body: Buffer, headers: Entry["headers"]): Buffer {
+export async function addEncoding(entry: Entry, encoding: Compressed): Promise<boolean> {
+  if (entry.variants[encoding]) return true;
+  const { body, etag } = entry.variants.identity;
+  if (body.length < COMPRESS_MIN_BYTES) return false;
+  const compressed =
+    encoding === "br"
+      ? await brotli(body, {
+          params: {
+            [zlib.BROTLI_PARAM_QUALITY]: body.length >= LARGE_BODY_BYTES ? LARGE_BODY_BROTLI_QUALITY : BROTLI_QUALITY,
+            [zlib.BROTLI_PARAM_SIZE_HINT]: body.length,
+          },
+        })
+      : await gzipAsync(body, { level: GZIP_LEVEL });
+  if (compressed.length >= body.length) return false;
+  entry.variants[encoding] = { body: compressed, etag: `${etag.slice(0, -1)}${ETAG_SUFFIX[encoding]}"` };
+  return true;
+}
+
+/**
+ * The hash in a page's ETags, of its body without the script nonce of its Content-Security-Policy,
+ * which changes on every render. A page rendered again with the same content (every few seconds, or by
+ * another web process) keeps its ETag, so a reader revalidating gets 304; a 304 carries no policy,
+ * so the reader keeps the one that goes with the nonce its copy holds. The body is hashed piece by
+ * piece around each nonce, never copied.
+ */
+function etagHash(body: Buffer, headers: Entry["headers"]): string {
   const policy = headers.find(([name]) => name === "content-security-policy")?.[1];
   const nonce = typeof policy === "string" ? /'nonce-([^']+)'/.exec(policy)?.[1] : undefined;
-  return nonce ? Buffer.from(body.toString("utf8").replaceAll(nonce, "")) : body;
+  const hash = createHash("sha1");
+  let from = 0;
+  if (nonce) {
+    const needle = Buffer.from(nonce);
+    for (let at = body.indexOf(needle); at !== -1; at = body.indexOf(needle, from)) {
+      hash.update(body.subarray(from, at));
+      from = at + needle.length;
+    }
+  }
+  return hash.update(body.subarray(from)).digest("base64url");
 }
 
 /** The header lines a page is kept with. */

@@ -1,7 +1,7 @@
 import { get, type IncomingMessage } from "node:http";
-import { brotliCompressSync, brotliDecompressSync, constants as zlibConstants, gunzipSync } from "node:zlib";
+import { brotliCompressSync, brotliDecompressSync, constants as zlibConstants, gunzipSync, gzipSync } from "node:zlib";
 import { afterEach, describe, expect, test } from "vitest";
-import { closeSites, hugePage, startCachedSite as start } from "~/test/public-cache-site";
+import { closeSites, hugePage, noisyPage, startCachedSite as start } from "~/test/public-cache-site";
 import { PUBLIC_CACHE_CONTROL } from "./public-cache";
 
 afterEach(closeSites);
@@ -63,6 +63,34 @@ describe("the public page cache", () => {
     expect((await fetch(`${base}/big?n=6`)).headers.get("x-cache")).toBe("HIT");
     expect((await fetch(`${base}/big?n=1`)).headers.get("x-cache")).toBe("MISS");
     expect(renders()).toBe(7);
+  });
+
+  test("a page is kept at first in its first reader's encoding; another is made once asked for, and counted", async () => {
+    const asBr = { headers: { "Accept-Encoding": "br" } };
+    const asGzip = { headers: { "Accept-Encoding": "gzip" } };
+    const identity = Buffer.byteLength(noisyPage);
+    const br = brotliCompressSync(noisyPage, { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 5, [zlibConstants.BROTLI_PARAM_SIZE_HINT]: identity } }).length;
+    const gzip = gzipSync(noisyPage, { level: 6 }).length;
+    // What the cache counts for an entry besides its bodies (ENTRY_OVERHEAD_BYTES).
+    const overhead = 4_096;
+    // Room for three pages kept as identity and br, not for three with one's gzip form too.
+    const room = 3 * (overhead + identity + br) + 100;
+    expect(gzip).toBeGreaterThan(100);
+    const { base, renders } = await start({ maxBytes: room });
+    for (const n of [1, 2, 3]) expect((await fetch(`${base}/noisy?n=${n}`, asBr)).headers.get("x-cache")).toBe("MISS");
+    // A reader who takes only gzip gets the page as it is, at once, while its gzip form is made...
+    const first = await fetch(`${base}/noisy?n=3`, asGzip);
+    expect([first.headers.get("x-cache"), first.headers.get("content-encoding")]).toEqual(["HIT", null]);
+    expect(await first.text()).toBe(noisyPage);
+    // ...which the readers after it get.
+    await expect.poll(async () => (await fetch(`${base}/noisy?n=3`, asGzip)).headers.get("content-encoding")).toBe("gzip");
+    // (fetch takes the gzip form off.)
+    expect(await (await fetch(`${base}/noisy?n=3`, asGzip)).text()).toBe(noisyPage);
+    expect(renders()).toBe(3);
+    // The page grew by its gzip form: the least recently used page made room for it.
+    expect((await fetch(`${base}/noisy?n=3`, asBr)).headers.get("x-cache")).toBe("HIT");
+    expect((await fetch(`${base}/noisy?n=2`, asBr)).headers.get("x-cache")).toBe("HIT");
+    expect((await fetch(`${base}/noisy?n=1`, asBr)).headers.get("x-cache")).toBe("MISS");
   });
 
   test("serves a repeated page from memory with the same body, an ETag and Cache-Control", async () => {
@@ -185,7 +213,7 @@ describe("the public page cache", () => {
     expect(renders()).toBe(2);
   });
 
-  test("a page is compressed once and kept as br, gzip and identity, each with its own ETag, and answered by the encoding asked", async () => {
+  test("a page is rendered once and kept as br, gzip and identity, each with its own ETag, and answered by the encoding asked", async () => {
     const site = await start();
     const raw = (encoding: string | null, extra: Record<string, string> = {}) =>
       new Promise<{ res: IncomingMessage; body: Buffer }>((resolve, reject) => {
@@ -195,10 +223,12 @@ describe("the public page cache", () => {
           res.on("end", () => resolve({ res, body: Buffer.concat(chunks) }));
         }).on("error", reject);
       });
+    const br = await raw("gzip, deflate, br");
     const plain = await raw(null);
     const page = plain.body.toString();
     expect(page).toContain("render 1");
-    const br = await raw("gzip, deflate, br");
+    // Made once a reader asks for it, for the readers after.
+    await expect.poll(async () => (await raw("gzip")).res.headers["content-encoding"]).toBe("gzip");
     const gz = await raw("gzip");
     const refused = await raw("br;q=0, gzip;q=0");
     expect(br.res.headers["content-encoding"]).toBe("br");

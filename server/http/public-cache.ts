@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { LRUCache } from "lru-cache";
 import { createPageCopies } from "./page-copies";
-import { chooseEncoding, makeEntry, type Encoding, type Entry, type Variant } from "./page-entry";
+import { addEncoding, ALL_ENCODINGS, chooseEncoding, makeEntry, type Encoding, type Entry, type Variant } from "./page-entry";
 import { systemClock, type Clock } from "~/lib/clock";
 
 /**
@@ -135,6 +135,36 @@ export function createPublicCache(
   // Bumped by clear(): a render begun before a change is neither stored nor joined by later requests.
   let generation = 0;
 
+  // Encodings being made for a kept page, so that readers asking at once start it once.
+  const making = new WeakMap<Entry, Set<Encoding>>();
+
+  /**
+   * The encoding a reader gets: the one it prefers when the page is kept in it; else the best of those
+   * kept, while the one it prefers is made for the readers after it (a page is kept at first only in
+   * the encoding of the reader who rendered it: browsers all take br, so gzip is seldom wanted).
+   */
+  function encodingFor(req: IncomingMessage, entry: Entry): Encoding {
+    const wanted = chooseEncoding(req.headers["accept-encoding"], ALL_ENCODINGS);
+    if (wanted === "identity" || entry.variants[wanted]) return wanted;
+    const underway = making.get(entry) ?? new Set();
+    if (!underway.has(wanted)) {
+      underway.add(wanted);
+      making.set(entry, underway);
+      const key = req.url ?? "/";
+      void addEncoding(entry, wanted).then(
+        (added) => {
+          // Counted again at its new size: the cache counts an entry's size when it is set.
+          if (added && cache.peek(key) === entry) {
+            cache.delete(key);
+            cache.set(key, entry);
+          }
+        },
+        () => {},
+      );
+    }
+    return chooseEncoding(req.headers["accept-encoding"], entry.variants);
+  }
+
   /** The header lines of a fresh hit (or its 304) on one variant, as one flat list for writeHead. */
   function hitHeaders(entry: Entry, encoding: Encoding | null, variant: Variant): string[] {
     const lines: string[] = [];
@@ -163,7 +193,7 @@ export function createPublicCache(
       res.end();
       return;
     }
-    const encoding = chooseEncoding(req.headers["accept-encoding"], entry.variants);
+    const encoding = encodingFor(req, entry);
     const variant = entry.variants[encoding]!;
     variant.hit ??= hitHeaders(entry, encoding, variant);
     res.writeHead(entry.status, variant.hit);
@@ -183,7 +213,7 @@ export function createPublicCache(
       res.end();
       return;
     }
-    const encoding = chooseEncoding(req.headers["accept-encoding"], entry.variants);
+    const encoding = encodingFor(req, entry);
     const variant = entry.variants[encoding]!;
     res.setHeader("ETag", variant.etag);
     if (encoding !== "identity") res.setHeader("Content-Encoding", encoding);
@@ -236,7 +266,9 @@ export function createPublicCache(
       return;
     }
     const canStore = CACHEABLE_STATUS.has(response.status) && !response.headers.has("set-cookie") && req.method === "GET" && !response.headers.has("content-encoding");
-    const entry = canStore ? await makeEntry(response.status, response.headers, body, now()).catch(() => null) : null;
+    const wanted = chooseEncoding(req.headers["accept-encoding"], ALL_ENCODINGS);
+    const made = canStore ? makeEntry(response.status, response.headers, body, now(), wanted === "identity" ? [] : [wanted]) : null;
+    const entry = made ? await made.catch(() => null) : null;
     if (!entry) {
       settle(null);
       return page.pass(withBody(response, body));
