@@ -14,6 +14,11 @@ const PROCESS_STARTERS: Record<string, string> = {
   "test/web-processes": "the server's web processes",
   "db/embedded/server": "startEmbeddedServer (a PostgreSQL server)",
   "db/embedded/testing/helpers": "embedded PostgreSQL servers and their child processes",
+  "db/embedded/carry-over": "the earlier release's reader, a child process",
+  "server/database": "the embedded PostgreSQL server, when no DATABASE_URL is given",
+  "server/cli/cli": "the CLI's commands (each starts an embedded PostgreSQL server)",
+  "server/processes/serve": "the serve command's processes",
+  "server/processes/web-cluster": "the web processes",
   "integrations/browser/render-page": "headless Chromium",
 };
 
