@@ -1,9 +1,10 @@
 import { spawn, spawnSync } from "node:child_process";
 import { once } from "node:events";
-import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { describe, expect, test } from "vitest";
+import { childrenOf } from "~/test/web-processes";
 
 type BundleModule = { BUNDLE_DIR: string; ensureServerBundle(): Promise<number>; bundledEntry(name: string): string };
 const { BUNDLE_DIR, bundledEntry, ensureServerBundle } = (await import("./bundle.mjs" as string)) as BundleModule;
@@ -11,10 +12,9 @@ const MANIFEST = path.join(BUNDLE_DIR, "inputs.json");
 type Manifest = { startedAt: number; inputs: string[]; chunks: string[]; previousChunks: string[] };
 const manifest = () => JSON.parse(readFileSync(MANIFEST, "utf8")) as Manifest;
 
-/** The processes `pid` started that still run esbuild (Linux's /proc). */
-function esbuildChildrenOf(pid: number): string[] {
-  const children = readdirSync(`/proc/${pid}/task`).flatMap((task) => readFileSync(`/proc/${pid}/task/${task}/children`, "utf8").trim().split(/\s+/).filter(Boolean));
-  return children.filter((child) => {
+/** The processes `pid` started that still run esbuild. */
+function esbuildChildrenOf(pid: number): number[] {
+  return childrenOf(pid).filter((child) => {
     try {
       return readFileSync(`/proc/${child}/cmdline`, "utf8").includes("esbuild");
     } catch {
