@@ -47,7 +47,7 @@ export const START_RETRY_MS = 5 * 60_000;
  * DATABASE_URL is tried again with back-off (0.5 s doubling to 10 s) for `retryForMs`, each wait said
  * in the log.
  */
-export async function openConfiguredDatabase(config: Config, logger?: Logger, options: OpenOptions = {}): Promise<Database> {
+export async function openConfiguredDatabase(config: Pick<Config, "databaseUrl" | "dataDir">, logger?: Logger, options: OpenOptions = {}): Promise<Database> {
   if (!config.databaseUrl) return openEmbeddedDatabase(config.dataDir, logger, options);
   return openExternal(config.databaseUrl, logger, options);
 }

@@ -11,7 +11,7 @@ import { tempDir } from "~/test/temp-dir";
 export async function runCli(argv: string[]) {
   const out: string[] = [];
   const err: string[] = [];
-  const code = await main(argv, { out: (l) => out.push(l), err: (l) => err.push(l), stdin: Readable.from([]) as unknown as NodeJS.ReadStream });
+  const code = await main(argv, { out: (l) => out.push(l), err: (l) => err.push(l), stdin: Readable.from([]) });
   return {
     code,
     out,

@@ -19,6 +19,10 @@ declare module "vitest" {
  * in a temporary DATA_DIR. A migrated template database is made once; each test file copies it.
  */
 export default async function setup(project: TestProject) {
+  // Vitest runs a global setup for the root project and again for each project that inherits it
+  // (vitest.config.ts's projects extend the root config). The root's runs on every run, whichever
+  // projects are chosen, and what it provides every project reads: the work is done there alone.
+  if (!project.isRootProject()) return;
   // Commands the tests start as processes run the server bundle: made once here, not by each at once.
   const { ensureServerBundle } = (await import("../server/processes/bundle.mjs" as string)) as { ensureServerBundle(): Promise<number> };
   await ensureServerBundle();

@@ -5,8 +5,6 @@ import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
 import { crawlHosts, rejectedStories, sources, stories, urlQueue } from "~/db/schema";
 import { makeRejectedStory, makeSource, makeUrlQueueItem } from "~/db/testing/factories";
 import { testDatabaseForFile } from "~/db/testing/test-database";
-import { existsSync } from "node:fs";
-import { chromiumPath, createPageRenderer } from "~/integrations/browser/render-page";
 import { testHttpClient } from "~/integrations/http/testing";
 import type { HttpClient } from "~/integrations/http/types";
 import { normalizeUrl } from "~/lib/normalize-url";
@@ -347,53 +345,6 @@ describe("scraping queued URLs", () => {
     const again = await discoverSource(crawlDeps(), source);
     expect(again.queued).toBe(0);
     expect((await queued()).map((r) => r.url)).not.toContain(goat.url);
-  });
-});
-
-// Without a browser this is skipped loudly, except under CI=true, where it must fail.
-const skipBrowser = !existsSync(chromiumPath()) && process.env.CI !== "true";
-if (skipBrowser) console.warn(`!! jsRendering scrape test skipped: no Chromium at ${chromiumPath()}`);
-
-describe.skipIf(skipBrowser)("a jsRendering source", () => {
-  test("its queued page is rendered in headless Chromium, waiting for its selector, and stored", async () => {
-    const app = await startTestServer();
-    const renderer = createPageRenderer({ http, executablePath: chromiumPath(), defaultTimeoutMs: 15_000 });
-    try {
-      app.handle("/robots.txt", (_req, res) => res.writeHead(404).end());
-      app.handle("/story", (_req, res) =>
-        res.writeHead(200, { "content-type": "text/html" }).end(`<!doctype html><html><head><title>Loading…</title></head><body><div id="app"></div>
-<script>setTimeout(() => { document.title = "Snail wins the village sprint"; const a = document.createElement("article");
-a.innerHTML = "<h1>Snail wins the village sprint</h1>" + "<p>${paragraph}</p>".repeat(8); document.getElementById("app").append(a); }, 200);</script></body></html>`),
-      );
-      const source = await makeSource(t.db, {
-        sourceType: "web_scraping",
-        websiteUrl: app.url,
-        rssFeedUrl: null,
-        scrapingConfig: { jsRendering: true, waitForSelector: "article h1", crawlDelay: 0 },
-      });
-      const row = await makeUrlQueueItem(t.db, { url: `${app.url}/story`, sourceId: source.id });
-      const result = await scrapeQueue({ ...crawlDeps(), renderer }, { ids: [row.id] });
-      expect(result).toMatchObject({ succeeded: 1, failed: 0 });
-      const [story] = await t.db.select().from(stories).where(eq(stories.sourceId, source.id));
-      expect(story?.title).toBe("Snail wins the village sprint");
-    } finally {
-      await renderer.close();
-      await app.close();
-    }
-  }, 40_000);
-
-  test("without a browser, the row keeps a clear reason and nothing crashes", async () => {
-    const source = await makeSource(t.db, {
-      sourceType: "web_scraping",
-      websiteUrl: site.url,
-      rssFeedUrl: null,
-      scrapingConfig: { jsRendering: true, crawlDelay: 0 },
-    });
-    const row = await makeUrlQueueItem(t.db, { url: `${site.url}/news/goat`, sourceId: source.id });
-    const missing = createPageRenderer({ http, executablePath: "/nonexistent/chromium" });
-    const result = await scrapeQueue({ ...crawlDeps(), renderer: missing }, { ids: [row.id] });
-    expect(result.results[0]).toMatchObject({ success: false, error: expect.stringMatching(/BROWSER_UNAVAILABLE|Chromium/) });
-    await missing.close();
   });
 });
 

@@ -6,7 +6,9 @@ import type { CliTools } from "./cli-tools";
 // what it needs when it runs, so `--help` or `normalize-url` answer without loading the database,
 // the HTTP client or the site.
 
-type Io = { out: (line: string) => void; err: (line: string) => void; stdin: NodeJS.ReadStream };
+/** Where the command prints and reads: stdin is read only for its lines, and only when it is not a terminal. */
+type Io = { out: (line: string) => void; err: (line: string) => void; stdin: Stdin };
+type Stdin = AsyncIterable<unknown> & { isTTY?: boolean };
 
 class UsageError extends Error {}
 
@@ -98,7 +100,7 @@ async function report(io: Io, error: unknown): Promise<number> {
   return 1;
 }
 
-async function readLines(stdin: NodeJS.ReadStream): Promise<string[]> {
+async function readLines(stdin: Stdin): Promise<string[]> {
   if (stdin.isTTY) return [];
   let text = "";
   for await (const chunk of stdin) text += String(chunk);

@@ -1,6 +1,6 @@
 import { closestCenter, DndContext, type DragEndEvent } from "@dnd-kit/core";
 import { arrayMove, SortableContext, verticalListSortingStrategy } from "@dnd-kit/sortable";
-import { useMemo, useState } from "react";
+import { useId, useMemo, useState } from "react";
 import { useFetcher } from "react-router";
 import { AddCategory } from "~/app/components/admin/categories/add-category";
 import { CategoryCard } from "~/app/components/admin/categories/category-card";
@@ -85,6 +85,9 @@ export default function Categories({ loaderData }: Route.ComponentProps) {
   }
 
   const sensors = useCategorySensors();
+  // dnd-kit names the handles' description with a module counter unless given an id, and the server's
+  // count is not the browser's: React's id is the same in both.
+  const dndId = useId();
   const accessibility = useMemo(() => ({ announcements: categoryAnnouncements(order), screenReaderInstructions: CATEGORY_DRAG_INSTRUCTIONS }), [order]);
 
   const onDragEnd = ({ active, over }: DragEndEvent) => {
@@ -120,6 +123,7 @@ export default function Categories({ loaderData }: Route.ComponentProps) {
         </ul>
       ) : (
         <DndContext
+          id={dndId}
           sensors={sensors}
           collisionDetection={closestCenter}
           onDragEnd={onDragEnd}

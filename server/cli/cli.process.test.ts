@@ -3,7 +3,6 @@ import { existsSync, readFileSync, rmSync, statSync } from "node:fs";
 import path from "node:path";
 import { Readable } from "node:stream";
 import { fileURLToPath } from "node:url";
-import { sql } from "drizzle-orm";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import { openDatabase } from "~/db/client";
 import { startEmbeddedServer } from "~/db/embedded/server";
@@ -21,7 +20,7 @@ async function run(argv: string[], stdin: string[] = []) {
   const code = await main(argv, {
     out: (line) => out.push(line),
     err: (line) => err.push(line),
-    stdin: Readable.from(stdin) as unknown as NodeJS.ReadStream,
+    stdin: Readable.from(stdin),
   });
   return {
     code,
@@ -212,10 +211,10 @@ describe("database commands, on the embedded server in a fresh DATA_DIR", () => 
     expect(existsSync(path.join(process.env.DATA_DIR!, "demo-admin-password"))).toBe(false);
     const database = await openEmbeddedDatabase(process.env.DATA_DIR!);
     try {
-      const counts = await database.db.execute(
-        sql`SELECT (SELECT count(*)::int FROM users) AS users, (SELECT count(*)::int FROM stories) AS stories, (SELECT count(*)::int FROM sources) AS sources`,
+      const counts = await database.pool.query<{ users: number; stories: number; sources: number }>(
+        "SELECT (SELECT count(*)::int FROM users) AS users, (SELECT count(*)::int FROM stories) AS stories, (SELECT count(*)::int FROM sources) AS sources",
       );
-      expect((counts as unknown as { rows: unknown[] }).rows[0]).toEqual({ users: 0, stories: 0, sources: 0 });
+      expect(counts.rows[0]).toEqual({ users: 0, stories: 0, sources: 0 });
     } finally {
       await database.close();
     }
@@ -282,8 +281,8 @@ describe("the oddwire binary", () => {
       // The site's connection sees the user, and the server still answers after the command ended.
       const database = await openDatabase({ databaseUrl: site.url, poolSize: 1 });
       try {
-        const found = await database.db.execute(sql`SELECT email FROM users`);
-        expect((found as unknown as { rows: unknown[] }).rows).toEqual([{ email: "shared@b.test" }]);
+        const found = await database.pool.query<{ email: string }>("SELECT email FROM users");
+        expect(found.rows).toEqual([{ email: "shared@b.test" }]);
       } finally {
         await database.close();
       }

@@ -4,7 +4,7 @@ import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
-import { until } from "~/test/until";
+import { reaching } from "~/test/reaching";
 import { databaseUser } from "./db-user";
 import { socketPathLimit } from "./layout";
 import { cwdOf } from "./processes";
@@ -83,7 +83,9 @@ describe("first use", () => {
     const crashing = startChild(s, { dataDir, role: "command", settings: TEST_SETTINGS, then: "stop" }, { detached: true });
     const home = path.join(dataDir, "postgres");
     // Wait until initdb has written part of the cluster, then kill the process and initdb with it.
-    await until(() => (existsSync(home) ? readdirSync(home).find((name) => existsSync(path.join(home, name, "base"))) : undefined), "initdb to be half-way");
+    await expect
+      .poll(() => existsSync(home) && readdirSync(home).some((name) => existsSync(path.join(home, name, "base"))), { timeout: 60_000, message: "initdb to be half-way" })
+      .toBe(true);
     process.kill(-(crashing.child.pid ?? 0), "SIGKILL");
     await crashing.exited;
     expect(existsSync(path.join(home, "pgdata", "PG_VERSION"))).toBe(false);
@@ -248,7 +250,7 @@ describe("crashes", () => {
     writer.child.kill("SIGKILL");
     await writer.exited;
     expect(killCluster(pgdataOf(dataDir)).length).toBeGreaterThan(1);
-    await until(() => (runningPostmaster(pgdataOf(dataDir)) === undefined ? true : undefined), "the postmaster to be gone");
+    await expect.poll(() => runningPostmaster(pgdataOf(dataDir)), { timeout: 60_000, message: "the postmaster to be gone" }).toBeUndefined();
 
     const server = await start(dataDir);
     expect(server.startedHere).toBe(true);
@@ -261,7 +263,7 @@ describe("crashes", () => {
     await query(first.url, "CREATE TABLE t (n int); INSERT INTO t VALUES (1)");
     const pgdata = pgdataOf(dataDir);
     killCluster(pgdata);
-    await until(() => (runningPostmaster(pgdata) === undefined ? true : undefined), "the postmaster to be gone");
+    await expect.poll(() => runningPostmaster(pgdata), { timeout: 60_000, message: "the postmaster to be gone" }).toBeUndefined();
     // An unrelated long-lived process of the same user takes the pid's place.
     const user = databaseUser();
     const unrelated = scratch.child(spawn("sleep", ["600"], { cwd: "/", ...(user ? { uid: user.uid, gid: user.gid } : {}) }));
@@ -283,7 +285,7 @@ describe("crashes", () => {
     const pgdata = pgdataOf(dataDir);
     const oldPid = postmasterPid(pgdata);
     killCluster(pgdata);
-    await until(() => (runningPostmaster(pgdata) === undefined ? true : undefined), "the postmaster to be gone");
+    await expect.poll(() => runningPostmaster(pgdata), { timeout: 60_000, message: "the postmaster to be gone" }).toBeUndefined();
     expect(existsSync(path.join(pgdata, "postmaster.pid"))).toBe(true);
     const server = await start(dataDir);
     expect(server.startedHere).toBe(true);
@@ -298,10 +300,15 @@ describe("crashes", () => {
     const pgdata = pgdataOf(dataDir);
     const oldPid = postmasterPid(pgdata);
     killCluster(pgdata);
-    const rows = await until(async () => {
-      if (runningPostmaster(pgdata) === undefined || postmasterPid(pgdata) === oldPid) return undefined;
-      return query(serve.url, "SELECT count(*)::int AS n FROM t").catch(() => undefined);
-    }, "a new connection to succeed");
+    const rows = await reaching(
+      async () => {
+        if (runningPostmaster(pgdata) === undefined || postmasterPid(pgdata) === oldPid) return undefined;
+        return query(serve.url, "SELECT count(*)::int AS n FROM t").catch(() => undefined);
+      },
+      (answer) => answer !== undefined,
+      "a new connection to succeed",
+      60_000,
+    );
     expect(rows).toEqual([{ n: 100 }]);
     expect(logger.lines.some((line) => line.level === "warn" && line.msg.includes("stopped unexpectedly"))).toBe(true);
   });

@@ -3,7 +3,6 @@ import path from "node:path";
 import { createServer, connect, type Server } from "node:net";
 import pino from "pino";
 import { afterEach, describe, expect, inject, test } from "vitest";
-import type { Config } from "./config";
 import { openConfiguredDatabase } from "./database";
 import { makeUser } from "~/db/testing/factories";
 import { openEarlierDatabase } from "~/db/testing/earlier-pglite";
@@ -23,7 +22,7 @@ function recordingLogger() {
   return { logger, entries };
 }
 
-const configFor = (databaseUrl: string) => ({ databaseUrl, dataDir: "/nonexistent" }) as unknown as Config;
+const configFor = (databaseUrl: string) => ({ databaseUrl, dataDir: "/nonexistent" });
 
 describe("opening PostgreSQL at start-up", () => {
   test("an unreachable server fails at once for the CLI, and after its retries, each said in the log, for the server", async () => {
@@ -92,7 +91,7 @@ describe("opening the embedded database", () => {
         await earlier.close();
       }
       const { logger, entries } = recordingLogger();
-      const database = await openConfiguredDatabase({ dataDir } as unknown as Config, logger);
+      const database = await openConfiguredDatabase({ dataDir, databaseUrl: undefined }, logger);
       try {
         const users = await database.pool.query<{ email: string }>("SELECT email FROM users");
         expect(users.rows).toEqual([{ email: "kept@oddwire.test" }]);
@@ -104,7 +103,7 @@ describe("opening the embedded database", () => {
       expect(entries.filter((entry) => /^carried the earlier release.s embedded database over/.test(String(entry.msg)))).toHaveLength(1);
 
       // The next open finds nothing more to carry over.
-      const again = await openConfiguredDatabase({ dataDir } as unknown as Config, logger);
+      const again = await openConfiguredDatabase({ dataDir, databaseUrl: undefined }, logger);
       await again.close();
       expect(entries.filter((entry) => /^carried the earlier release.s embedded database over/.test(String(entry.msg)))).toHaveLength(1);
     } finally {

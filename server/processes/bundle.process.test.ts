@@ -1,14 +1,28 @@
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
+import { once } from "node:events";
 import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { describe, expect, test } from "vitest";
+import { childrenOf } from "~/test/web-processes";
 
 type BundleModule = { BUNDLE_DIR: string; ensureServerBundle(): Promise<number>; bundledEntry(name: string): string };
 const { BUNDLE_DIR, bundledEntry, ensureServerBundle } = (await import("./bundle.mjs" as string)) as BundleModule;
 const MANIFEST = path.join(BUNDLE_DIR, "inputs.json");
 type Manifest = { startedAt: number; inputs: string[]; chunks: string[]; previousChunks: string[] };
 const manifest = () => JSON.parse(readFileSync(MANIFEST, "utf8")) as Manifest;
+
+/** The processes `pid` started that still run esbuild. */
+function esbuildChildrenOf(pid: number): number[] {
+  return childrenOf(pid).filter((child) => {
+    try {
+      return readFileSync(`/proc/${child}/cmdline`, "utf8").includes("esbuild");
+    } catch {
+      // Gone between the two reads.
+      return false;
+    }
+  });
+}
 
 // Follows the static imports of a bundled module through the chunks it names: what loads with it.
 function staticImports(file: string, seen = new Set<string>()): string[] {
@@ -105,21 +119,32 @@ describe("the server bundle that `serve` runs (decision 018)", () => {
     expect(await ensureServerBundle()).toBeGreaterThan(0);
   }, 60_000);
 
-  test("leaves no esbuild process running beside the server once it is made", () => {
+  test("leaves no esbuild process running beside the server once it is made", async () => {
     writeFileSync(MANIFEST, JSON.stringify({ ...manifest(), startedAt: 0 }));
-    // A process of its own makes the bundle, as `serve` does, then lists the esbuild processes it
-    // started that still run (one told to stop ends moments later, so it looks for up to 5 s).
+    // A process of its own makes the bundle, as `serve` does, says so and stays, as a server would,
+    // until its stdin closes; the test lists the esbuild processes it started that still run.
     const script = `
-      import { readdirSync, readFileSync } from "node:fs";
       const { ensureServerBundle } = await import(${JSON.stringify(pathToFileURL(path.join(import.meta.dirname, "bundle.mjs")).href)});
       if ((await ensureServerBundle()) === 0) throw new Error("the bundle was not made");
-      const children = () => readdirSync("/proc/self/task").flatMap((t) => readFileSync("/proc/self/task/" + t + "/children", "utf8").trim().split(/\\s+/).filter(Boolean));
-      const esbuild = () => children().filter((pid) => { try { return readFileSync("/proc/" + pid + "/cmdline", "utf8").includes("esbuild"); } catch { return false; } });
-      for (const deadline = Date.now() + 5000; esbuild().length > 0 && Date.now() < deadline; ) await new Promise((r) => setTimeout(r, 50));
-      console.log(JSON.stringify(esbuild()));
+      console.log("made");
+      process.stdin.resume();
     `;
-    const run = spawnSync(process.execPath, ["--input-type=module", "-e", script], { encoding: "utf8" });
-    expect(run.stderr).toBe("");
-    expect(JSON.parse(run.stdout)).toEqual([]);
+    const child = spawn(process.execPath, ["--input-type=module", "-e", script], { stdio: ["pipe", "pipe", "pipe"] });
+    let stderr = "";
+    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+    const exited = once(child, "exit");
+    try {
+      await new Promise<void>((resolve, reject) => {
+        let stdout = "";
+        child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()).includes("made") && resolve());
+        child.once("exit", (code) => reject(new Error(`the process ended (${code}) before the bundle was made: ${stderr}`)));
+      });
+      // One told to stop ends moments later.
+      await expect.poll(() => esbuildChildrenOf(child.pid!), { timeout: 5_000, interval: 50 }).toEqual([]);
+      expect(stderr).toBe("");
+    } finally {
+      child.stdin.end();
+      await exited;
+    }
   }, 60_000);
 });

@@ -8,7 +8,7 @@ import { openDatabase } from "~/db/client";
 import { makeCategory, makeStory } from "~/db/testing/factories";
 import { adminUrl, createDatabaseSql, dropDatabaseSql } from "~/db/testing/postgres-admin";
 import { PAGE_COPIES_DIR } from "../http/web";
-import { until } from "~/test/until";
+import { reaching } from "~/test/reaching";
 import { tempDir } from "~/test/temp-dir";
 import { ensureWebBuild, getAlone, webProcessesOf } from "~/test/web-processes";
 
@@ -53,10 +53,15 @@ describe("the site served by several web processes", () => {
     primary = spawn(process.execPath, [BIN, "serve"], { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
     primary.stdout?.on("data", (chunk: Buffer) => (output += chunk.toString()));
     primary.stderr?.on("data", (chunk: Buffer) => (output += chunk.toString()));
-    base = await until(() => {
-      if (primary.exitCode !== null) throw new Error(`serve ended early:\n${output}`);
-      return /Oddwire is serving on (http:\/\/\S+?)"/.exec(output)?.[1]?.replace("localhost", "127.0.0.1");
-    }, "the site to be served");
+    base = await reaching(
+      () => {
+        if (primary.exitCode !== null) throw new Error(`serve ended early:\n${output}`);
+        return /Oddwire is serving on (http:\/\/\S+?)"/.exec(output)?.[1]?.replace("localhost", "127.0.0.1");
+      },
+      (url) => url !== undefined,
+      "the site to be served",
+      60_000,
+    );
   }, 180_000);
 
   afterAll(async () => {
@@ -116,12 +121,9 @@ describe("the site served by several web processes", () => {
   test("a web process that dies is replaced", async () => {
     const [victim] = webProcessesOf(primary.pid!);
     process.kill(victim!, "SIGKILL");
-    await until(() => {
-      const now = webProcessesOf(primary.pid!);
-      return now.length === 2 && !now.includes(victim!) ? now : undefined;
-    }, "a replacement web process");
+    await reaching(() => webProcessesOf(primary.pid!), (now) => now.length === 2 && !now.includes(victim!), "a replacement web process", 60_000);
     expect(output).toContain("a web process ended; starting another");
-    await until(() => (output.includes("the replacement web process is serving") ? true : undefined), "the replacement to serve");
+    await expect.poll(() => output, { timeout: 60_000, message: "the replacement to serve" }).toContain("the replacement web process is serving");
     // Both answer: six requests in a row, each handed to the next process.
     for (let i = 0; i < 6; i++) expect((await getAlone(`${base}/healthz`)).status).toBe(200);
   });
@@ -139,7 +141,7 @@ describe("the site served by several web processes", () => {
       expect(answer.status).toBe(200);
       rendered.set(page, answer.body);
       const copy = path.join(dataDir, PAGE_COPIES_DIR, `${createHash("sha256").update(page).digest("hex")}.page`);
-      await until(() => (existsSync(copy) ? true : undefined), "the page's copy to be written");
+      await expect.poll(() => existsSync(copy), { timeout: 60_000, message: "the page's copy to be written" }).toBe(true);
     }
     // The database refuses connections and ends every open one.
     const admin = await openDatabase({ databaseUrl: spec.url, poolSize: 1 });
@@ -159,10 +161,12 @@ describe("the site served by several web processes", () => {
       await admin.close();
     }
     // Back: both web processes answer from the database again.
-    await until(async () => {
-      const answers = await Promise.all(Array.from({ length: 4 }, () => getAlone(`${base}/healthz`)));
-      return answers.every((answer) => answer.status === 200) ? true : undefined;
-    }, "both web processes to be healthy again");
+    await expect
+      .poll(async () => (await Promise.all(Array.from({ length: 4 }, () => getAlone(`${base}/healthz`)))).map((answer) => answer.status), {
+        timeout: 60_000,
+        message: "both web processes to be healthy again",
+      })
+      .toEqual([200, 200, 200, 200]);
   });
 
   test("SIGTERM stops the web processes and then the primary, cleanly", async () => {

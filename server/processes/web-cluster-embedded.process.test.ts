@@ -4,7 +4,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { tempDir } from "~/test/temp-dir";
-import { until } from "~/test/until";
+import { reaching } from "~/test/reaching";
 import { ensureWebBuild, getAlone, webProcessesOf } from "~/test/web-processes";
 
 // `serve` on the embedded default (no DATABASE_URL) with WEB_CONCURRENCY=2: the primary starts the
@@ -30,10 +30,15 @@ describe("the embedded default served by several web processes", () => {
     primary = spawn(BIN, ["serve", "--demo"], { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
     primary.stdout?.on("data", (chunk: Buffer) => (output += chunk.toString()));
     primary.stderr?.on("data", (chunk: Buffer) => (output += chunk.toString()));
-    base = await until(() => {
-      if (primary.exitCode !== null) throw new Error(`serve ended early:\n${output}`);
-      return /Oddwire is serving on (http:\/\/\S+?)"/.exec(output)?.[1]?.replace("localhost", "127.0.0.1");
-    }, "the site to be served");
+    base = await reaching(
+      () => {
+        if (primary.exitCode !== null) throw new Error(`serve ended early:\n${output}`);
+        return /Oddwire is serving on (http:\/\/\S+?)"/.exec(output)?.[1]?.replace("localhost", "127.0.0.1");
+      },
+      (url) => url !== undefined,
+      "the site to be served",
+      60_000,
+    );
   }, 180_000);
 
   afterAll(() => {

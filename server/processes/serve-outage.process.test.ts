@@ -8,7 +8,7 @@ import { makeCategory, makeStory } from "~/db/testing/factories";
 import { adminUrl, createDatabaseSql, dropDatabaseSql } from "~/db/testing/postgres-admin";
 import { freePort } from "~/test/http-test-server";
 import { PAGE_COPIES_DIR } from "../http/web";
-import { until } from "~/test/until";
+import { reaching } from "~/test/reaching";
 import { tempDir } from "~/test/temp-dir";
 import { ensureWebBuild, getAlone, type Answer } from "~/test/web-processes";
 
@@ -61,10 +61,15 @@ describe("two web processes sharing a DATA_DIR, while the database is away", () 
     child.stderr?.on("data", (chunk: Buffer) => (output += chunk.toString()));
     const base = `http://127.0.0.1:${port}`;
     processes.push({ child, base, output: () => output });
-    await until(async () => {
-      if (child.exitCode !== null) throw new Error(`serve ended early:\n${output}`);
-      return (await getAlone(`${base}/healthz`).catch(() => null))?.status === 200 ? true : undefined;
-    }, "the site to be served", 120_000);
+    await reaching(
+      async () => {
+        if (child.exitCode !== null) throw new Error(`serve ended early:\n${output}`);
+        return (await getAlone(`${base}/healthz`).catch(() => null))?.status;
+      },
+      (status) => status === 200,
+      "the site to be served",
+      120_000,
+    );
     return base;
   };
 
@@ -105,16 +110,15 @@ describe("two web processes sharing a DATA_DIR, while the database is away", () 
     }
     expect(rendered.get(pages[1]!)!.body).toContain("A goat ran the power station");
     // The copies are written once the answers have gone.
-    await until(() => (readdirSync(copiesDir).filter((f) => f.endsWith(".page")).length >= pages.length ? true : undefined), "the copies to be written");
+    await expect
+      .poll(() => readdirSync(copiesDir).filter((f) => f.endsWith(".page")).length, { timeout: 60_000, message: "the copies to be written" })
+      .toBeGreaterThanOrEqual(pages.length);
 
     const everyPageServedByBoth = async () => {
       for (const base of [other, one]) {
         for (const page of pages) {
           // Past the two seconds a page is fresh in memory, each request tries to render it.
-          const answer = await until(async () => {
-            const tried = await getAlone(`${base}${page}`);
-            return tried.cache === "HIT" ? undefined : tried;
-          }, "the page to be rendered again");
+          const answer = await reaching(() => getAlone(`${base}${page}`), (tried) => tried.cache !== "HIT", "the page to be rendered again", 60_000);
           expect({ base, page, status: answer.status, cache: answer.cache }).toEqual({ base, page, status: 200, cache: "STALE-IF-ERROR" });
           expect(answer.body).toBe(rendered.get(page)!.body);
           expect(answer.etag).toBe(rendered.get(page)!.etag);
@@ -130,12 +134,12 @@ describe("two web processes sharing a DATA_DIR, while the database is away", () 
     // A flap: the database comes back, each process's change listener reconnects (and drops its
     // pages in memory, as notices may have been missed), then the database goes away again.
     await bringDatabaseBack();
-    await until(async () => ((await listeners()) === 2 ? true : undefined), "both change listeners to reconnect", 60_000);
+    await expect.poll(() => listeners(), { timeout: 60_000, message: "both change listeners to reconnect" }).toBe(2);
     await takeDatabaseAway();
     await everyPageServedByBoth();
 
     // Back for good: the pages are rendered again.
     await bringDatabaseBack();
-    await until(async () => ((await getAlone(`${other}${pages[0]}`)).cache === "MISS" ? true : undefined), "the pages to render again");
+    await expect.poll(async () => (await getAlone(`${other}${pages[0]}`)).cache, { timeout: 60_000, message: "the pages to render again" }).toBe("MISS");
   }, 180_000);
 });
