@@ -91,8 +91,14 @@ export async function measureHits(baseUrl: string, pages: Page[], workers: numbe
     if (first.status !== 200) throw new Error(`GET ${page.path} answered ${first.status}`);
     const plain = await cachedBytes(baseUrl + page.path, "identity");
     if (plain.encoding !== "identity") throw new Error(`GET ${page.path} with Accept-Encoding: identity answered ${plain.encoding}`);
-    // A body too small to be worth compressing is kept and sent as it is, to browsers too.
-    const br = await cachedBytes(baseUrl + page.path, BROWSER_ENCODINGS["accept-encoding"]);
+    // A body too small to be worth compressing is kept and sent as it is, to browsers too. A page is
+    // kept at first in the encoding of the reader who rendered it, and in br once a browser asks: the
+    // bytes measured are those browsers get from then on.
+    let br = await cachedBytes(baseUrl + page.path, BROWSER_ENCODINGS["accept-encoding"]);
+    for (let tries = 0; br.encoding !== "br" && br.body.length >= 1_024 && tries < 50; tries++) {
+      await sleep(20);
+      br = await cachedBytes(baseUrl + page.path, BROWSER_ENCODINGS["accept-encoding"]);
+    }
     kept.push({ plain, br });
     files.push(
       { name: `page${i}`, body: plain.body, contentType: plain.type },
