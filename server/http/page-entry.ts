@@ -5,7 +5,7 @@ import { brotliCompress, constants as zlib, gzip } from "node:zlib";
 const brotli = promisify(brotliCompress);
 const gzipAsync = promisify(gzip);
 
-/** The encodings a page is kept in: compressed once when it is rendered, never per request. */
+/** The encodings a page is kept in: each made once (when rendered, or when first asked for), never per request. */
 export type Encoding = "br" | "gzip" | "identity";
 export type Variant = {
   body: Buffer;

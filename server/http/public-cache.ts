@@ -67,8 +67,9 @@ function etagMatches(ifNoneMatch: string | undefined, entry: Entry): Variant | u
 
 /**
  * An in-process micro-cache for anonymous public pages and feeds (decision 004), with ETags and
- * conditional GET. A page is compressed once when it is rendered and kept as identity, gzip and br
- * bytes, each with its own ETag (Vary: Accept-Encoding). `serveHit` answers a fresh entry from
+ * conditional GET. A page is kept as identity bytes and compressed in the encoding of the reader who
+ * rendered it; another encoding (br, gzip) is made once, when a reader first asks for it. Each has its
+ * own ETag (Vary: Accept-Encoding). `serveHit` answers a fresh entry from
  * memory straight from the node HTTP handler, before any routing or React Router, with no file-system
  * call and no per-request compression. An entry is fresh for `ttlMs`, so every process shows a
  * change within seconds. Only one request renders a given URL at a time: while it does, others wait
