@@ -12,6 +12,7 @@ const PROCESS_STARTERS: Record<string, string> = {
   "node:cluster": "forked processes",
   "test/cli-harness": "the CLI harness (each command starts an embedded PostgreSQL server)",
   "test/web-processes": "the server's web processes",
+  "test/oddwire-process": "bin/oddwire.mjs in a process of its own",
   "db/embedded/server": "startEmbeddedServer (a PostgreSQL server)",
   "db/embedded/testing/helpers": "embedded PostgreSQL servers and their child processes",
   "db/embedded/carry-over": "the earlier release's reader, a child process",

@@ -1,16 +1,12 @@
-import { spawn } from "node:child_process";
 import { createWriteStream, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { finished } from "node:stream/promises";
-import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, test } from "vitest";
 import { exportSnapshot } from "~/db/snapshot";
 import { runCli, useCliEnvironment } from "~/test/cli-harness";
+import { startOddwire } from "~/test/oddwire-process";
 import { openEmbeddedDatabase } from "../database";
 import { tempDir as newTempDir } from "~/test/temp-dir";
-
-const ROOT = fileURLToPath(new URL("../..", import.meta.url));
-const BIN = path.join(ROOT, "bin", "oddwire.mjs");
 
 const env = useCliEnvironment("oddwire-cli-backup");
 const tempDirs: string[] = [];
@@ -176,24 +172,9 @@ describe("backup while the server runs", () => {
     const dataDir = env.dataDir();
     const childEnv: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, ROLE: "worker", LOG_LEVEL: "info" };
     // A worker needs no web build, and uses the embedded server as the whole site does.
-    const server = spawn(process.execPath, [BIN, "serve", "--demo"], { cwd: ROOT, env: childEnv, stdio: ["ignore", "pipe", "pipe"] });
-    let output = "";
-    server.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
-    server.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
-    const exited = new Promise<NodeJS.Signals | null>((resolve) => server.once("exit", (_code, signal) => resolve(signal)));
+    const server = startOddwire(["serve", "--demo"], childEnv);
     try {
-      await new Promise<void>((resolve, reject) => {
-        const check = setInterval(() => {
-          if (output.includes("running background jobs")) {
-            clearInterval(check);
-            resolve();
-          }
-        }, 50);
-        void exited.then(() => {
-          clearInterval(check);
-          reject(new Error(`serve exited early:\n${output}`));
-        });
-      });
+      await server.printed(/running background jobs/, "the jobs to run");
 
       const whileRunning = path.join(tempDir(), "running.tar.gz");
       const backup = await runCli(["backup", whileRunning]);
@@ -202,8 +183,8 @@ describe("backup while the server runs", () => {
       expect(backup.json()).toMatchObject({ bytes: statSync(whileRunning).size });
 
       // Killed outright, the server leaves its database server and its registration behind: neither stops the next backup.
-      server.kill("SIGKILL");
-      expect(await exited).toBe("SIGKILL");
+      server.child.kill("SIGKILL");
+      expect((await server.exited).signal).toBe("SIGKILL");
       const afterKill = path.join(tempDir(), "after-kill.tar.gz");
       const offline = await runCli(["backup", afterKill]);
       expect(offline.err).toEqual([]);
@@ -219,8 +200,8 @@ describe("backup while the server runs", () => {
         expect((restored.json().counts as { stories: number }).stories).toBeGreaterThanOrEqual(300);
       }
     } finally {
-      if (server.exitCode === null && server.signalCode === null) server.kill("SIGKILL");
-      await exited;
+      if (server.running()) server.child.kill("SIGKILL");
+      await server.exited;
     }
   }, 240_000);
 });

@@ -2,16 +2,15 @@ import { execFile } from "node:child_process";
 import { existsSync, readFileSync, rmSync, statSync } from "node:fs";
 import path from "node:path";
 import { Readable } from "node:stream";
-import { fileURLToPath } from "node:url";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
+import { PROJECT_ROOT } from "~/lib/project-root";
+import { BIN } from "~/test/oddwire-process";
 import { openDatabase } from "~/db/client";
 import { startEmbeddedServer } from "~/db/embedded/server";
 import { openEmbeddedDatabase } from "~/server/database";
 import { main } from "./cli";
 import { tempDir as newTempDir } from "~/test/temp-dir";
 
-const ROOT = fileURLToPath(new URL("../..", import.meta.url));
-const BIN = path.join(ROOT, "bin", "oddwire.mjs");
 
 /** Runs the CLI in this process, capturing what it prints; stdin is given as text chunks. */
 async function run(argv: string[], stdin: string[] = []) {
@@ -269,7 +268,7 @@ describe("the oddwire binary", () => {
       delete env.DATABASE_URL;
       delete env.AUTH_SECRET;
       const result = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-        execFile(process.execPath, [BIN, "user:create", "--email", "shared@b.test", "--password", "longenough1"], { cwd: ROOT, env, timeout: 60_000 }, (error, stdout, stderr) => {
+        execFile(process.execPath, [BIN, "user:create", "--email", "shared@b.test", "--password", "longenough1"], { cwd: PROJECT_ROOT, env, timeout: 60_000 }, (error, stdout, stderr) => {
           const code = error === null ? 0 : typeof error.code === "number" ? error.code : null;
           resolve({ code, stdout, stderr });
         });

@@ -1,13 +1,10 @@
-import { spawn } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterEach, expect, test } from "vitest";
 import { openEmbeddedDatabase } from "../database";
+import { startOddwire } from "~/test/oddwire-process";
 import { tempDir } from "~/test/temp-dir";
 
-const ROOT = fileURLToPath(new URL("../..", import.meta.url));
-const BIN = path.join(ROOT, "bin", "oddwire.mjs");
 const dirs: string[] = [];
 afterEach(() => {
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
@@ -45,13 +42,9 @@ test("when the embedded database server dies under the site, the site starts it 
   const env = { ...process.env, DATA_DIR: dataDir, ROLE: "worker", LOG_LEVEL: "info" } as NodeJS.ProcessEnv;
   delete env.DATABASE_URL;
   delete env.AUTH_SECRET;
-  const child = spawn(process.execPath, [BIN, "serve"], { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
-  let output = "";
-  child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
-  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+  const serve = startOddwire(["serve"], env);
   try {
-    await expect.poll(() => output, { timeout: 90_000, interval: 100 }).toContain("running background jobs");
+    await serve.printed(/running background jobs/, "the jobs to run");
     const committed = await openEmbeddedDatabase(dataDir);
     try {
       await committed.exec("INSERT INTO categories (name, slug, display_order) VALUES ('Kept', 'kept', 99)");
@@ -68,10 +61,10 @@ test("when the embedded database server dies under the site, the site starts it 
         // a connection's process that ended on its own meanwhile
       }
     }
-    await expect.poll(() => output, { timeout: 30_000, interval: 100 }).toContain("the embedded PostgreSQL server runs again");
-    expect(output).toContain("the embedded PostgreSQL server stopped unexpectedly; starting it again");
+    await serve.printed(/the embedded PostgreSQL server runs again/, "the database server to run again", 30_000);
+    expect(serve.output()).toContain("the embedded PostgreSQL server stopped unexpectedly; starting it again");
     expect(postmasterOf(dataDir)).not.toBe(first);
-    expect(child.exitCode).toBeNull();
+    expect(serve.running()).toBe(true);
 
     const after = await openEmbeddedDatabase(dataDir);
     try {
@@ -81,12 +74,12 @@ test("when the embedded database server dies under the site, the site starts it 
       await after.close();
     }
 
-    child.kill("SIGTERM");
-    expect(await exited).toBe(0);
+    serve.child.kill("SIGTERM");
+    expect((await serve.exited).code).toBe(0);
     expect(postmasterOf(dataDir)).toBeNull();
   } finally {
-    if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
-    await exited;
+    if (serve.running()) serve.child.kill("SIGKILL");
+    await serve.exited;
     const left = postmasterOf(dataDir);
     if (left) for (const pid of processTree(left)) process.kill(pid, "SIGKILL");
   }

@@ -1,12 +1,9 @@
-import { spawn } from "node:child_process";
 import { readFileSync, rmSync } from "node:fs";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterEach, expect, test } from "vitest";
+import { startOddwire } from "~/test/oddwire-process";
 import { tempDir } from "~/test/temp-dir";
 
-const ROOT = fileURLToPath(new URL("../..", import.meta.url));
-const BIN = path.join(ROOT, "bin", "oddwire.mjs");
 const dirs: string[] = [];
 afterEach(() => {
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
@@ -17,26 +14,11 @@ async function startAndStop(args: string[], dataDir: string): Promise<string> {
   const env = { ...process.env, DATA_DIR: dataDir, ROLE: "worker", LOG_LEVEL: "info" } as NodeJS.ProcessEnv;
   delete env.DATABASE_URL;
   delete env.AUTH_SECRET;
-  const child = spawn(process.execPath, [BIN, "serve", ...args], { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
-  let output = "";
-  child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
-  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
-  await new Promise<void>((resolve, reject) => {
-    const check = setInterval(() => {
-      if (output.includes("running background jobs")) {
-        clearInterval(check);
-        resolve();
-      }
-    }, 50);
-    void exited.then(() => {
-      clearInterval(check);
-      reject(new Error(`serve exited early:\n${output}`));
-    });
-  });
-  child.kill("SIGTERM");
-  await exited;
-  return output;
+  const serve = startOddwire(["serve", ...args], env);
+  await serve.printed(/running background jobs/, "the jobs to run");
+  serve.child.kill("SIGTERM");
+  await serve.exited;
+  return serve.output();
 }
 
 test("a demo start prints the generated admin password once, in a banner, and never in the structured log", async () => {

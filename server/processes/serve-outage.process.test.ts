@@ -1,13 +1,12 @@
-import { spawn, type ChildProcess } from "node:child_process";
 import { readdirSync, rmSync } from "node:fs";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, inject, test } from "vitest";
 import { openDatabase, type Database } from "~/db/client";
 import { makeCategory, makeStory } from "~/db/testing/factories";
 import { adminUrl, createDatabaseSql, dropDatabaseSql } from "~/db/testing/postgres-admin";
 import { freePort } from "~/test/http-test-server";
 import { PAGE_COPIES_DIR } from "../http/web";
+import { startOddwire, type OddwireProcess } from "~/test/oddwire-process";
 import { reaching } from "~/test/reaching";
 import { tempDir } from "~/test/temp-dir";
 import { ensureWebBuild, getAlone, type Answer } from "~/test/web-processes";
@@ -15,8 +14,6 @@ import { ensureWebBuild, getAlone, type Answer } from "~/test/web-processes";
 // Two `serve` processes on one PostgreSQL database and one DATA_DIR, as two web processes of one
 // machine, each on a port of its own so that the test says which answers. The database is taken away
 // for real: connections to it are refused and every open one is ended, then allowed again.
-const ROOT = fileURLToPath(new URL("../..", import.meta.url));
-const BIN = path.join(ROOT, "bin", "oddwire.mjs");
 const spec = inject("testDatabase");
 
 
@@ -25,7 +22,7 @@ describe("two web processes sharing a DATA_DIR, while the database is away", () 
   const name = `oddwire_outage_${process.pid}`;
   const dataDir = tempDir("oddwire-outage-");
   const copiesDir = path.join(dataDir, PAGE_COPIES_DIR);
-  const processes: { child: ChildProcess; base: string; output: () => string }[] = [];
+  const processes: { serve: OddwireProcess; base: string }[] = [];
   let admin: Database;
   let pages: string[] = [];
   let unrendered = "";
@@ -55,15 +52,12 @@ describe("two web processes sharing a DATA_DIR, while the database is away", () 
       WEB_CONCURRENCY: "1",
       LOG_LEVEL: "warn",
     };
-    let output = "";
-    const child = spawn(process.execPath, [BIN, "serve"], { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
-    child.stdout?.on("data", (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr?.on("data", (chunk: Buffer) => (output += chunk.toString()));
+    const serve = startOddwire(["serve"], env);
     const base = `http://127.0.0.1:${port}`;
-    processes.push({ child, base, output: () => output });
+    processes.push({ serve, base });
     await reaching(
       async () => {
-        if (child.exitCode !== null) throw new Error(`serve ended early:\n${output}`);
+        if (!serve.running()) throw new Error(`serve ended early:\n${serve.output()}`);
         return (await getAlone(`${base}/healthz`).catch(() => null))?.status;
       },
       (status) => status === 200,
@@ -91,7 +85,7 @@ describe("two web processes sharing a DATA_DIR, while the database is away", () 
   }, 240_000);
 
   afterAll(async () => {
-    for (const { child } of processes) if (child.exitCode === null) child.kill("SIGKILL");
+    for (const { serve } of processes) if (serve.running()) serve.child.kill("SIGKILL");
     rmSync(dataDir, { recursive: true, force: true });
     await admin.exec(`ALTER DATABASE ${name} WITH ALLOW_CONNECTIONS true`).catch(() => undefined);
     await admin.exec(dropDatabaseSql(name));

@@ -2,14 +2,13 @@ import { spawn } from "node:child_process";
 import { existsSync, rmSync } from "node:fs";
 import { createServer, type Server } from "node:net";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, expect, test } from "vitest";
+import { PROJECT_ROOT } from "~/lib/project-root";
+import { BIN } from "~/test/oddwire-process";
 import { tempDir } from "~/test/temp-dir";
 import { ensureWebBuild } from "~/test/web-processes";
 
 // `serve` on a port another program holds: it says so, and what to do, and leaves nothing running.
-const ROOT = fileURLToPath(new URL("../..", import.meta.url));
-const BIN = path.join(ROOT, "bin", "oddwire.mjs");
 let holder: Server;
 let port = 0;
 
@@ -27,7 +26,7 @@ test.each([["one web process", "1"], ["several web processes", "2"]])("with %s, 
     const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: "production", DATA_DIR: dataDir, PORT: String(port), HOST: "127.0.0.1", WEB_CONCURRENCY: concurrency, LOG_LEVEL: "warn" };
     delete env.DATABASE_URL;
     delete env.AUTH_SECRET;
-    const child = spawn(process.execPath, [BIN, "serve"], { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [BIN, "serve"], { cwd: PROJECT_ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
     let stderr = "";
     child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
     const code = await new Promise<number | null>((resolve) => child.once("exit", (exitCode) => resolve(exitCode)));

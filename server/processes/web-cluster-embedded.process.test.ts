@@ -1,24 +1,20 @@
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { existsSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { tempDir } from "~/test/temp-dir";
-import { reaching } from "~/test/reaching";
+import { startOddwire, type OddwireProcess } from "~/test/oddwire-process";
 import { ensureWebBuild, getAlone, webProcessesOf } from "~/test/web-processes";
 
 // `serve` on the embedded default (no DATABASE_URL) with WEB_CONCURRENCY=2: the primary starts the
 // database server in DATA_DIR, and two web processes serve on it (decision 025).
-const ROOT = fileURLToPath(new URL("../..", import.meta.url));
-const BIN = path.join(ROOT, "bin", "oddwire.mjs");
-
 
 const postmasterFile = (dataDir: string) => path.join(dataDir, "postgres", "pgdata", "postmaster.pid");
 
 describe("the embedded default served by several web processes", () => {
   const dataDir = tempDir("oddwire-cluster-embedded-");
+  let serve: OddwireProcess;
   let primary: ChildProcess;
-  let output = "";
   let base = "";
 
   beforeAll(async () => {
@@ -27,18 +23,10 @@ describe("the embedded default served by several web processes", () => {
     delete env.DATABASE_URL;
     delete env.AUTH_SECRET;
     // As `npm run demo` starts it: the file itself, run by its first line.
-    primary = spawn(BIN, ["serve", "--demo"], { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
-    primary.stdout?.on("data", (chunk: Buffer) => (output += chunk.toString()));
-    primary.stderr?.on("data", (chunk: Buffer) => (output += chunk.toString()));
-    base = await reaching(
-      () => {
-        if (primary.exitCode !== null) throw new Error(`serve ended early:\n${output}`);
-        return /Oddwire is serving on (http:\/\/\S+?)"/.exec(output)?.[1]?.replace("localhost", "127.0.0.1");
-      },
-      (url) => url !== undefined,
-      "the site to be served",
-      60_000,
-    );
+    serve = startOddwire(["serve", "--demo"], env, { asFile: true });
+    primary = serve.child;
+    const [, url] = await serve.printed(/Oddwire is serving on (http:\/\/\S+?)"/, "the site to be served", 60_000);
+    base = url!.replace("localhost", "127.0.0.1");
   }, 180_000);
 
   afterAll(() => {
@@ -57,7 +45,7 @@ describe("the embedded default served by several web processes", () => {
     }
     expect((await getAlone(`${base}/readyz`)).status).toBe(200);
     // The embedded server's secret is in no log line.
-    expect(output).not.toContain(readFileSync(path.join(dataDir, "postgres.secret"), "utf8").trim());
+    expect(serve.output()).not.toContain(readFileSync(path.join(dataDir, "postgres.secret"), "utf8").trim());
   });
 
   test("the primary and each web process run with the small young generation bin/oddwire.mjs asks for", () => {
@@ -70,9 +58,8 @@ describe("the embedded default served by several web processes", () => {
 
   test("SIGTERM stops the web processes, the primary and the database server", async () => {
     const web = webProcessesOf(primary.pid!);
-    const exited = new Promise<number | null>((resolve) => primary.once("exit", (code) => resolve(code)));
     primary.kill("SIGTERM");
-    expect(await exited).toBe(0);
+    expect((await serve.exited).code).toBe(0);
     for (const pid of web) expect(() => process.kill(pid, 0)).toThrow();
     expect(existsSync(postmasterFile(dataDir))).toBe(false);
   }, 60_000);

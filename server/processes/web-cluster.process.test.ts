@@ -1,21 +1,20 @@
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { createHash } from "node:crypto";
 import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, inject, test } from "vitest";
 import { openDatabase } from "~/db/client";
 import { makeCategory, makeStory } from "~/db/testing/factories";
 import { adminUrl, createDatabaseSql, dropDatabaseSql } from "~/db/testing/postgres-admin";
 import { PAGE_COPIES_DIR } from "../http/web";
+import { PROJECT_ROOT } from "~/lib/project-root";
+import { startOddwire, type OddwireProcess } from "~/test/oddwire-process";
 import { reaching } from "~/test/reaching";
 import { tempDir } from "~/test/temp-dir";
 import { ensureWebBuild, getAlone, webProcessesOf } from "~/test/web-processes";
 
 // `serve` on PostgreSQL with WEB_CONCURRENCY=2, as production runs it: a primary and two web
 // processes sharing the port (node:cluster). One server for the whole file; the tests run in order.
-const ROOT = fileURLToPath(new URL("../..", import.meta.url));
-const BIN = path.join(ROOT, "bin", "oddwire.mjs");
 const spec = inject("testDatabase");
 const METRICS_TOKEN = "a-metrics-token-for-the-cluster-test";
 
@@ -25,8 +24,9 @@ const METRICS_TOKEN = "a-metrics-token-for-the-cluster-test";
 describe("the site served by several web processes", () => {
   const name = `oddwire_cluster_${process.pid}`;
   const dataDir = tempDir("oddwire-cluster-");
+  let serve: OddwireProcess;
   let primary: ChildProcess;
-  let output = "";
+  const output = () => serve.output();
   let base = "";
 
   beforeAll(async () => {
@@ -50,18 +50,10 @@ describe("the site served by several web processes", () => {
       LOG_LEVEL: "info",
     };
     delete env.MALLOC_ARENA_MAX;
-    primary = spawn(process.execPath, [BIN, "serve"], { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
-    primary.stdout?.on("data", (chunk: Buffer) => (output += chunk.toString()));
-    primary.stderr?.on("data", (chunk: Buffer) => (output += chunk.toString()));
-    base = await reaching(
-      () => {
-        if (primary.exitCode !== null) throw new Error(`serve ended early:\n${output}`);
-        return /Oddwire is serving on (http:\/\/\S+?)"/.exec(output)?.[1]?.replace("localhost", "127.0.0.1");
-      },
-      (url) => url !== undefined,
-      "the site to be served",
-      60_000,
-    );
+    serve = startOddwire(["serve"], env);
+    primary = serve.child;
+    const [, url] = await serve.printed(/Oddwire is serving on (http:\/\/\S+?)"/, "the site to be served", 60_000);
+    base = url!.replace("localhost", "127.0.0.1");
   }, 180_000);
 
   afterAll(async () => {
@@ -77,20 +69,20 @@ describe("the site served by several web processes", () => {
 
   test("WEB_CONCURRENCY web processes answer on one port, and the site says it is served once", async () => {
     expect(webProcessesOf(primary.pid!)).toHaveLength(2);
-    expect(output.match(/Oddwire is serving on/g)).toHaveLength(1);
+    expect(output().match(/Oddwire is serving on/g)).toHaveLength(1);
     expect((await getAlone(`${base}/`)).status).toBe(200);
     expect((await getAlone(`${base}/healthz`)).status).toBe(200);
   });
 
   test("the primary and its web processes run the server bundle, not the TypeScript sources (decision 018)", () => {
-    expect(output).toMatch(/"code":"bundle"[^\n]*Oddwire is serving on/);
+    expect(output()).toMatch(/"code":"bundle"[^\n]*Oddwire is serving on/);
     const environ = (pid: number) => readFileSync(`/proc/${pid}/environ`, "utf8").split("\0");
     for (const pid of webProcessesOf(primary.pid!)) expect(environ(pid)).toContain("ODDWIRE_SERVER_BUNDLE=1");
   });
 
   test("the build they serve is React's production build, though the build was asked for under a test runner's NODE_ENV", () => {
     // beforeAll ran scripts/ensure-build.mjs with Vitest's NODE_ENV=test in its environment.
-    const assets = path.join(ROOT, "build", "client", "assets");
+    const assets = path.join(PROJECT_ROOT, "build", "client", "assets");
     const entry = readdirSync(assets).find((name) => /^entry\.client-.*\.js$/.test(name));
     expect(entry).toBeDefined();
     expect(readFileSync(path.join(assets, entry!), "utf8")).not.toContain("Download the React DevTools");
@@ -122,8 +114,8 @@ describe("the site served by several web processes", () => {
     const [victim] = webProcessesOf(primary.pid!);
     process.kill(victim!, "SIGKILL");
     await reaching(() => webProcessesOf(primary.pid!), (now) => now.length === 2 && !now.includes(victim!), "a replacement web process", 60_000);
-    expect(output).toContain("a web process ended; starting another");
-    await expect.poll(() => output, { timeout: 60_000, message: "the replacement to serve" }).toContain("the replacement web process is serving");
+    expect(output()).toContain("a web process ended; starting another");
+    await expect.poll(output, { timeout: 60_000, message: "the replacement to serve" }).toContain("the replacement web process is serving");
     // Both answer: six requests in a row, each handed to the next process.
     for (let i = 0; i < 6; i++) expect((await getAlone(`${base}/healthz`)).status).toBe(200);
   });
@@ -171,13 +163,12 @@ describe("the site served by several web processes", () => {
 
   test("SIGTERM stops the web processes and then the primary, cleanly", async () => {
     const web = webProcessesOf(primary.pid!);
-    const exited = new Promise<number | null>((resolve) => primary.once("exit", (code) => resolve(code)));
-    const from = output.length;
+    const from = output().length;
     primary.kill("SIGTERM");
-    expect(await exited).toBe(0);
+    expect((await serve.exited).code).toBe(0);
     for (const pid of web) expect(() => process.kill(pid, 0)).toThrow();
     // The primary and both web processes said so; nothing went wrong on the way.
-    const said = output.slice(from);
+    const said = output().slice(from);
     expect(said.match(/"msg":"stopped"/g)).toHaveLength(3);
     expect(said).not.toContain('"level":50');
   });
