@@ -147,11 +147,12 @@ export function createPublicCache(
   function encodingFor(req: IncomingMessage, entry: Entry): Encoding {
     const wanted = chooseEncoding(req.headers["accept-encoding"], ALL_ENCODINGS);
     if (wanted === "identity" || entry.variants[wanted]) return wanted;
+    const key = req.url ?? "/";
     const underway = making.get(entry) ?? new Set();
-    if (!underway.has(wanted)) {
+    // Only for a page kept in memory: a shared copy read while pages fail to render is read afresh each time.
+    if (!underway.has(wanted) && cache.peek(key) === entry) {
       underway.add(wanted);
       making.set(entry, underway);
-      const key = req.url ?? "/";
       void addEncoding(entry, wanted).then(
         (added) => {
           // Counted again at its new size: the cache counts an entry's size when it is set.
