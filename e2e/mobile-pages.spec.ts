@@ -114,6 +114,32 @@ test("a public page waits for no stylesheet or script before it paints, and is i
   }
 });
 
+test("a public page starts its scripts only once its largest picture is decoded", async ({ page }) => {
+  // Decoding runs off the main thread, often past the load event: scripts started at the load event
+  // would take the main thread first, and the picture's paint (the page's largest) would wait for them.
+  // Here the high-priority picture's decoding finishes only when the test says so.
+  await page.addInitScript(() => {
+    const w = window as unknown as { __releaseDecode: () => void };
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    w.__releaseDecode = release;
+    const decode = HTMLImageElement.prototype.decode;
+    HTMLImageElement.prototype.decode = function (this: HTMLImageElement) {
+      const decoded = decode.call(this);
+      return this.getAttribute("fetchpriority") === "high" ? released.then(() => decoded) : decoded;
+    };
+  });
+  const scripts = () => page.evaluate(() => performance.getEntriesByType("resource").filter((entry) => new URL(entry.name).pathname.endsWith(".js")).length);
+  for (const { path } of PAGES) {
+    await page.goto(path, { waitUntil: "load" });
+    await page.evaluate(() => new Promise((resolve) => setTimeout(resolve, 500)));
+    expect(await scripts(), `${path}: no script before the picture is decoded`).toBe(0);
+    await page.evaluate(() => (window as unknown as { __releaseDecode: () => void }).__releaseDecode());
+    await page.locator("html[data-hydrated]").waitFor({ state: "attached" });
+    expect(await scripts(), path).toBeGreaterThan(0);
+  }
+});
+
 test("a public page whose pictures never arrive still becomes interactive", async ({ page }) => {
   // The pictures hang, so the load event does not come: the scripts start after LOAD_WAIT_MS anyway.
   await page.route(/\/img\//, () => new Promise(() => {}));

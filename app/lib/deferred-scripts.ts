@@ -21,8 +21,8 @@ export const LOAD_WAIT_MS = 3_000;
 
 /**
  * The inline script that starts the page's module script once the page has loaded (every picture of
- * the first screen is in) and the frame after it is painted, or after LOAD_WAIT_MS if the load event
- * is that late. It runs the held script as a module with the same nonce, so the
+ * the first screen is in), its largest picture is decoded and the frame after that is painted, or
+ * after LOAD_WAIT_MS if that is later. It runs the held script as a module with the same nonce, so the
  * Content-Security-Policy lets it through.
  */
 export const LOAD_SCRIPTS = `(() => {
@@ -37,8 +37,13 @@ export const LOAD_SCRIPTS = `(() => {
     script.textContent = held.textContent;
     document.body.append(script);
   };
-  const afterPaint = () => (document.hidden ? start() : requestAnimationFrame(() => setTimeout(start, 0)));
-  if (document.readyState === "complete") afterPaint();
-  else addEventListener("load", afterPaint, { once: true });
+  // The second frame's start: the frame before it, with what was ready, has been drawn.
+  const afterPaint = () => (document.hidden ? start() : requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(start, 0))));
+  // The first screen's largest picture is decoded off the main thread, often after the load event:
+  // the scripts wait for it, or its paint would wait for them.
+  const afterPicture = () =>
+    Promise.all([...document.querySelectorAll('img[fetchpriority="high"]')].map((img) => img.decode().catch(() => {}))).then(afterPaint);
+  if (document.readyState === "complete") afterPicture();
+  else addEventListener("load", afterPicture, { once: true });
   setTimeout(start, ${LOAD_WAIT_MS});
 })();`;
