@@ -3,7 +3,8 @@
 // beside the page's largest picture and fonts, pushed its first paint back by about a second. So a
 // public page asks for its scripts once it has loaded and painted: the server writes React Router's
 // module script inert and without its modulepreload links (`deferScripts`, deferred-scripts.server.ts), and a small inline
-// script (`LOAD_SCRIPTS`, in app/root.tsx) starts it after the window's load event.
+// script (`LOAD_SCRIPTS`, in app/root.tsx) starts it after the window's load event, once the page's
+// largest picture is decoded and drawn.
 
 /** The type the module script is written with: a browser neither fetches nor runs it. */
 export const DEFERRED_SCRIPT_TYPE = "text/x-deferred-module";
