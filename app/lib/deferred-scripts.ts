@@ -38,8 +38,7 @@ export const LOAD_SCRIPTS = `(() => {
     script.textContent = held.textContent;
     document.body.append(script);
   };
-  // The second frame's start: the frame before it, with what was ready, has been drawn.
-  const afterPaint = () => (document.hidden ? start() : requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(start, 0))));
+  const afterPaint = () => (document.hidden ? start() : requestAnimationFrame(() => setTimeout(start, 0)));
   // The first screen's largest picture is decoded off the main thread, often after the load event:
   // the scripts wait for it, or its paint would wait for them.
   const afterPicture = () =>
