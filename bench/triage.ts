@@ -5,7 +5,7 @@
 // older 70% as the desk's decisions and newer 30% as the inbox (bench/data/README.md says where
 // the files come from):
 //   TRIAGE_NEWS_FILE   HuffPost's News Category Dataset, JSON lines or the committed TSV sample
-//                      (default bench/data/huffpost-news-sample.tsv)
+//                      (default bench/data/huffpost-news-10k.tsv)
 //   TRIAGE_REUTERS_DIR Debian's weka examples folder holding ReutersCorn-*.arff and ReutersGrain-*.arff
 import { existsSync } from "node:fs";
 import { cpus } from "node:os";
@@ -194,7 +194,7 @@ function reutersQuality(dir: string) {
 out(`# bench:triage on ${cpus().length} cores (${cpus()[0]?.model ?? "unknown"}), Node ${process.version}`);
 out();
 if (process.env.TRIAGE_SKIP_SPEED !== "1") speed();
-const newsFile = process.env.TRIAGE_NEWS_FILE ?? join(import.meta.dirname, "data", "huffpost-news-sample.tsv");
+const newsFile = process.env.TRIAGE_NEWS_FILE ?? join(import.meta.dirname, "data", "huffpost-news-10k.tsv");
 if (existsSync(newsFile)) newsCategoryQuality(newsFile);
 else out(`(no News Category Dataset at ${newsFile}: see bench/data/README.md)`);
 const reutersDir = process.env.TRIAGE_REUTERS_DIR;
