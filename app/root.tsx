@@ -5,9 +5,22 @@ import type { Route } from "./+types/root";
 import { CspNonce } from "./lib/csp";
 import { isPublicPage, LOAD_SCRIPTS } from "./lib/deferred-scripts";
 import stylesheet from "./app.css?url";
+import displayFontExt from "./fonts/bricolage-grotesque-latin-ext.woff2?url";
 import displayFont from "./fonts/bricolage-grotesque-latin.woff2?url";
+import textFontExt from "./fonts/inter-latin-ext.woff2?url";
 import textFont from "./fonts/inter-latin.woff2?url";
 import { PublicStyle } from "./lib/public-style";
+import { LATIN, LATIN_EXT, webFontsScript, type WebFontFace } from "./lib/web-fonts";
+
+const DISPLAY = { family: "Bricolage Grotesque Variable", weight: "700 800" };
+const TEXT = { family: "Inter Variable", weight: "400 900" };
+/** The public pages' web fonts, declared by their inline script (app/lib/web-fonts.ts). */
+const WEB_FONTS = webFontsScript([
+  { ...DISPLAY, url: displayFont, unicodeRange: LATIN, eager: true },
+  { ...DISPLAY, url: displayFontExt, unicodeRange: LATIN_EXT, eager: false },
+  { ...TEXT, url: textFont, unicodeRange: LATIN, eager: true },
+  { ...TEXT, url: textFontExt, unicodeRange: LATIN_EXT, eager: false },
+] satisfies WebFontFace[]);
 
 export const links: Route.LinksFunction = () => [{ rel: "icon", href: "/logo.svg", type: "image/svg+xml" }];
 
@@ -31,15 +44,16 @@ export function Layout({ children }: { children: React.ReactNode }) {
   // React Router's inline scripts carry the page's Content-Security-Policy nonce (app/entry.server.tsx).
   const nonce = useContext(CspNonce);
   const publicPage = isPublicPage(useMatches().map((match) => match.id));
-  // The latin fonts are fetched at once, not once the style is read: there by the first paint. As
-  // React's preloads they come first in <head>, ahead of the page's style (on a slow line the first
-  // round trip of the page brings them).
-  for (const href of [displayFont, textFont]) preload(href, { as: "font", type: "font/woff2", crossOrigin: "anonymous" });
+  // In the back office the latin fonts are fetched at once, not once the style is read: there by the
+  // first paint. As React's preloads they come first in <head>, ahead of the stylesheet. A public page
+  // asks for them once its first screen is drawn (its inline script, app/lib/web-fonts.ts).
+  if (!publicPage) for (const href of [displayFont, textFont]) preload(href, { as: "font", type: "font/woff2", crossOrigin: "anonymous" });
   return (
     <html lang="en">
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
+        {publicPage ? <script nonce={nonce} suppressHydrationWarning dangerouslySetInnerHTML={{ __html: WEB_FONTS }} /> : null}
         <PageStyle publicPage={publicPage} />
         <Meta />
         <Links />

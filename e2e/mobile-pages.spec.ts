@@ -25,6 +25,12 @@ async function slowLine(page: Page) {
   });
 }
 
+/** True once both latin web fonts are loaded (in the page: passed to page.waitForFunction and page.evaluate). */
+function webFontsIn(): boolean {
+  const loaded = [...document.fonts].filter((font) => font.status === "loaded").map((font) => font.family.replace(/"/g, ""));
+  return loaded.includes("Inter Variable") && loaded.includes("Bricolage Grotesque Variable");
+}
+
 /** Records the page's layout shifts and its largest contentful paint from the very start. */
 async function observe(page: Page) {
   await page.addInitScript(() => {
@@ -51,6 +57,8 @@ for (const { name, path, picture } of PAGES) {
     // Every font and every picture the first screen asks for has arrived and been drawn. (Not
     // "networkidle": on a busy machine the slowed line keeps lazy pictures below the fold trickling in.)
     await page.waitForFunction(() => [...document.images].filter((img) => img.loading !== "lazy").every((img) => img.complete), undefined, { timeout: 20_000 });
+    // The web fonts are asked for once the first screen is drawn, and swap in as they come.
+    await page.waitForFunction(webFontsIn, undefined, { timeout: 20_000 });
     await page.evaluate(() => document.fonts.ready.then(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)))));
 
     const shifts = await page.evaluate(() => (window as unknown as { __shifts: number }).__shifts);
@@ -98,9 +106,8 @@ test("a public page waits for no stylesheet or script before it paints, and is i
     expect(html, path).not.toMatch(/<link [^>]*rel="stylesheet"/);
     expect(html, path).not.toContain('rel="modulepreload"');
     expect(html, path).not.toMatch(/<script [^>]*type="module"/);
-    // The two latin fonts are asked for at once, ahead of the style.
-    const beforeStyle = html.slice(0, html.indexOf("<style"));
-    expect([...beforeStyle.matchAll(/<link rel="preload"[^>]* as="font"[^>]*>/g)], path).toHaveLength(2);
+    // Nor does it ask for a web font: they come once its first screen is drawn (next test).
+    expect(html, path).not.toMatch(/<link [^>]*as="font"/);
 
     // Once loaded, the scripts come and the page becomes interactive.
     await page.locator("html[data-hydrated]").waitFor({ state: "attached" });
@@ -140,6 +147,29 @@ test("a public page starts its scripts only once its largest picture is decoded"
   }
 });
 
+test("a first visit draws its text in the fallback fonts, asks for the web fonts with its scripts, and the next page has them from its first paint", async ({ page }) => {
+  const [first, second] = [PAGES[1]!.path, PAGES[2]!.path];
+  await page.goto(first, { waitUntil: "load" });
+  await page.waitForFunction(webFontsIn, undefined, { timeout: 20_000 });
+  const timing = await page.evaluate(() => {
+    const resources = performance.getEntriesByType("resource");
+    const start = (suffix: string) => Math.min(...resources.filter((entry) => new URL(entry.name).pathname.endsWith(suffix)).map((entry) => entry.startTime));
+    const faces = [...document.fonts].map((font) => ({ family: font.family.replace(/"/g, ""), status: font.status }));
+    return { load: (performance.getEntriesByType("navigation")[0] as PerformanceNavigationTiming).loadEventStart, font: start(".woff2"), script: start(".js"), faces };
+  });
+  // Not fetched beside the page: asked for after its load event, when its scripts are.
+  expect(timing.font).toBeGreaterThanOrEqual(timing.load);
+  expect(timing.script).toBeGreaterThanOrEqual(timing.load);
+  // Until then the text was drawn in the fallback faces.
+  expect(timing.faces).toContainEqual({ family: "Inter Fallback Arial", status: "loaded" });
+
+  // The next page declares the fonts at once, from the cache: its text never uses a fallback face.
+  await page.goto(second, { waitUntil: "load" });
+  await page.waitForFunction(webFontsIn);
+  const faces = await page.evaluate(() => [...document.fonts].filter((font) => font.status !== "unloaded").map((font) => font.family.replace(/"/g, "")));
+  expect(faces.filter((family) => family.includes("Fallback"))).toEqual([]);
+});
+
 test("a public page whose pictures never arrive still becomes interactive", async ({ page }) => {
   // The pictures hang, so the load event does not come: the scripts start after LOAD_WAIT_MS anyway.
   await page.route(/\/img\//, () => new Promise(() => {}));
@@ -154,6 +184,8 @@ test("a back-office page keeps the whole stylesheet and its preloaded scripts", 
   expect(html).toMatch(/<link [^>]*rel="stylesheet"[^>]*href="\/assets\/app-[^"]+\.css"/);
   expect(html).toContain('rel="modulepreload"');
   expect(html).toMatch(/<script [^>]*type="module"/);
+  // Its stylesheet declares the web fonts, and the page asks for the latin files at once.
+  expect([...html.matchAll(/<link rel="preload"[^>]* as="font"[^>]*>/g)]).toHaveLength(2);
   await page.locator("html[data-hydrated]").waitFor({ state: "attached" });
 });
 

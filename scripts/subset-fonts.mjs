@@ -6,9 +6,21 @@
 // to 900, Bricolage Grotesque from 700 to 800) and the font's default typographic features (kerning,
 // ligatures, contextual forms; not its stylistic sets). Inter's latin file goes from 48 KB to 30 KB,
 // Bricolage Grotesque's from 41 KB to 32 KB (docs/benchmarks.md, "Phone pages in Lighthouse").
+//
+// It also writes app/fonts/fallbacks.css: the faces text is drawn in until the web fonts are there
+// (decision 026), system fonts scaled with Capsize's metrics so that a line of them takes about the
+// room the web font's does (size-adjust on the average character width, ascent and descent overridden).
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { createFontStack } from "@capsizecss/core";
+import arial from "@capsizecss/metrics/arial";
+import arialBold from "@capsizecss/metrics/arial/700";
+import bricolage800 from "@capsizecss/metrics/bricolageGrotesque/800";
+import inter from "@capsizecss/metrics/inter";
+import inter700 from "@capsizecss/metrics/inter/700";
+import roboto from "@capsizecss/metrics/roboto";
+import roboto700 from "@capsizecss/metrics/roboto/700";
 import subsetFont from "subset-font";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -47,3 +59,38 @@ for (const font of FONTS) {
     console.log(`${path.relative(root, file)}: ${source.length} -> ${subset.length} bytes`);
   }
 }
+
+/**
+ * The system fonts a fallback face draws with: Arial and the fonts made to its metrics (Liberation
+ * Sans on Linux), and Roboto (Android). Each is its own family, so a face whose fonts are missing
+ * gives way to the next family in the stack (app/theme.css).
+ */
+const SYSTEM = {
+  arial: { regular: ["Arial", "ArialMT", "Liberation Sans", "LiberationSans"], bold: ["Arial Bold", "Arial-BoldMT", "Liberation Sans Bold", "LiberationSans-Bold"], metrics: { regular: arial, bold: arialBold } },
+  roboto: { regular: ["Roboto", "Roboto Regular", "Roboto-Regular"], bold: ["Roboto Bold", "Roboto-Bold"], metrics: { regular: roboto, bold: roboto700 } },
+};
+
+/** The fallback faces: for each web font and system font, one face per weight range drawn. */
+const FALLBACKS = [
+  { family: "Inter", faces: [{ weight: "400 500", metrics: inter, system: "regular" }, { weight: "600 900", metrics: inter700, system: "bold" }] },
+  { family: "Bricolage Grotesque", faces: [{ weight: "700 800", metrics: bricolage800, system: "bold" }] },
+];
+
+const css = [
+  "/* Made by scripts/subset-fonts.mjs: system fonts scaled to the web fonts' metrics (decision 026). */",
+];
+for (const { family, faces } of FALLBACKS) {
+  for (const [name, system] of Object.entries(SYSTEM)) {
+    for (const face of faces) {
+      const { fontFaces } = createFontStack([face.metrics, system.metrics[face.system]], { fontFaceFormat: "styleObject" });
+      const overrides = fontFaces[0]["@font-face"];
+      const src = system[face.system].map((font) => `local("${font}")`).join(", ");
+      css.push(
+        `@font-face {\n  font-family: "${family} Fallback ${name === "arial" ? "Arial" : "Roboto"}";\n  font-weight: ${face.weight};\n  src: ${src};\n` +
+          `  ascent-override: ${overrides.ascentOverride};\n  descent-override: ${overrides.descentOverride};\n  line-gap-override: ${overrides.lineGapOverride ?? "0%"};\n  size-adjust: ${overrides.sizeAdjust};\n}`,
+      );
+    }
+  }
+}
+writeFileSync(path.join(out, "fallbacks.css"), `${css.join("\n")}\n`);
+console.log("app/fonts/fallbacks.css: the fallback faces");

@@ -4,7 +4,10 @@
 // public page asks for its scripts once it has loaded and painted: the server writes React Router's
 // module script inert and without its modulepreload links (`deferScripts`, deferred-scripts.server.ts), and a small inline
 // script (`LOAD_SCRIPTS`, in app/root.tsx) starts it after the window's load event, once the page's
-// largest picture is decoded and drawn.
+// largest picture is decoded and drawn. It tells the page's web fonts that moment too
+// (FIRST_SCREEN_DRAWN, app/lib/web-fonts.ts).
+
+import { FIRST_SCREEN_DRAWN } from "./web-fonts";
 
 /** The type the module script is written with: a browser neither fetches nor runs it. */
 export const DEFERRED_SCRIPT_TYPE = "text/x-deferred-module";
@@ -30,8 +33,10 @@ export const LOAD_SCRIPTS = `(() => {
   let started = false;
   const start = () => {
     const held = document.querySelector('script[type="${DEFERRED_SCRIPT_TYPE}"]');
-    if (started || !held) return;
+    if (started) return;
     started = true;
+    document.dispatchEvent(new Event("${FIRST_SCREEN_DRAWN}"));
+    if (!held) return;
     const script = document.createElement("script");
     script.type = "module";
     script.nonce = held.nonce;
