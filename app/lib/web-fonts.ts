@@ -31,9 +31,10 @@ export const FIRST_SCREEN_DRAWN = "oddwire:first-screen-drawn";
 export const FONTS_KEY = "oddwire-fonts";
 
 /**
- * The inline script, first in a public page's <head>: it declares the faces at once as `optional` when
- * this browser has had these very files, and otherwise once the first screen is drawn, as `swap`,
- * fetching the eager ones then and remembering them once they have come. Without FontFace (or
+ * The inline script in a public page's <head>: it declares the faces at once as `optional` when
+ * this browser has had these very files; otherwise, once the first screen is drawn, it fetches the
+ * eager ones, declares them all when those have come (the text swaps to them in one layout) and
+ * remembers them. Without FontFace (or
  * without scripts) the page keeps the fallback fonts.
  */
 export function webFontsScript(faces: readonly WebFontFace[]): string {
@@ -42,29 +43,31 @@ export function webFontsScript(faces: readonly WebFontFace[]): string {
   if (typeof FontFace !== "function" || !document.fonts) return;
   const faces = ${data};
   const version = faces.map((face) => face.url).join(" ");
-  const declare = (display) =>
-    faces.map((face) => {
-      const font = new FontFace(face.family, 'url("' + face.url + '") format("woff2")', { weight: face.weight, unicodeRange: face.unicodeRange, display });
-      document.fonts.add(font);
-      return font;
-    });
+  const make = (display) =>
+    faces.map((face) => new FontFace(face.family, 'url("' + face.url + '") format("woff2")', { weight: face.weight, unicodeRange: face.unicodeRange, display }));
+  const declare = (fonts) => fonts.forEach((font) => document.fonts.add(font));
   let known = false;
   try {
     known = localStorage.getItem("${FONTS_KEY}") === version;
   } catch {}
   if (known) {
-    declare("optional");
+    declare(make("optional"));
     return;
   }
   document.addEventListener(
     "${FIRST_SCREEN_DRAWN}",
     () => {
-      const fonts = declare("swap");
-      Promise.all(fonts.filter((_, i) => faces[i].eager).map((font) => font.load())).then(() => {
-        try {
-          localStorage.setItem("${FONTS_KEY}", version);
-        } catch {}
-      }, () => {});
+      // Loaded first and declared together, so the page is laid out again once, not once per font.
+      const fonts = make("swap");
+      const eager = fonts.filter((_, i) => faces[i].eager);
+      Promise.allSettled(eager.map((font) => font.load())).then((results) => {
+        declare(fonts);
+        if (results.every((result) => result.status === "fulfilled")) {
+          try {
+            localStorage.setItem("${FONTS_KEY}", version);
+          } catch {}
+        }
+      });
     },
     { once: true },
   );
