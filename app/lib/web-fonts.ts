@@ -33,8 +33,7 @@ export const FONTS_KEY = "oddwire-fonts";
 /**
  * The inline script in a public page's <head>: it declares the faces at once as `optional` when
  * this browser has had these very files; otherwise, once the first screen is drawn, it fetches the
- * eager ones, declares them all when those have come (the text swaps to them in one layout) and
- * remembers them. Without FontFace (or
+ * eager ones, declares them when those have come, one family a frame, and remembers them. Without FontFace (or
  * without scripts) the page keeps the fallback fonts.
  */
 export function webFontsScript(faces: readonly WebFontFace[]): string {
@@ -57,11 +56,18 @@ export function webFontsScript(faces: readonly WebFontFace[]): string {
   document.addEventListener(
     "${FIRST_SCREEN_DRAWN}",
     () => {
-      // Loaded first and declared together, so the page is laid out again once, not once per font.
+      // Loaded first, then declared one family a frame: each swap lays the page out again, and two
+      // short layouts keep the main thread free where one long one would hold it.
       const fonts = make("swap");
       const eager = fonts.filter((_, i) => faces[i].eager);
+      const families = [...new Set(faces.map((face) => face.family))];
+      const declareFrom = (n) => {
+        if (n >= families.length) return;
+        declare(fonts.filter((_, i) => faces[i].family === families[n]));
+        requestAnimationFrame(() => setTimeout(() => declareFrom(n + 1), 0));
+      };
       Promise.allSettled(eager.map((font) => font.load())).then((results) => {
-        declare(fonts);
+        declareFrom(0);
         if (results.every((result) => result.status === "fulfilled")) {
           try {
             localStorage.setItem("${FONTS_KEY}", version);
