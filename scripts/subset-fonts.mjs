@@ -66,8 +66,8 @@ for (const font of FONTS) {
  * gives way to the next family in the stack (app/theme.css).
  */
 const SYSTEM = {
-  arial: { regular: ["Arial", "ArialMT", "Liberation Sans", "LiberationSans"], bold: ["Arial Bold", "Arial-BoldMT", "Liberation Sans Bold", "LiberationSans-Bold"], metrics: { regular: arial, bold: arialBold } },
-  roboto: { regular: ["Roboto", "Roboto Regular", "Roboto-Regular"], bold: ["Roboto Bold", "Roboto-Bold"], metrics: { regular: roboto, bold: roboto700 } },
+  arial: { regular: ["Arial", "Liberation Sans"], bold: ["Arial Bold", "Liberation Sans Bold"], metrics: { regular: arial, bold: arialBold } },
+  roboto: { regular: ["Roboto"], bold: ["Roboto Bold"], metrics: { regular: roboto, bold: roboto700 } },
 };
 
 /** The fallback faces: for each web font and system font, one face per weight range drawn. */
@@ -83,7 +83,8 @@ for (const { family, faces } of FALLBACKS) {
   for (const [name, system] of Object.entries(SYSTEM)) {
     for (const face of faces) {
       const { fontFaces } = createFontStack([face.metrics, system.metrics[face.system]], { fontFaceFormat: "styleObject" });
-      const overrides = fontFaces[0]["@font-face"];
+      // Two decimals of a percent are finer than a pixel at any size the pages draw.
+      const overrides = Object.fromEntries(Object.entries(fontFaces[0]["@font-face"]).map(([key, value]) => [key, typeof value === "string" && value.endsWith("%") ? `${Number.parseFloat(value).toFixed(2)}%` : value]));
       const src = system[face.system].map((font) => `local("${font}")`).join(", ");
       css.push(
         `@font-face {\n  font-family: "${family} Fallback ${name === "arial" ? "Arial" : "Roboto"}";\n  font-weight: ${face.weight};\n  src: ${src};\n` +

@@ -18,11 +18,10 @@ export type WebFontFace = {
   eager: boolean;
 };
 
-/** The unicode ranges of @fontsource's latin and latin-ext files (scripts/subset-fonts.mjs cuts the files to them; app/font-faces.css repeats them). */
-export const LATIN =
-  "U+0000-00FF, U+0131, U+0152-0153, U+02BB-02BC, U+02C6, U+02DA, U+02DC, U+0304, U+0308, U+0329, U+2000-206F, U+20AC, U+2122, U+2191, U+2193, U+2212, U+2215, U+FEFF, U+FFFD";
+/** The unicode ranges of @fontsource's latin and latin-ext files, written short (scripts/subset-fonts.mjs cuts the files to them; app/font-faces.css repeats them). */
+export const LATIN = "U+0-FF,U+131,U+152-153,U+2BB-2BC,U+2C6,U+2DA,U+2DC,U+304,U+308,U+329,U+2000-206F,U+20AC,U+2122,U+2191,U+2193,U+2212,U+2215,U+FEFF,U+FFFD";
 export const LATIN_EXT =
-  "U+0100-02BA, U+02BD-02C5, U+02C7-02CC, U+02CE-02D7, U+02DD-02FF, U+0304, U+0308, U+0329, U+1D00-1DBF, U+1E00-1E9F, U+1EF2-1EFF, U+2020, U+20A0-20AB, U+20AD-20C0, U+2113, U+2C60-2C7F, U+A720-A7FF";
+  "U+100-2BA,U+2BD-2C5,U+2C7-2CC,U+2CE-2D7,U+2DD-2FF,U+304,U+308,U+329,U+1D00-1DBF,U+1E00-1E9F,U+1EF2-1EFF,U+2020,U+20A0-20AB,U+20AD-20C0,U+2113,U+2C60-2C7F,U+A720-A7FF";
 
 /** The event the page's deferred-scripts loader sends once the first screen is drawn: the fonts are asked for then. */
 export const FIRST_SCREEN_DRAWN = "oddwire:first-screen-drawn";
@@ -37,45 +36,20 @@ export const FONTS_KEY = "oddwire-fonts";
  * without scripts) the page keeps the fallback fonts.
  */
 export function webFontsScript(faces: readonly WebFontFace[]): string {
-  const data = JSON.stringify(faces).replace(/</g, "\\u003c");
-  return `(() => {
-  if (typeof FontFace !== "function" || !document.fonts) return;
-  const faces = ${data};
-  const version = faces.map((face) => face.url).join(" ");
-  const make = (display) =>
-    faces.map((face) => new FontFace(face.family, 'url("' + face.url + '") format("woff2")', { weight: face.weight, unicodeRange: face.unicodeRange, display }));
-  const declare = (fonts) => fonts.forEach((font) => document.fonts.add(font));
-  let known = false;
-  try {
-    known = localStorage.getItem("${FONTS_KEY}") === version;
-  } catch {}
-  if (known) {
-    declare(make("optional"));
-    return;
-  }
-  document.addEventListener(
-    "${FIRST_SCREEN_DRAWN}",
-    () => {
-      // Loaded first, then declared one family a frame: each swap lays the page out again, and two
-      // short layouts keep the main thread free where one long one would hold it.
-      const fonts = make("swap");
-      const eager = fonts.filter((_, i) => faces[i].eager);
-      const families = [...new Set(faces.map((face) => face.family))];
-      const declareFrom = (n) => {
-        if (n >= families.length) return;
-        declare(fonts.filter((_, i) => faces[i].family === families[n]));
-        requestAnimationFrame(() => setTimeout(() => declareFrom(n + 1), 0));
-      };
-      Promise.allSettled(eager.map((font) => font.load())).then((results) => {
-        declareFrom(0);
-        if (results.every((result) => result.status === "fulfilled")) {
-          try {
-            localStorage.setItem("${FONTS_KEY}", version);
-          } catch {}
-        }
-      });
-    },
-    { once: true },
-  );
-})();`;
+  // Written small: it is in every public page, within the first round trip's bytes on a slow line.
+  // Each face as [family, url, weight, range index, eager]; the ranges once.
+  const ranges = [...new Set(faces.map((face) => face.unicodeRange))];
+  const data = JSON.stringify({ r: ranges, f: faces.map((face) => [face.family, face.url, face.weight, ranges.indexOf(face.unicodeRange), face.eager ? 1 : 0]) }).replace(/</g, "\\u003c");
+  return `(()=>{if(typeof FontFace!="function"||!document.fonts)return;` +
+    `const{r,f}=${data},v=f.map(x=>x[1]).join(" "),k="${FONTS_KEY}",` +
+    `make=d=>f.map(x=>new FontFace(x[0],'url("'+x[1]+'") format("woff2")',{weight:x[2],unicodeRange:r[x[3]],display:d})),` +
+    `add=a=>a.forEach(x=>document.fonts.add(x));` +
+    `let known=false;try{known=localStorage.getItem(k)==v}catch{}` +
+    `if(known)return add(make("optional"));` +
+    // Loaded first, then declared one family a frame: each swap lays the page out again, and two
+    // short layouts keep the main thread free where one long one would hold it.
+    `document.addEventListener("${FIRST_SCREEN_DRAWN}",()=>{const a=make("swap"),fams=[...new Set(f.map(x=>x[0]))],` +
+    `step=n=>{if(n<fams.length){add(a.filter((_,i)=>f[i][0]==fams[n]));requestAnimationFrame(()=>setTimeout(()=>step(n+1),0))}};` +
+    `Promise.allSettled(a.filter((_,i)=>f[i][4]).map(x=>x.load())).then(s=>{step(0);` +
+    `if(s.every(x=>x.status=="fulfilled"))try{localStorage.setItem(k,v)}catch{}})},{once:true})})();`;
 }
