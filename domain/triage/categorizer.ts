@@ -17,7 +17,9 @@ import {
 } from "./text-features";
 
 // The category a pending story most likely belongs in, learned from the desk's published stories:
-// by default a multinomial (softmax) logistic regression on the same tf-idf features as the ranking.
+// by default a multinomial (softmax) logistic regression on the same tf-idf features as the ranking,
+// with complement naive Bayes' scores blended in (chosen on time-ordered validation folds,
+// bench/triage-validation.ts).
 
 /** A published story and the category it was published in. */
 export type CategorizedStory = {
@@ -73,11 +75,11 @@ export const MIN_STORIES_PER_CATEGORY = 3;
 /** Below this confidence no category is preselected (chosen by measurement, docs/benchmarks.md). */
 export const MIN_CATEGORY_CONFIDENCE = 0.4;
 
-/** The settings the triage job trains with. */
+/** The settings the triage job trains with (chosen on validation folds in bench:triage). */
 export const CATEGORIZER_DEFAULTS: Readonly<Required<CategorizerOptions>> = {
   ...DEFAULT_FEATURE_OPTIONS,
   titlePairs: false,
-  algorithm: "softmax",
+  algorithm: "blend",
   c: 10,
   alpha: 1,
   blendShare: 0.3,

@@ -17,10 +17,10 @@ import {
 } from "./text-features";
 
 // The learned order of the Pending list: how likely the desk is to publish a story, from its own
-// decisions (published versus rejected) on the text it saw. The default model, chosen by
-// measurement (docs/benchmarks.md, "Editorial triage"), is a class-weighted, L2-regularised
-// logistic regression on tf-idf words of title and summary, title word pairs, source and site, its
-// log-odds then calibrated into a chance.
+// decisions (published versus rejected) on the text it saw. The default model, chosen on
+// time-ordered validation folds (bench/triage-validation.ts; docs/benchmarks.md, "Editorial
+// triage"), is a class-weighted, strongly L2-regularised logistic regression on tf-idf words of title
+// and summary, title word pairs, source and site, its log-odds then calibrated into a chance.
 
 /** One editorial decision, with the text that was seen when it was made. */
 export type RankerDecision = {
@@ -88,16 +88,17 @@ export function canTrainRanker(counts: { published: number; rejected: number }):
   return counts.published >= MIN_DECISIONS.published && counts.rejected >= MIN_DECISIONS.rejected;
 }
 
-/** The settings the triage job trains with. */
+/** The settings the triage job trains with (chosen on validation folds in bench:triage). */
 export const RANKER_DEFAULTS: Readonly<Required<RankerOptions>> = {
   ...DEFAULT_FEATURE_OPTIONS,
   algorithm: "logistic",
-  c: 10,
+  // C = 0.1 and features seen once: the best of the validation grid (from C = 10 and features seen twice).
+  c: 0.1,
   alpha: 0.1,
   balance: 1,
   blendShare: 0.5,
   calibrate: true,
-  minDf: 2,
+  minDf: 1,
   maxFeatures: 40_000,
   maxIterations: 200,
 };
