@@ -42,6 +42,23 @@ export function loadNewsCategoryDataset(path: string): LabelledItem[] {
   return ordered.map((item, i) => ({ item, i })).sort((a, b) => (a.item.date < b.item.date ? -1 : a.item.date > b.item.date ? 1 : a.i - b.i)).map(({ item }) => item);
 }
 
+// HuffPost renamed some sections over the years; the same desk would have one category for each pair.
+const MERGED_SECTIONS: Record<string, string> = {
+  "ARTS": "ARTS & CULTURE",
+  "CULTURE & ARTS": "ARTS & CULTURE",
+  "PARENTS": "PARENTING",
+  "STYLE": "STYLE & BEAUTY",
+  "GREEN": "ENVIRONMENT",
+  "THE WORLDPOST": "WORLD NEWS",
+  "WORLDPOST": "WORLD NEWS",
+  "TASTE": "FOOD & DRINK",
+  "HEALTHY LIVING": "WELLNESS",
+  "COLLEGE": "EDUCATION",
+};
+
+/** A News Category Dataset section as a desk's category: renamed sections merged. */
+export const sectionCategory = (section: string): string => MERGED_SECTIONS[section] ?? section;
+
 /** One Reuters-21578 document of a Weka ARFF file: its first line is the title, the rest its text. */
 export type ReutersItem = { title: string; summary: string; positive: boolean };
 

@@ -1,5 +1,6 @@
 import { describe, expect, test } from "vitest";
 import {
+  type CategorizerAlgorithm,
   type CategorizedStory,
   type CategorizerModel,
   MIN_STORIES_PER_CATEGORY,
@@ -58,6 +59,23 @@ describe("trainCategorizer and suggestCategory", () => {
     expect(JSON.stringify(trainCategorizer(published(8)))).toBe(JSON.stringify(model));
     const stored = JSON.parse(JSON.stringify(model)) as CategorizerModel;
     expect(suggestCategory(stored, story("Llama and parrot escape"))).toEqual(suggestCategory(model, story("Llama and parrot escape")));
+  });
+
+  test.each<CategorizerAlgorithm>(["softmax", "one-vs-rest", "complement-nb", "blend"])("%s suggests the category a story's words belong to", (algorithm) => {
+    const other = trainCategorizer(published(8), { algorithm });
+    expect(suggestCategory(other, story("Llama and parrot escape"))?.slug).toBe("animals");
+    expect(suggestCategory(other, story("Burglar arrested after heist"))?.slug).toBe("crime");
+    expect(rankCategories(other, story("Chef makes giant pizza"))[0]?.slug).toBe("food");
+  });
+
+  test("complement naive Bayes' weights of a feature add up to nothing over the categories", () => {
+    // Uncentred, every weight would be large and positive, and the cap on stored weights would keep
+    // the rarest features rather than those that tell categories apart.
+    const model = trainCategorizer(published(8), { algorithm: "complement-nb" });
+    const sums = new Map<number, number>();
+    for (const category of model.categories) category.indices.forEach((j, t) => sums.set(j, (sums.get(j) ?? 0) + category.weights[t]!));
+    expect(sums.size).toBeGreaterThan(0);
+    for (const sum of sums.values()) expect(Math.abs(sum)).toBeLessThan(1e-3);
   });
 
   test("the stored model keeps at most the strongest weights per category", () => {

@@ -1,15 +1,16 @@
 import { describe, expect, test } from "vitest";
-import { canTrainRanker, MIN_DECISIONS, type RankerDecision, type RankerModel, scoreStory, trainRanker } from "./ranker";
-import type { TriageText } from "./text-features";
+import { canTrainRanker, fitPlatt, MIN_DECISIONS, type RankerAlgorithm, type RankerDecision, type RankerModel, scoreStory, trainRanker } from "./ranker";
+import { DEFAULT_FEATURE_OPTIONS, type TriageText } from "./text-features";
 
 const ODD = ["goat", "llama", "alligator", "haunted", "toilet", "clown", "ufo", "naked"];
 const DULL = ["senate", "budget", "minister", "election", "inflation", "treaty", "committee", "tariff"];
 const FILLER = ["city", "council", "week", "report", "police", "local", "morning", "people", "family", "year"];
 
 // A desk that publishes stories about odd animals and things and rejects politics; both share filler words.
-function decisions(count: number): RankerDecision[] {
+// It publishes one story in `every`.
+function decisions(count: number, every = 2): RankerDecision[] {
   return Array.from({ length: count }, (_, i) => {
-    const published = i % 2 === 0;
+    const published = i % every === 0;
     const words = published ? ODD : DULL;
     const pick = (list: string[], k: number) => list[(i * 7 + k * 3) % list.length]!;
     return {
@@ -76,10 +77,59 @@ describe("trainRanker and scoreStory", () => {
     expect(capped.weights).toHaveLength(10);
   });
 
-  test("naive Bayes learns the same pattern", () => {
-    const bayes = trainRanker(decisions(120), { algorithm: "naive-bayes" });
-    expect(bayes.algorithm).toBe("naive-bayes");
-    expect(scoreStory(bayes, story("Haunted goat")).score).toBeGreaterThan(scoreStory(bayes, story("Senate budget")).score);
+  test.each<RankerAlgorithm>(["naive-bayes", "nb-logistic", "blend"])("%s learns the same pattern", (algorithm) => {
+    const other = trainRanker(decisions(120), { algorithm });
+    expect(other.algorithm).toBe(algorithm);
+    expect(scoreStory(other, story("Haunted goat")).score).toBeGreaterThan(scoreStory(other, story("Senate budget")).score);
+    expect(scoreStory(other, story("Haunted goat")).reasons[0]?.weight).toBeGreaterThan(0);
+  });
+
+  test("a model stored before the newer feature options scores as it did", () => {
+    const old = trainRanker(decisions(120), { ...DEFAULT_FEATURE_OPTIONS, calibrate: false });
+    const stored = JSON.parse(JSON.stringify({ ...old, featureOptions: { titlePairs: true, stemming: true } })) as RankerModel;
+    const s = story("Haunted goat at the senate", { summary: "A clown and a budget" });
+    expect(scoreStory(stored, s)).toEqual(scoreStory(old, s));
+  });
+});
+
+describe("calibrated scores", () => {
+  // One story in ten published.
+  const rare = decisions(600, 10);
+  const mean = (model: RankerModel) => rare.reduce((sum, d) => sum + scoreStory(model, d).score, 0) / rare.length;
+
+  test("average the desk's publish rate over its decisions, where class weights and a strong penalty alone put them well above it", () => {
+    expect(mean(trainRanker(rare, { c: 0.1 }))).toBeCloseTo(0.1, 2);
+    expect(mean(trainRanker(rare, { c: 0.1, calibrate: false }))).toBeGreaterThan(0.2);
+    expect(mean(trainRanker(rare, { c: 10 }))).toBeCloseTo(0.1, 2);
+  });
+
+  test("keep the order of stories", () => {
+    const stories = ["Haunted goat", "Senate budget", "Clown at the council", "Minister and the llama", "City report", "Naked ufo treaty"].map((t) => story(t));
+    const order = (model: RankerModel) => stories.map((s, i) => ({ i, score: scoreStory(model, s).score })).sort((a, b) => b.score - a.score).map(({ i }) => i);
+    expect(order(trainRanker(rare, { c: 0.1 }))).toEqual(order(trainRanker(rare, { c: 0.1, calibrate: false })));
+  });
+});
+
+describe("fitPlatt", () => {
+  test.each([
+    ["higher scores, more often published: a positive slope", [0, 1, 2, 3, 4, 5], [false, false, true, false, true, true]],
+    ["scores that tell apart perfectly still give a finite fit", [-2, -1, 1, 2], [false, false, true, true]],
+  ])("%s", (_name, scores, outcomes) => {
+    const { slope, intercept } = fitPlatt(scores, outcomes);
+    expect(slope).toBeGreaterThan(0);
+    expect(Number.isFinite(slope) && Number.isFinite(intercept)).toBe(true);
+  });
+
+  test("scores that say nothing give everyone the (smoothed) rate of publication", () => {
+    const outcomes = [true, false, false, false, false, false, false, false];
+    const { slope, intercept } = fitPlatt(outcomes.map(() => 3), outcomes);
+    const p = 1 / (1 + Math.exp(-(slope * 3 + intercept)));
+    // Platt's targets: (1 + 1) / (1 + 2) for the one published, 1 / (7 + 2) for the others.
+    expect(p).toBeCloseTo((2 / 3 + 7 / 9) / 8, 6);
+  });
+
+  test("nothing to fit: the identity", () => {
+    expect(fitPlatt([], [])).toEqual({ slope: 1, intercept: 0 });
   });
 });
 

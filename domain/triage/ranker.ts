@@ -1,9 +1,10 @@
-import { minimize } from "./lbfgs";
+import { sigmoid, trainLogistic } from "./logistic";
 import {
   buildVocabulary,
   DEFAULT_FEATURE_OPTIONS,
   describeFeature,
   extractFeatures,
+  featureOptionsFromJson,
   round4,
   type FeatureOptions,
   type SparseVector,
@@ -16,9 +17,10 @@ import {
 } from "./text-features";
 
 // The learned order of the Pending list: how likely the desk is to publish a story, from its own
-// decisions (published versus rejected) on the text it saw. The default model, chosen by
-// measurement (docs/benchmarks.md, "Editorial triage"), is a class-weighted, L2-regularised
-// logistic regression on tf-idf words of title and summary, title word pairs, source and site.
+// decisions (published versus rejected) on the text it saw. The default model, chosen on
+// time-ordered validation folds (bench/triage-validation.ts; docs/benchmarks.md, "Editorial
+// triage"), is a class-weighted, strongly L2-regularised logistic regression on tf-idf words of title
+// and summary, title word pairs, source and site, its log-odds then calibrated into a chance.
 
 /** One editorial decision, with the text that was seen when it was made. */
 export type RankerDecision = {
@@ -29,18 +31,30 @@ export type RankerDecision = {
   published: boolean;
 };
 
-export type RankerAlgorithm = "logistic" | "naive-bayes";
+/**
+ * "logistic": class-weighted logistic regression; "naive-bayes": multinomial naive Bayes;
+ * "nb-logistic": logistic regression on features scaled by their naive Bayes log-count ratio
+ * (Wang and Manning's NBSVM, with a logistic loss); "blend": the average of the logistic and the
+ * naive Bayes log-odds, each standardised over the decisions (still one weight per feature).
+ */
+export type RankerAlgorithm = "logistic" | "naive-bayes" | "nb-logistic" | "blend";
 
-export type RankerOptions = {
+export type RankerOptions = Partial<FeatureOptions> & {
   algorithm?: RankerAlgorithm;
-  /** Title word pairs as features besides single words. */
-  titlePairs?: boolean;
-  /** English plurals folded into their singular. */
-  stemming?: boolean;
   /** Inverse regularisation strength of the logistic regression (as scikit-learn's C). */
   c?: number;
   /** Additive smoothing of naive Bayes. */
   alpha?: number;
+  /** How far published stories are weighted up to weigh as much as rejected ones: 1 fully ("balanced"), 0 not at all, 0.5 by the square root. */
+  balance?: number;
+  /** In "blend", the naive Bayes share of the average (0..1). */
+  blendShare?: number;
+  /**
+   * Turns the log-odds into the chance that the desk publishes a story, learned from scores of
+   * decisions left out of training (Platt scaling): the class weights and the penalty that make the
+   * order best also push every score towards the middle. The order of stories stays as it was.
+   */
+  calibrate?: boolean;
   /** A feature must occur in this many decisions to be learned. */
   minDf?: number;
   /** At most this many features are kept (the most frequent), which bounds the stored model. */
@@ -74,26 +88,28 @@ export function canTrainRanker(counts: { published: number; rejected: number }):
   return counts.published >= MIN_DECISIONS.published && counts.rejected >= MIN_DECISIONS.rejected;
 }
 
-const DEFAULTS: Required<RankerOptions> = {
+/** The settings the triage job trains with (chosen on validation folds in bench:triage). */
+export const RANKER_DEFAULTS: Readonly<Required<RankerOptions>> = {
+  ...DEFAULT_FEATURE_OPTIONS,
   algorithm: "logistic",
-  titlePairs: true,
-  stemming: true,
-  c: 10,
+  // C = 0.1 and features seen once: the best of the validation grid (from C = 10 and features seen twice).
+  c: 0.1,
   alpha: 0.1,
-  minDf: 2,
+  balance: 1,
+  blendShare: 0.5,
+  calibrate: true,
+  minDf: 1,
   maxFeatures: 40_000,
   maxIterations: 200,
 };
-
-const sigmoid = (z: number): number => (z >= 0 ? 1 / (1 + Math.exp(-z)) : Math.exp(z) / (1 + Math.exp(z)));
 
 /**
  * Trains the ranking model on the desk's decisions; deterministic. With decisions of one kind only
  * (check canTrainRanker first) it still answers: a model that gives every story the same score.
  */
 export function trainRanker(decisions: readonly RankerDecision[], options: RankerOptions = {}): RankerModel {
-  const settings = { ...DEFAULTS, ...options };
-  const featureOptions: FeatureOptions = { titlePairs: settings.titlePairs, stemming: settings.stemming };
+  const settings = { ...RANKER_DEFAULTS, ...options };
+  const featureOptions = featureOptionsFromJson(settings);
   const valid = decisions.filter((d) => d !== null && typeof d === "object");
   const labels = valid.map((d) => d.published === true);
   const published = labels.filter(Boolean).length;
@@ -104,49 +120,148 @@ export function trainRanker(decisions: readonly RankerDecision[], options: Ranke
     return { ...base, vocabulary: { features: [], idf: [] }, weights: [], bias: round4(Math.log((published + 1) / (rejected + 1))) };
   }
   const counts = valid.map((d) => extractFeatures(d, featureOptions));
-  const vocabulary = buildVocabulary(counts, { minDf: settings.minDf, maxFeatures: settings.maxFeatures });
-  const vectors = counts.map((c) => vectorize(c, vocabulary));
-  const { weights, bias } =
-    settings.algorithm === "naive-bayes"
-      ? trainNaiveBayes(vectors, labels, vocabulary.features.length, settings.alpha)
-      : trainLogistic(vectors, labels, vocabulary.features.length, settings.c, settings.maxIterations);
-  return { ...base, vocabulary: vocabularyToJson(vocabulary), weights: Array.from(weights, round4), bias: round4(bias) };
+  const fitted = fitLinear(settings, featureOptions, counts, labels);
+  const { slope, intercept } = settings.calibrate ? calibration(settings, featureOptions, counts, labels) : { slope: 1, intercept: 0 };
+  const weights = Array.from(fitted.weights, (w) => round4(slope * w));
+  return { ...base, vocabulary: vocabularyToJson(fitted.vocabulary), weights, bias: round4(slope * fitted.bias + intercept) };
 }
 
-/** Class-weighted ("balanced") logistic regression with an L2 penalty, fitted by L-BFGS. */
-function trainLogistic(vectors: SparseVector[], labels: boolean[], dimension: number, c: number, maxIterations: number) {
-  const n = vectors.length;
-  const positives = labels.filter(Boolean).length;
-  // Each class weighs as much in total as the other: one weird story in a hundred still counts.
-  const weightOf = (label: boolean) => (label ? n / (2 * positives) : n / (2 * (n - positives)));
-  const sampleWeights = Float64Array.from(labels, weightOf);
-  // scikit-learn's objective, C * sum(weighted loss) + |w|^2 / 2, divided by C * n to keep it near 1.
-  const lambda = 1 / (c * n);
-  const objective = (params: Float64Array, grad: Float64Array): number => {
-    grad.fill(0);
-    const bias = params[dimension]!;
-    let loss = 0;
-    for (let i = 0; i < n; i += 1) {
-      const { indices, values } = vectors[i]!;
-      let z = bias;
-      for (let k = 0; k < indices.length; k += 1) z += params[indices[k]!]! * values[k]!;
-      const y = labels[i] ? 1 : 0;
-      // log(1 + e^-z) for y = 1, log(1 + e^z) for y = 0, computed without overflow.
-      const margin = y === 1 ? z : -z;
-      loss += sampleWeights[i]! * (margin > 0 ? Math.log1p(Math.exp(-margin)) : -margin + Math.log1p(Math.exp(margin)));
-      const g = (sampleWeights[i]! * (sigmoid(z) - y)) / n;
-      for (let k = 0; k < indices.length; k += 1) grad[indices[k]!]! += g * values[k]!;
-      grad[dimension]! += g;
+/** The vocabulary of some decisions' features and the linear model learned on it. */
+function fitLinear(settings: Required<RankerOptions>, featureOptions: FeatureOptions, counts: Map<string, number>[], labels: boolean[]) {
+  const vocabulary = buildVocabulary(counts, { minDf: settings.minDf, maxFeatures: settings.maxFeatures });
+  const vectors = counts.map((c) => vectorize(c, vocabulary, featureOptions));
+  return { vocabulary, ...trainLinear(settings, vectors, labels, vocabulary.features.length) };
+}
+
+/** Decisions are left out in turn, one in three, to learn how the model's log-odds translate into chances. */
+const CALIBRATION_FOLDS = 3;
+
+/**
+ * Platt scaling: the slope and intercept that turn a model's log-odds into the chance of being
+ * published, fitted on each decision's score by a model trained without it, vocabulary included (a
+ * new story's unknown words count for nothing, and so must a left-out decision's). Without class
+ * weights: the chance is the desk's real one. The identity when there is too little to learn it from.
+ */
+function calibration(settings: Required<RankerOptions>, featureOptions: FeatureOptions, counts: Map<string, number>[], labels: boolean[]): { slope: number; intercept: number } {
+  const identity = { slope: 1, intercept: 0 };
+  const scores: number[] = [];
+  const outcomes: boolean[] = [];
+  for (let fold = 0; fold < CALIBRATION_FOLDS; fold += 1) {
+    const trainOn = (i: number) => i % CALIBRATION_FOLDS !== fold;
+    const trainLabels = labels.filter((_, i) => trainOn(i));
+    if (!trainLabels.includes(true) || !trainLabels.includes(false)) return identity;
+    const model = fitLinear(settings, featureOptions, counts.filter((_, i) => trainOn(i)), trainLabels);
+    counts.forEach((c, i) => {
+      if (trainOn(i)) return;
+      const { indices, values } = vectorize(c, model.vocabulary, featureOptions);
+      let z = model.bias;
+      for (let k = 0; k < indices.length; k += 1) z += model.weights[indices[k]!]! * values[k]!;
+      scores.push(z);
+      outcomes.push(labels[i]!);
+    });
+  }
+  const fitted = fitPlatt(scores, outcomes);
+  // A slope that is not positive would turn the order around: the model learned nothing to calibrate.
+  return fitted.slope > 0 ? fitted : identity;
+}
+
+/** Platt's (2000) fit of sigmoid(slope * score + intercept) to outcomes, with his smoothed targets: Newton's method with backtracking. */
+export function fitPlatt(scores: readonly number[], outcomes: readonly boolean[]): { slope: number; intercept: number } {
+  const positives = outcomes.filter(Boolean).length;
+  const high = (positives + 1) / (positives + 2);
+  const low = 1 / (outcomes.length - positives + 2);
+  const target = outcomes.map((o) => (o ? high : low));
+  const loss = (a: number, b: number) => {
+    let sum = 0;
+    for (let i = 0; i < scores.length; i += 1) {
+      const z = a * scores[i]! + b;
+      // -t log(p) - (1 - t) log(1 - p), computed without overflow.
+      sum += (z > 0 ? Math.log1p(Math.exp(-z)) : -z + Math.log1p(Math.exp(z))) + (1 - target[i]!) * z;
     }
-    let penalty = 0;
-    for (let j = 0; j < dimension; j += 1) {
-      penalty += params[j]! * params[j]!;
-      grad[j]! += lambda * params[j]!;
-    }
-    return loss / n + (lambda / 2) * penalty;
+    return sum;
   };
-  const params = minimize(objective, new Float64Array(dimension + 1), { maxIterations, memory: 7, gradientTolerance: 1e-6 });
-  return { weights: params.subarray(0, dimension), bias: params[dimension]! };
+  let slope = 1;
+  let intercept = 0;
+  let current = loss(slope, intercept);
+  for (let iteration = 0; iteration < 100; iteration += 1) {
+    let gA = 0;
+    let gB = 0;
+    // A small ridge keeps the Newton step defined when every score is the same.
+    let hAA = 1e-12;
+    let hAB = 0;
+    let hBB = 1e-12;
+    for (let i = 0; i < scores.length; i += 1) {
+      const p = sigmoid(slope * scores[i]! + intercept);
+      const d = p - target[i]!;
+      const w = p * (1 - p);
+      gA += d * scores[i]!;
+      gB += d;
+      hAA += w * scores[i]! * scores[i]!;
+      hAB += w * scores[i]!;
+      hBB += w;
+    }
+    const det = hAA * hBB - hAB * hAB;
+    if (!(det > 0)) break;
+    const stepA = (hBB * gA - hAB * gB) / det;
+    const stepB = (hAA * gB - hAB * gA) / det;
+    let t = 1;
+    let next = loss(slope - stepA, intercept - stepB);
+    while (!(next < current) && t > 1e-10) {
+      t /= 2;
+      next = loss(slope - t * stepA, intercept - t * stepB);
+    }
+    if (!(next < current)) break;
+    slope -= t * stepA;
+    intercept -= t * stepB;
+    const improvement = current - next;
+    current = next;
+    if (improvement < 1e-10 * Math.max(1, Math.abs(current))) break;
+  }
+  return { slope, intercept };
+}
+
+function trainLinear(settings: Required<RankerOptions>, vectors: SparseVector[], labels: boolean[], dimension: number): { weights: Float64Array; bias: number } {
+  const logistic = (scaled: SparseVector[]) => trainLogistic(scaled, labels, dimension, { c: settings.c, maxIterations: settings.maxIterations, balance: settings.balance });
+  switch (settings.algorithm) {
+    case "naive-bayes":
+      return trainNaiveBayes(vectors, labels, dimension, settings.alpha);
+    case "nb-logistic": {
+      // Each feature scaled by how much more often it comes with one kind of decision than the other;
+      // the stored weights fold the scale back in, so a story is scored as by any linear model.
+      const ratios = trainNaiveBayes(vectors, labels, dimension, settings.alpha).weights;
+      const fitted = logistic(vectors.map(({ indices, values }) => ({ indices, values: values.map((v, k) => v * ratios[indices[k]!]!) })));
+      return { weights: fitted.weights.map((w, j) => w * ratios[j]!), bias: fitted.bias };
+    }
+    case "blend": {
+      const lr = logistic(vectors);
+      const nb = trainNaiveBayes(vectors, labels, dimension, settings.alpha);
+      // Both log-odds standardised over the decisions, averaged, and told on the logistic's scale.
+      const lrSpread = spread(vectors, lr);
+      const nbSpread = spread(vectors, nb);
+      const share = Math.min(1, Math.max(0, settings.blendShare));
+      const k = nbSpread.sd > 0 ? lrSpread.sd / nbSpread.sd : 0;
+      return {
+        weights: lr.weights.map((w, j) => (1 - share) * w + share * k * nb.weights[j]!),
+        bias: (1 - share) * lr.bias + share * (lrSpread.mean + k * (nb.bias - nbSpread.mean)),
+      };
+    }
+    default:
+      return logistic(vectors);
+  }
+}
+
+/** The mean and standard deviation of a linear model's log-odds over some stories. */
+function spread(vectors: SparseVector[], model: { weights: Float64Array; bias: number }): { mean: number; sd: number } {
+  let sum = 0;
+  let squares = 0;
+  for (const { indices, values } of vectors) {
+    let z = model.bias;
+    for (let k = 0; k < indices.length; k += 1) z += model.weights[indices[k]!]! * values[k]!;
+    sum += z;
+    squares += z * z;
+  }
+  const mean = sum / Math.max(1, vectors.length);
+  return { mean, sd: Math.sqrt(Math.max(0, squares / Math.max(1, vectors.length) - mean * mean)) };
 }
 
 /**
@@ -183,7 +298,7 @@ function prepare(model: RankerModel): PreparedRanker {
   const raw = Array.isArray(model?.weights) ? model.weights : [];
   const weights = Float64Array.from(vocabulary.features, (_, i) => (Number.isFinite(raw[i]) ? raw[i]! : 0));
   const bias = Number.isFinite(model?.bias) ? model.bias : 0;
-  const featureOptions = { ...DEFAULT_FEATURE_OPTIONS, ...(model?.featureOptions ?? {}) };
+  const featureOptions = featureOptionsFromJson(model?.featureOptions);
   const result = { vocabulary, weights, bias, featureOptions };
   if (model !== null && typeof model === "object") prepared.set(model, result);
   return result;
@@ -195,7 +310,7 @@ function prepare(model: RankerModel): PreparedRanker {
  */
 export function scoreStory(model: RankerModel, story: TriageText, options: { reasons?: number } = {}): StoryScore {
   const { vocabulary, weights, bias, featureOptions } = prepare(model);
-  const vector = vectorize(extractFeatures(story ?? { title: null, summary: null, sourceId: null, linkHost: null }, featureOptions), vocabulary);
+  const vector = vectorize(extractFeatures(story ?? { title: null, summary: null, sourceId: null, linkHost: null }, featureOptions), vocabulary, featureOptions);
   let z = bias;
   const contributions: ScoreReason[] = [];
   for (let k = 0; k < vector.indices.length; k += 1) {

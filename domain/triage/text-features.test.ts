@@ -1,5 +1,16 @@
 import { describe, expect, test } from "vitest";
-import { buildVocabulary, describeFeature, extractFeatures, hostOf, tokenize, vectorize } from "./text-features";
+import {
+  buildVocabulary,
+  DEFAULT_FEATURE_OPTIONS,
+  describeFeature,
+  extractFeatures,
+  featureOptionsFromJson,
+  type FeatureOptions,
+  hostOf,
+  letterSequences,
+  tokenize,
+  vectorize,
+} from "./text-features";
 
 describe("tokenize", () => {
   test.each([
@@ -54,11 +65,11 @@ describe("extractFeatures", () => {
   });
 
   test("without pairs or plural folding when asked, and with nothing from nothing", () => {
-    expect([...extractFeatures({ title: "Florida goats", summary: null, sourceId: null, linkHost: null }, { titlePairs: false, stemming: true }).keys()]).toEqual([
+    expect([...extractFeatures({ title: "Florida goats", summary: null, sourceId: null, linkHost: null }, { ...DEFAULT_FEATURE_OPTIONS, titlePairs: false, stemming: true }).keys()]).toEqual([
       "w:florida",
       "w:goat",
     ]);
-    expect([...extractFeatures({ title: "Florida goats", summary: null, sourceId: null, linkHost: null }, { titlePairs: false, stemming: false }).keys()]).toEqual([
+    expect([...extractFeatures({ title: "Florida goats", summary: null, sourceId: null, linkHost: null }, { ...DEFAULT_FEATURE_OPTIONS, titlePairs: false, stemming: false }).keys()]).toEqual([
       "w:florida",
       "w:goats",
     ]);
@@ -66,7 +77,86 @@ describe("extractFeatures", () => {
   });
 });
 
+describe("extractFeatures, the options chosen between on validation", () => {
+  const story = { title: "Goat eats hat", summary: "The goat ate a red hat", sourceId: null, linkHost: null };
+  const features = (options: Partial<FeatureOptions>) => Object.fromEntries(extractFeatures(story, { ...DEFAULT_FEATURE_OPTIONS, titlePairs: false, ...options }));
+
+  test.each([
+    ["shared: a title word and a summary word are one feature", "shared", { "w:goat": 2, "w:eat": 1, "w:hat": 2, "w:ate": 1, "w:red": 1 }],
+    [
+      "also: title words count again as their own feature",
+      "also",
+      { "w:goat": 2, "w:eat": 1, "w:hat": 2, "w:ate": 1, "w:red": 1, "t:goat": 1, "t:eat": 1, "t:hat": 1 },
+    ],
+    ["apart: title words only as their own feature", "apart", { "t:goat": 1, "t:eat": 1, "t:hat": 1, "w:goat": 1, "w:hat": 1, "w:ate": 1, "w:red": 1 }],
+  ] as const)("%s", (_name, titleWords, expected) => {
+    expect(features({ titleWords })).toEqual(expected);
+  });
+
+  test("summary word pairs", () => {
+    expect(features({ summaryPairs: true })).toMatchObject({ "q:goat ate": 1, "q:ate red": 1, "q:red hat": 1 });
+    expect(Object.keys(features({})).some((name) => name.startsWith("q:"))).toBe(false);
+  });
+
+  test("letters of the title's words, read before plurals are folded", () => {
+    const letters = [...extractFeatures({ title: "Goats", summary: "hat", sourceId: null, linkHost: null }, { ...DEFAULT_FEATURE_OPTIONS, titleLetters: true }).keys()]
+      .filter((name) => name.startsWith("c:"))
+      .sort();
+    expect(letters).toEqual(letterSequences("goats").map((l) => `c:${l}`).sort());
+    expect(letters).toContain("c:ats>");
+  });
+});
+
+describe("letterSequences", () => {
+  test.each([
+    ["goat", ["<go", "goa", "oat", "at>", "<goa", "goat", "oat>", "<goat", "goat>"]],
+    ["ox", ["<ox", "ox>", "<ox>"]],
+    ["山羊", ["<山羊", "山羊>", "<山羊>"]],
+  ])("%s", (word, expected) => {
+    expect(letterSequences(word)).toEqual(expected);
+  });
+});
+
+describe("featureOptionsFromJson", () => {
+  test("a model stored before the newer options reads them as they were then", () => {
+    expect(featureOptionsFromJson({ titlePairs: false, stemming: true })).toEqual({
+      titlePairs: false,
+      stemming: true,
+      titleWords: "shared",
+      summaryPairs: false,
+      titleLetters: false,
+      tf: "sublinear",
+      l2: true,
+    });
+  });
+
+  test("values it does not know are read as the old ones", () => {
+    const damaged = { titleWords: "sideways", tf: 3, l2: "yes" } as unknown as Partial<FeatureOptions>;
+    expect(featureOptionsFromJson(damaged)).toEqual(featureOptionsFromJson(null));
+  });
+});
+
 describe("vectorize", () => {
+  const vocabulary = buildVocabulary([extractFeatures({ title: "goat goat goat goat llama", summary: null, sourceId: null, linkHost: null })], { minDf: 1, maxFeatures: 10 });
+  const counts = extractFeatures({ title: "goat goat goat goat llama", summary: null, sourceId: null, linkHost: null }, { ...DEFAULT_FEATURE_OPTIONS, titlePairs: false });
+  const valueOf = (weighting: Pick<FeatureOptions, "tf" | "l2">, name: string) => {
+    const vector = vectorize(counts, vocabulary, weighting);
+    return vector.values[[...vector.indices].indexOf(vocabulary.index.get(name)!)]!;
+  };
+
+  test.each([
+    ["sublinear", 1 + Math.log(4)],
+    ["raw", 4],
+    ["binary", 1],
+  ] as const)("%s tf weighs a word seen 4 times against one seen once", (tf, ratio) => {
+    expect(valueOf({ tf, l2: false }, "w:goat") / valueOf({ tf, l2: false }, "w:llama")).toBeCloseTo(ratio, 10);
+  });
+
+  test("without the L2 norm the values are tf times idf", () => {
+    expect(valueOf({ tf: "raw", l2: false }, "w:goat")).toBeCloseTo(4 * vocabulary.idf[vocabulary.index.get("w:goat")!]!, 10);
+  });
+
+
   test("gives unit-length tf-idf vectors over the vocabulary, ignoring unknown features", () => {
     const docs = [
       extractFeatures({ title: "goat goat llama", summary: null, sourceId: 1, linkHost: null }),
@@ -93,7 +183,10 @@ describe("vectorize", () => {
 
 test.each([
   ["w:goat", "word: goat"],
+  ["t:goat", "title word: goat"],
   ["p:florida man", "words: florida man"],
+  ["q:pet goat", "words: pet goat"],
+  ["c:<goa", "letters: goa"],
   ["s:12", "source: 12"],
   ["h:example.com", "site: example.com"],
 ])("%s reads as %s", (name, words) => {

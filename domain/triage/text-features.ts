@@ -1,9 +1,11 @@
 import { htmlToText } from "~/lib/html";
 
 // Features of a story for the triage models: words of the title and summary, pairs of adjacent
-// title words, the source and the link's host, weighted by tf-idf (sublinear tf, L2 norm).
+// words, letter sequences, the source and the link's host, weighted by tf-idf.
 // Feature names carry a prefix so that a reason can be told to an editor in words:
-//   "w:goat" word, "p:florida man" title word pair, "s:12" source, "h:example.com" site.
+//   "w:goat" word (of title or summary, or of the summary alone when title words stand apart),
+//   "t:goat" title word, "p:florida man" title word pair, "q:pet goat" summary word pair,
+//   "c:goa" letters of a title word, "s:12" source, "h:example.com" site.
 
 /** What the models read of a story: the text the editor saw when deciding. */
 export type TriageText = {
@@ -18,9 +20,49 @@ export type FeatureOptions = {
   titlePairs: boolean;
   /** Folds English plurals ("goats" counts as "goat"). */
   stemming: boolean;
+  /**
+   * How title words are counted: with the summary's as one feature ("shared"), as their own
+   * feature as well ("also": a word in a headline says more than one deep in a summary), or apart only.
+   */
+  titleWords: "shared" | "also" | "apart";
+  /** Adds pairs of adjacent summary words. */
+  summaryPairs: boolean;
+  /** Adds the 3 to 5 letter sequences of the title's words ("c:goa"), which match word forms the vocabulary lacks. */
+  titleLetters: boolean;
+  /** A feature's count as weighed: 1 + ln(count) ("sublinear"), the count itself, or 1 when present. */
+  tf: "sublinear" | "raw" | "binary";
+  /** Scales each story's vector to unit length, so that a long summary weighs no more than a short one. */
+  l2: boolean;
 };
 
-export const DEFAULT_FEATURE_OPTIONS: FeatureOptions = { titlePairs: true, stemming: true };
+/** The options of the first models: a stored model's options it lacks (older than they) are read as these. */
+export const FEATURE_OPTIONS_V1: Readonly<FeatureOptions> = {
+  titlePairs: true,
+  stemming: true,
+  titleWords: "shared",
+  summaryPairs: false,
+  titleLetters: false,
+  tf: "sublinear",
+  l2: true,
+};
+
+export const DEFAULT_FEATURE_OPTIONS: FeatureOptions = { ...FEATURE_OPTIONS_V1 };
+
+/** A stored model's feature options, the ones it lacks (an older model) read as they were then. */
+export function featureOptionsFromJson(json: Partial<FeatureOptions> | null | undefined): FeatureOptions {
+  const stored = json !== null && typeof json === "object" ? json : {};
+  const pick = <K extends keyof FeatureOptions>(key: K, allowed: readonly FeatureOptions[K][]): FeatureOptions[K] =>
+    allowed.includes(stored[key] as FeatureOptions[K]) ? (stored[key] as FeatureOptions[K]) : FEATURE_OPTIONS_V1[key];
+  return {
+    titlePairs: pick("titlePairs", [true, false]),
+    stemming: pick("stemming", [true, false]),
+    titleWords: pick("titleWords", ["shared", "also", "apart"]),
+    summaryPairs: pick("summaryPairs", [true, false]),
+    titleLetters: pick("titleLetters", [true, false]),
+    tf: pick("tf", ["sublinear", "raw", "binary"]),
+    l2: pick("l2", [true, false]),
+  };
+}
 
 // Only the start of a long text is read: a 100 KB summary costs what a normal one does, and the
 // opening of an article says what it is about.
@@ -101,16 +143,39 @@ export function hostOf(link: string | null | undefined): string | null {
   return host === "" ? null : host;
 }
 
+/** The letter sequences of a word, from 3 to 5 long, with its start and end marked ("<go", "goa", "oat>"). */
+export function letterSequences(word: string): string[] {
+  const chars = Array.from(`<${word}>`);
+  const sequences: string[] = [];
+  for (let n = 3; n <= 5; n += 1) {
+    for (let i = 0; i + n <= chars.length; i += 1) sequences.push(chars.slice(i, i + n).join(""));
+  }
+  return sequences;
+}
+
 /** Raw counts of the named features of one story (before tf-idf). */
 export function extractFeatures(story: TriageText, options: FeatureOptions = DEFAULT_FEATURE_OPTIONS): Map<string, number> {
   const counts = new Map<string, number>();
   const add = (name: string) => counts.set(name, (counts.get(name) ?? 0) + 1);
   const stemming = options.stemming !== false;
   const titleTokens = tokenize(story.title, MAX_TITLE_CHARS, stemming);
-  for (const token of titleTokens) add(`w:${token}`);
-  for (const token of tokenize(story.summary, MAX_SUMMARY_CHARS, stemming)) add(`w:${token}`);
+  const summaryTokens = tokenize(story.summary, MAX_SUMMARY_CHARS, stemming);
+  const titleWords = options.titleWords ?? "shared";
+  for (const token of titleTokens) {
+    if (titleWords !== "apart") add(`w:${token}`);
+    if (titleWords !== "shared") add(`t:${token}`);
+  }
+  for (const token of summaryTokens) add(`w:${token}`);
   if (options.titlePairs) {
     for (let i = 0; i + 1 < titleTokens.length; i += 1) add(`p:${titleTokens[i]} ${titleTokens[i + 1]}`);
+  }
+  if (options.summaryPairs) {
+    for (let i = 0; i + 1 < summaryTokens.length; i += 1) add(`q:${summaryTokens[i]} ${summaryTokens[i + 1]}`);
+  }
+  if (options.titleLetters) {
+    for (const word of stemming ? tokenize(story.title, MAX_TITLE_CHARS, false) : titleTokens) {
+      for (const sequence of letterSequences(word)) add(`c:${sequence}`);
+    }
   }
   if (typeof story.sourceId === "number" && Number.isFinite(story.sourceId)) add(`s:${story.sourceId}`);
   const host = story.linkHost ? hostOf(story.linkHost) : null;
@@ -124,8 +189,13 @@ export function describeFeature(name: string): string {
   switch (name.slice(0, 2)) {
     case "w:":
       return `word: ${value}`;
+    case "t:":
+      return `title word: ${value}`;
     case "p:":
+    case "q:":
       return `words: ${value}`;
+    case "c:":
+      return `letters: ${value.replace(/^<|>$/g, "")}`;
     case "s:":
       return `source: ${value}`;
     case "h:":
@@ -174,15 +244,16 @@ export function vocabularyFromJson(json: VocabularyJson): Vocabulary {
   return { index: new Map(features.map((name, i) => [name, i])), idf, features };
 }
 
-/** The tf-idf vector of a story's features over a vocabulary: 1 + ln(tf), times idf, L2-normalised. */
-export function vectorize(counts: Map<string, number>, vocabulary: Vocabulary): SparseVector {
+/** The tf-idf vector of a story's features over a vocabulary, weighted and scaled as its options say (by default 1 + ln(tf), times idf, L2-normalised). */
+export function vectorize(counts: Map<string, number>, vocabulary: Vocabulary, weighting: Pick<FeatureOptions, "tf" | "l2"> = DEFAULT_FEATURE_OPTIONS): SparseVector {
   const found: number[] = [];
   const weightOf = new Map<number, number>();
   for (const [name, count] of counts) {
     const i = vocabulary.index.get(name);
     if (i === undefined) continue;
     found.push(i);
-    weightOf.set(i, (1 + Math.log(count)) * vocabulary.idf[i]!);
+    const tf = weighting.tf === "binary" ? 1 : weighting.tf === "raw" ? count : 1 + Math.log(count);
+    weightOf.set(i, tf * vocabulary.idf[i]!);
   }
   found.sort((a, b) => a - b);
   const indices = new Int32Array(found.length);
@@ -194,7 +265,7 @@ export function vectorize(counts: Map<string, number>, vocabulary: Vocabulary): 
     values[k] = value;
     norm += value * value;
   }
-  norm = Math.sqrt(norm) || 1;
+  norm = weighting.l2 === false ? 1 : Math.sqrt(norm) || 1;
   for (let k = 0; k < values.length; k += 1) values[k]! /= norm;
   return { indices, values };
 }
