@@ -7,7 +7,8 @@
 // ligatures, contextual forms; not its stylistic sets). Inter's latin file goes from 48 KB to 30 KB,
 // Bricolage Grotesque's from 41 KB to 32 KB (docs/benchmarks.md, "Phone pages in Lighthouse").
 //
-// It also writes app/fonts/fallbacks.css: the faces text is drawn in until the web fonts are there
+// It also writes app/font-faces.css, the back office's @font-face rules for these files, and
+// app/fonts/fallbacks.css: the faces text is drawn in until the web fonts are there
 // (decision 026), system fonts scaled with Capsize's metrics so that a line of them takes about the
 // room the web font's does (size-adjust on the average character width, ascent and descent overridden).
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -35,8 +36,8 @@ const RANGES = {
 };
 
 const FONTS = [
-  { name: "inter", source: "@fontsource-variable/inter/files/inter", weight: { min: 400, max: 900 } },
-  { name: "bricolage-grotesque", source: "@fontsource-variable/bricolage-grotesque/files/bricolage-grotesque", weight: { min: 700, max: 800 } },
+  { name: "inter", family: "Inter Variable", source: "@fontsource-variable/inter/files/inter", weight: { min: 400, max: 900 } },
+  { name: "bricolage-grotesque", family: "Bricolage Grotesque Variable", source: "@fontsource-variable/bricolage-grotesque/files/bricolage-grotesque", weight: { min: 700, max: 800 } },
 ];
 
 /** Every character of a CSS unicode-range. */
@@ -50,12 +51,25 @@ function characters(range) {
 }
 
 mkdirSync(out, { recursive: true });
+const faces = [
+  `/*
+ * Made by scripts/subset-fonts.mjs. The back office's web fonts: app.css imports this file (the public
+ * pages declare the same faces from their inline script, app/lib/web-fonts.ts, decision 026), cut to
+ * the weights the site draws. \`optional\`: a font that is not there by the first paint is not swapped
+ * in later (decision 014); root.tsx preloads the latin files on these pages, so they are there in time,
+ * and once cached every page has them from its first paint.
+ */`,
+];
 for (const font of FONTS) {
   for (const [script, range] of Object.entries(RANGES)) {
     const source = readFileSync(path.join(root, "node_modules", `${font.source}-${script}-wght-normal.woff2`));
     const subset = await subsetFont(source, characters(range), { targetFormat: "woff2", variationAxes: { wght: font.weight } });
     const file = path.join(out, `${font.name}-${script}.woff2`);
     writeFileSync(file, subset);
+    faces.push(
+      `@font-face {\n  font-family: "${font.family}";\n  font-style: normal;\n  font-display: optional;\n  font-weight: ${font.weight.min} ${font.weight.max};\n` +
+        `  src: url("./fonts/${font.name}-${script}.woff2") format("woff2-variations");\n  unicode-range: ${range};\n}`,
+    );
     console.log(`${path.relative(root, file)}: ${source.length} -> ${subset.length} bytes`);
   }
 }
@@ -76,6 +90,9 @@ const FALLBACKS = [
   { family: "Bricolage Grotesque", faces: [{ weight: "700 800", metrics: bricolage800, system: "bold" }] },
 ];
 
+writeFileSync(path.join(root, "app", "font-faces.css"), `${faces.join("\n")}\n`);
+console.log("app/font-faces.css: the back office's faces");
+
 const css = [
   "/* Made by scripts/subset-fonts.mjs: system fonts scaled to the web fonts' metrics (decision 026). */",
 ];
@@ -88,7 +105,7 @@ for (const { family, faces } of FALLBACKS) {
       const src = system[face.system].map((font) => `local("${font}")`).join(", ");
       css.push(
         `@font-face {\n  font-family: "${family} Fallback ${name === "arial" ? "Arial" : "Roboto"}";\n  font-weight: ${face.weight};\n  src: ${src};\n` +
-          `  ascent-override: ${overrides.ascentOverride};\n  descent-override: ${overrides.descentOverride};\n  line-gap-override: ${overrides.lineGapOverride ?? "0%"};\n  size-adjust: ${overrides.sizeAdjust};\n}`,
+          `  ascent-override: ${overrides.ascentOverride};\n  descent-override: ${overrides.descentOverride};\n  line-gap-override: ${overrides.lineGapOverride ?? "0.00%"};\n  size-adjust: ${overrides.sizeAdjust};\n}`,
       );
     }
   }

@@ -18,7 +18,7 @@ export type WebFontFace = {
   eager: boolean;
 };
 
-/** The unicode ranges of @fontsource's latin and latin-ext files, written short (scripts/subset-fonts.mjs cuts the files to them; app/font-faces.css repeats them). */
+/** The unicode ranges of @fontsource's latin and latin-ext files, written short (scripts/subset-fonts.mjs cuts the files to them and writes them, long, into app/font-faces.css). */
 export const LATIN = "U+0-FF,U+131,U+152-153,U+2BB-2BC,U+2C6,U+2DA,U+2DC,U+304,U+308,U+329,U+2000-206F,U+20AC,U+2122,U+2191,U+2193,U+2212,U+2215,U+FEFF,U+FFFD";
 export const LATIN_EXT =
   "U+100-2BA,U+2BD-2C5,U+2C7-2CC,U+2CE-2D7,U+2DD-2FF,U+304,U+308,U+329,U+1D00-1DBF,U+1E00-1E9F,U+1EF2-1EFF,U+2020,U+20A0-20AB,U+20AD-20C0,U+2113,U+2C60-2C7F,U+A720-A7FF";
@@ -32,8 +32,8 @@ export const FONTS_KEY = "oddwire-fonts";
 /**
  * The inline script in a public page's <head>: it declares the faces at once as `optional` when
  * this browser has had these very files; otherwise, once the first screen is drawn, it fetches the
- * eager ones, declares them when those have come, one family a frame, and remembers them. Without FontFace (or
- * without scripts) the page keeps the fallback fonts.
+ * eager ones, declares them when those have come, one family a frame, and remembers them. Without
+ * FontFace (or without scripts) the page keeps the fallback fonts.
  */
 export function webFontsScript(faces: readonly WebFontFace[]): string {
   // Written small: it is in every public page, within the first round trip's bytes on a slow line.

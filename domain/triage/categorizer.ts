@@ -134,9 +134,8 @@ export function trainCategorizer(published: readonly CategorizedStory[], options
   const vocabulary = buildVocabulary(counts, { minDf: settings.minDf, maxFeatures: settings.maxFeatures });
   const vectors = counts.map((c) => vectorize(c, vocabulary, featureOptions));
   const labels = Int32Array.from(training, (s) => classOf.get(s.categorySlug)!);
-  const dimension = vocabulary.features.length;
-  const params = trainWeights(settings, vectors, labels, slugs.length, dimension);
   const d = vocabulary.features.length;
+  const params = trainWeights(settings, vectors, labels, slugs.length, d);
   const classes = slugs.length;
   const categories = slugs.map((slug, k) => {
     const weightOf = (j: number) => params[j * classes + k]!;
