@@ -1,6 +1,6 @@
 import type { Repos } from "~/db/repos";
 import { regroupSameStories } from "~/domain/triage/same-story-regroup";
-import { retrainDue, runTriage, triageStatus, type TriageDeps } from "~/domain/triage/triage";
+import { retrainDue, runTriage, type TriageDeps } from "~/domain/triage/triage";
 import type { Logger } from "pino";
 import type { OnProgress } from "~/lib/progress";
 import type { JobHandlers } from "./runner";
@@ -28,7 +28,7 @@ export function triageHandlers(deps: { repos: Repos; logger: Logger }): Pick<Job
     triage: async (input, { reportProgress, signal }) => ({ ...(await pass(input.retrain, { reportProgress, signal })) }),
     "triage-poll": async ({ signal }) => {
       const newest = await deps.repos.triage.newestPendingId();
-      const due = newest > seenUpTo || retrainDue(await triageStatus(triage));
+      const due = newest > seenUpTo || (await retrainDue(triage));
       if (!due) return { ran: 0 };
       const result = await pass(false, { signal });
       return { ran: 1, scored: result.scored, grouped: result.grouped, retrained: result.retrained ? 1 : 0 };

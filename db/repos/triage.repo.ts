@@ -167,6 +167,15 @@ export function triageRepo(db: Db) {
       return { published: published?.n ?? 0, rejected: rejected?.n ?? 0 };
     },
 
+    /** Decisions made after a moment: stories published since, and stories the desk rejected since. */
+    async decisionsSince(at: Date): Promise<{ published: number; rejected: number }> {
+      const [[published], [rejected]] = await Promise.all([
+        db.select({ n: count() }).from(stories).where(and(eq(stories.status, "published"), gt(stories.publishDate, at))),
+        db.select({ n: count() }).from(rejectedStories).where(and(DESK_REJECTION, gt(rejectedStories.rejectedAt, at))),
+      ]);
+      return { published: published?.n ?? 0, rejected: rejected?.n ?? 0 };
+    },
+
     /** The newest decisions, at most `limit` of each kind, newest first. */
     async decisions(limit: number): Promise<DecisionRow[]> {
       const [published, rejected] = await Promise.all([

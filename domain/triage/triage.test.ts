@@ -1,4 +1,4 @@
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { describe, expect, test } from "vitest";
 import { stories, triageModels } from "~/db/schema";
 import { makeCategory, makeSource, makeStory, makeUser } from "~/db/testing/factories";
@@ -37,9 +37,10 @@ describe("the Pending list's triage", () => {
     const inbox = await makeStory(t.db, { status: "pending", title: "A goat escapes the zoo" });
     const status = await triageStatus({ models: models() });
     expect(status).toMatchObject({ decisions: { published: 50, rejected: 49 }, needed: { published: 50, rejected: 50 }, model: null });
-    expect(retrainDue(status)).toBe(false);
+    // Due for the category model alone: it learns from published stories only.
+    expect(await retrainDue({ models: models() })).toBe(true);
     const result = await runTriage({ models: models(), regroup }, { retrain: false });
-    expect(result).toMatchObject({ retrained: false, ranking: false, scored: 0 });
+    expect(result).toMatchObject({ retrained: true, ranking: false, category: true });
     expect((await t.db.select().from(triageModels).where(eq(triageModels.kind, "ranking")))).toEqual([]);
     const listing = await triageListing({ models: models() }, { limit: 10 });
     expect(listing.model).toBeNull();
@@ -50,7 +51,7 @@ describe("the Pending list's triage", () => {
     const { animals } = await deskWithDecisions();
     const dull = await makeStory(t.db, { status: "pending", title: "Council approves the budget for the parking levy", summary: "The council voted." });
     const odd = await makeStory(t.db, { status: "pending", title: "A goat escapes the zoo on a llama", summary: "The zoo keeper gave chase." });
-    expect(retrainDue(await triageStatus({ models: models() }))).toBe(true);
+    expect(await retrainDue({ models: models() })).toBe(true);
 
     const result = await runTriage({ models: models(), regroup }, { retrain: false });
     expect(result).toMatchObject({ retrained: true, ranking: true, category: true, scored: 2 });
@@ -74,10 +75,54 @@ describe("the Pending list's triage", () => {
 
     // Nothing new decided: the next pass keeps the model and scores only stories not scored yet.
     const later = await makeStory(t.db, { status: "pending", title: "Llama joins a goat choir" });
-    expect(retrainDue(await triageStatus({ models: models() }))).toBe(false);
+    expect(await retrainDue({ models: models() })).toBe(false);
     expect(await runTriage({ models: models(), regroup }, { retrain: false })).toMatchObject({ retrained: false, scored: 1 });
     expect((await t.db.select().from(stories).where(eq(stories.id, later.id)))[0]!.triageScore).not.toBeNull();
     expect(await t.db.select().from(triageModels).where(eq(triageModels.kind, "ranking"))).toHaveLength(1);
+  });
+
+  test("a desk past 10,000 rejections, more than a model learns from, is trained again only after new decisions", async () => {
+    await deskWithDecisions({ published: 50, rejected: 0 });
+    // 10,030 rejections made through the reject flow earlier: a general feed's year.
+    await t.db.execute(sql`
+      INSERT INTO rejected_stories (title, summary, original_url, normalized_url, url_hash, rejection_reason, rejection_details, rejected_at)
+      SELECT 'Council meeting ' || i || ' approves the levy', 'The council voted.', 'https://news.example/r/' || i, 'news.example/r/' || i, md5(i::text),
+             'manual_rejection', jsonb_build_object('rejection_method', 'admin_manual', 'original_story_id', i, 'rejected_by_admin', true, 'rejected_at', now()),
+             now() - interval '1 day'
+      FROM generate_series(1, 10030) AS i`);
+    expect(await retrainDue({ models: models() })).toBe(true);
+    expect(await runTriage({ models: models(), regroup }, { retrain: false })).toMatchObject({ retrained: true, ranking: true });
+    // It learned from the newest 10,000; nothing was decided since, so the next passes do not train again.
+    expect(await retrainDue({ models: models() })).toBe(false);
+    expect(await runTriage({ models: models(), regroup }, { retrain: false })).toMatchObject({ retrained: false });
+    // 25 decisions later it is due again.
+    const editor = await makeUser(t.db);
+    for (let i = 0; i < 25; i++) {
+      const story = await makeStory(t.db, { status: "pending", title: `Parking levy hearing ${i}` });
+      await rejectStory(editorial(), { actorUserId: editor.id, storyId: story.id });
+    }
+    expect(await retrainDue({ models: models() })).toBe(true);
+  });
+
+  test("a desk that publishes but rejects little still gets category suggestions, trained without being asked", async () => {
+    const { animals } = await deskWithDecisions({ published: 50, rejected: 3 });
+    const odd = await makeStory(t.db, { status: "pending", title: "A goat escapes the zoo on a llama" });
+    expect(await retrainDue({ models: models() })).toBe(true);
+    expect(await runTriage({ models: models(), regroup }, { retrain: false })).toMatchObject({ retrained: true, ranking: false, category: true });
+    expect((await t.db.select().from(stories).where(eq(stories.id, odd.id)))[0]!.suggestedCategoryId).toBe(animals.id);
+    expect(await retrainDue({ models: models() })).toBe(false);
+  });
+
+  test("published stories no category model can learn from (each category too small) are not tried again on every pass", async () => {
+    for (let i = 0; i < 50; i++) {
+      const category = await makeCategory(t.db, { name: `Section ${i}`, slug: `section-${i}` });
+      await makeStory(t.db, { status: "published", categoryId: category.id, title: `Story ${i} of its own section` });
+    }
+    expect(await retrainDue({ models: models() })).toBe(true);
+    expect(await runTriage({ models: models(), regroup }, { retrain: false })).toMatchObject({ ranking: false, category: false });
+    expect(await retrainDue({ models: models() })).toBe(false);
+    const listing = await triageListing({ models: models() }, { limit: 1 });
+    expect(listing.stories).toEqual([]);
   });
 
   test("duplicates rejected for a published copy do not count as the desk's rejections", async () => {

@@ -56,11 +56,23 @@ export async function triageStatus(deps: Pick<TriageDeps, "models">): Promise<Tr
   };
 }
 
-/** Whether the models should be trained again: none yet while enough decisions exist, or enough new decisions since. */
-export function retrainDue(status: TriageStatus): boolean {
-  if (!status.model) return canTrainRanker(status.decisions);
-  const since = Math.abs(status.decisions.published - status.model.published) + Math.abs(status.decisions.rejected - status.model.rejected);
-  return since >= RETRAIN_AFTER_DECISIONS;
+/**
+ * Whether the models should be trained again: the ranking when there is none yet and enough decisions
+ * exist, or when enough decisions were made since it was trained; the category model, which learns from
+ * published stories alone, when there is none yet and the desk has published as many as the ranking
+ * needs, or when enough were published since. Counted by time, not by totals: a model learns from the
+ * newest MAX_DECISIONS only, so a desk past that many would otherwise look due on every pass.
+ */
+export async function retrainDue(deps: Pick<TriageDeps, "models">): Promise<boolean> {
+  const [decisions, ranking, category] = await Promise.all([deps.models.decisionCounts(), deps.models.latestInfo("ranking"), deps.models.latestInfo("category")]);
+  if (ranking) {
+    const since = await deps.models.decisionsSince(ranking.trainedAt);
+    if (since.published + since.rejected >= RETRAIN_AFTER_DECISIONS) return true;
+  } else if (canTrainRanker(decisions)) {
+    return true;
+  }
+  if (!category) return decisions.published >= MIN_DECISIONS.published;
+  return (await deps.models.decisionsSince(category.trainedAt)).published >= RETRAIN_AFTER_DECISIONS;
 }
 
 export type RetrainResult = {
@@ -105,6 +117,10 @@ export async function retrainTriage(deps: TriageDeps): Promise<RetrainResult> {
       result.category.error = errorMessage(error);
       deps.onModelFailure?.("category", error);
     }
+  } else if (categorised.length > 0 && !(await deps.models.latestInfo("category"))) {
+    // No category has enough stories yet: a model that suggests nothing is kept, so that the next
+    // attempt waits for more published stories instead of coming round on every pass.
+    await deps.models.save("category", { published: categorised.length, rejected: 0, model: trainCategorizer([]), at });
   }
   return result;
 }
@@ -162,7 +178,7 @@ export async function runTriage(
   deps: TriageDeps & { regroup: () => Promise<{ groups: number; grouped: number }> },
   input: { retrain: boolean; onProgress?: OnProgress; signal?: AbortSignal },
 ): Promise<TriageRunResult> {
-  const retrain = input.retrain || retrainDue(await triageStatus(deps));
+  const retrain = input.retrain || (await retrainDue(deps));
   const trained = retrain ? await retrainTriage(deps) : null;
   const fresh = trained !== null && (trained.ranking.trained || trained.category.trained);
   input.signal?.throwIfAborted();
