@@ -6,7 +6,7 @@
 // the files come from). Settings are chosen on time-ordered folds inside the decisions only
 // (bench/triage-validation.ts); the inbox is read once, for the settings before and the product's.
 //   TRIAGE_NEWS_FILE   HuffPost's News Category Dataset, JSON lines or the committed TSV sample
-//                      (default bench/data/huffpost-news-10k.tsv)
+//                      (default bench/data/huffpost-news.tsv)
 //   TRIAGE_REUTERS_DIR Debian's weka examples folder holding ReutersCorn-*.arff and ReutersGrain-*.arff
 //   TRIAGE_SKIP_GRID=1 validates only the settings before and the product's, not every candidate
 //   TRIAGE_VALIDATION_ONLY=1 stops before the inbox (for choosing settings)
@@ -265,7 +265,7 @@ function reutersQuality(dir: string) {
 out(`# bench:triage on ${cpus().length} cores (${cpus()[0]?.model ?? "unknown"}), Node ${process.version}`);
 out();
 if (process.env.TRIAGE_SKIP_SPEED !== "1") speed();
-const newsFile = process.env.TRIAGE_NEWS_FILE ?? join(import.meta.dirname, "data", "huffpost-news-10k.tsv");
+const newsFile = process.env.TRIAGE_NEWS_FILE ?? join(import.meta.dirname, "data", "huffpost-news.tsv");
 if (existsSync(newsFile)) newsCategoryQuality(newsFile);
 else out(`(no News Category Dataset at ${newsFile}: see bench/data/README.md)`);
 const reutersDir = process.env.TRIAGE_REUTERS_DIR;

@@ -82,7 +82,7 @@ export const CATEGORIZER_DEFAULTS: Readonly<Required<CategorizerOptions>> = {
   algorithm: "blend",
   c: 10,
   alpha: 1,
-  blendShare: 0.3,
+  blendShare: 0.5,
   minDf: 2,
   maxFeatures: 20_000,
   maxWeightsPerCategory: 2_500,
