@@ -167,25 +167,27 @@ export async function scorePending(
 }
 
 
-export type TriageRunResult = { retrained: boolean; ranking: boolean; category: boolean; scored: number; groups: number; grouped: number };
+export type TriageRunResult = { retrained: boolean; ranking: boolean; category: boolean; scored: number; regrouped: boolean; groups: number; grouped: number };
 
 /**
  * One triage pass: the models trained again when asked or when enough decisions came in since (a
  * failed training keeps the last good model), pending stories scored (all of them after a new model,
- * else those not scored yet), and the inbox's same-story groups made again.
+ * else those not scored yet), and the inbox's same-story groups made again (unless `regroup` is false).
  */
 export async function runTriage(
   deps: TriageDeps & { regroup: () => Promise<{ groups: number; grouped: number }> },
-  input: { retrain: boolean; onProgress?: OnProgress; signal?: AbortSignal },
+  input: { retrain: boolean; regroup?: boolean; onProgress?: OnProgress; signal?: AbortSignal },
 ): Promise<TriageRunResult> {
   const retrain = input.retrain || (await retrainDue(deps));
   const trained = retrain ? await retrainTriage(deps) : null;
   const fresh = trained !== null && (trained.ranking.trained || trained.category.trained);
   input.signal?.throwIfAborted();
   const { scored } = await scorePending(deps, { all: fresh, onProgress: input.onProgress, signal: input.signal });
+  const done = { retrained: fresh, ranking: trained?.ranking.trained ?? false, category: trained?.category.trained ?? false, scored };
+  if (input.regroup === false) return { ...done, regrouped: false, groups: 0, grouped: 0 };
   input.signal?.throwIfAborted();
   const { groups, grouped } = await deps.regroup();
-  return { retrained: fresh, ranking: trained?.ranking.trained ?? false, category: trained?.category.trained ?? false, scored, groups, grouped };
+  return { ...done, regrouped: true, groups, grouped };
 }
 
 /** 'Retrain now': queues a triage pass that trains the models again, unless one is already on its way (its id then). */
