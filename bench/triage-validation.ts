@@ -5,6 +5,7 @@
 import { rankCategories, trainCategorizer, type CategorizedStory, type CategorizerOptions } from "~/domain/triage/categorizer";
 import { scoreStory, trainRanker, type RankerDecision, type RankerOptions } from "~/domain/triage/ranker";
 import { FEATURE_OPTIONS_V1 } from "~/domain/triage/text-features";
+import { seededRandom } from "~/lib/seeded-random";
 
 /** Where the folds cut the decisions: fold k trains on [0, cut[k]) and validates on [cut[k], cut[k + 1]). */
 export const FOLD_PARTS = 7;
@@ -56,6 +57,24 @@ export function foundInTop(scores: number[], positives: boolean[], fraction: num
 export function shareInTop(scores: number[], positives: boolean[], fraction: number): number {
   const { found, total } = foundInTop(scores, positives, fraction);
   return total === 0 ? Number.NaN : found / total;
+}
+
+/**
+ * How far a figure of a list could move by chance: the 2.5th and 97.5th percentiles of `figure` over
+ * `resamples` lists drawn from the items with replacement (the percentile bootstrap), seeded so that
+ * a run gives the same interval every time.
+ */
+export function bootstrapInterval<T>(items: readonly T[], figure: (sample: T[]) => number, resamples = 1_000, seed = 34): [number, number] {
+  const random = seededRandom(seed);
+  const figures: number[] = [];
+  for (let r = 0; r < resamples; r += 1) {
+    const sample = Array.from({ length: items.length }, () => items[Math.floor(random() * items.length)]!);
+    const value = figure(sample);
+    if (!Number.isNaN(value)) figures.push(value);
+  }
+  figures.sort((a, b) => a - b);
+  const at = (q: number) => figures[Math.min(figures.length - 1, Math.max(0, Math.round(q * (figures.length - 1))))] ?? Number.NaN;
+  return [at(0.025), at(0.975)];
 }
 
 /**

@@ -22,6 +22,7 @@ import { MAX_CATEGORISED } from "~/domain/triage/triage";
 import { loadNewsCategoryDataset, loadWekaReuters, sectionCategory, syntheticDecisions, type LabelledItem } from "./triage-data";
 import {
   auc,
+  bootstrapInterval,
   CATEGORIZER_BEFORE,
   CATEGORY_GRID,
   changes,
@@ -185,6 +186,7 @@ function rankingReport(label: string, decisions: RankerDecision[], inbox: (Triag
   // Newest first: the inbox is in date order, so the later an item, the higher it sits.
   // (Weka's Reuters files are a date split but not dated within it: there it is their file order.)
   const newest = inbox.map((_, i) => i);
+  const intervals: string[] = [];
   out(`| order | AUC | positives in top 10% | scores sum to | train |`);
   out(`|---|---|---|---|---|`);
   out(`| ${reference} | ${auc(newest, positives).toFixed(3)} | ${pct(shareInTop(newest, positives, 0.1))} | - | - |`);
@@ -193,8 +195,24 @@ function rankingReport(label: string, decisions: RankerDecision[], inbox: (Triag
     const scores = inbox.map((s) => scoreStory(trained.value, s, { reasons: 0 }).score);
     const found = Math.round(shareInTop(scores, positives, 0.1) * positives.filter(Boolean).length);
     out(`| ${name} | ${auc(scores, positives).toFixed(3)} | ${pct(shareInTop(scores, positives, 0.1))} (${found}) | ${scores.reduce((a, b) => a + b, 0).toFixed(1)} | ${ms(trained.ms)} |`);
+    intervals.push(`${name}: ${spread(scores, positives)}`);
   }
   out();
+  out(`How far these could move by chance (95% percentile bootstrap over the inbox's items, 1,000 resamples): ${intervals.join("; ")}`);
+  out();
+}
+
+/** The 95% bootstrap intervals of a ranking's AUC and top-10% share over the inbox. */
+function spread(scores: number[], positives: boolean[]): string {
+  const items = scores.map((score, i) => ({ score, positive: positives[i]!, i }));
+  // A resample keeps each item's place in the inbox, so that ties still go newest first.
+  const ordered = (sample: typeof items) => [...sample].sort((a, b) => a.i - b.i);
+  const [aucLow, aucHigh] = bootstrapInterval(items, (sample) => auc(sample.map((s) => s.score), sample.map((s) => s.positive)));
+  const [topLow, topHigh] = bootstrapInterval(items, (sample) => {
+    const list = ordered(sample);
+    return shareInTop(list.map((s) => s.score), list.map((s) => s.positive), 0.1);
+  });
+  return `AUC ${aucLow.toFixed(3)}-${aucHigh.toFixed(3)}, top 10% ${pct(topLow)}-${pct(topHigh)}`;
 }
 
 function categoryReport(decisions: CategorizedStory[], inbox: CategorizedStory[]) {
@@ -216,6 +234,9 @@ function categoryReport(decisions: CategorizedStory[], inbox: CategorizedStory[]
   }
   out();
   if (!product) return;
+  const [low, high] = bootstrapInterval(product.ranked, (sample) => sample.filter((r) => r.ranking[0]?.slug === r.truth).length / sample.length);
+  out(`How far "right" could move by chance for the product defaults on the newest ${MAX_CATEGORISED.toLocaleString("en-US")} (95% percentile bootstrap, 1,000 resamples): ${pct(low)}-${pct(high)}`);
+  out();
   out(`Product defaults trained on the newest ${MAX_CATEGORISED.toLocaleString("en-US")}, by minimum confidence (the product preselects from ${product.model.minConfidence}):`);
   out(`| minimum confidence | suggested | right when suggested | right over all stories |`);
   out(`|---|---|---|---|`);
