@@ -125,6 +125,32 @@ describe("the Pending list's triage", () => {
     expect(listing.stories).toEqual([]);
   });
 
+  test("a retrain that fails keeps the last good models in use and says why", async () => {
+    await deskWithDecisions();
+    const odd = await makeStory(t.db, { status: "pending", title: "A goat escapes the zoo on a llama" });
+    await runTriage({ models: models(), regroup }, { retrain: true });
+    const before = await t.db.select({ id: triageModels.id, kind: triageModels.kind }).from(triageModels);
+    const [scored] = await t.db.select({ score: stories.triageScore }).from(stories).where(eq(stories.id, odd.id));
+    expect(before.map((m) => m.kind).sort()).toEqual(["category", "ranking"]);
+
+    // The database refuses to keep new models (a full disk, say).
+    await t.db.execute(sql`CREATE FUNCTION refuse_models() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'could not extend file: No space left on device'; END $$`);
+    await t.db.execute(sql`CREATE TRIGGER refuse_models BEFORE INSERT ON triage_models FOR EACH ROW EXECUTE FUNCTION refuse_models()`);
+    try {
+      const failures: string[] = [];
+      const result = await runTriage({ models: models(), regroup, onModelFailure: (kind) => void failures.push(kind) }, { retrain: true });
+      expect(result).toMatchObject({ retrained: false, ranking: false, category: false });
+      expect(failures.sort()).toEqual(["category", "ranking"]);
+      expect(await t.db.select({ id: triageModels.id, kind: triageModels.kind }).from(triageModels)).toEqual(before);
+      // The inbox keeps the scores of the models in use, and the listing still reads most likely first.
+      expect((await t.db.select({ score: stories.triageScore }).from(stories).where(eq(stories.id, odd.id)))[0]).toEqual(scored);
+      expect((await triageListing({ models: models() }, { limit: 5 })).model).toMatchObject({ published: 50, rejected: 50 });
+    } finally {
+      await t.db.execute(sql`DROP TRIGGER refuse_models ON triage_models`);
+      await t.db.execute(sql`DROP FUNCTION refuse_models()`);
+    }
+  });
+
   test("duplicates rejected for a published copy do not count as the desk's rejections", async () => {
     const { editor, animals } = await deskWithDecisions({ published: 1, rejected: 2 });
     const best = await makeStory(t.db, { status: "pending", title: "Goat mayor elected again", categoryId: animals.id });
