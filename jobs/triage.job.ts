@@ -6,13 +6,13 @@ import type { OnProgress } from "~/lib/progress";
 import type { JobHandlers } from "./runner";
 
 /**
- * Regrouping reads and compares the whole inbox (about 9 s at 100,000 pending stories,
+ * Regrouping reads and compares the whole inbox (7-8 s at 100,000 pending stories,
  * docs/benchmarks.md): once a regrouping takes a second or more, the poll regroups again only after
  * twenty times as long, so that however busy the feeds it takes at most a twentieth of a core. New
  * stories are still scored on every pass; an editor's 'Retrain now' always regroups.
  */
-export const REGROUP_SPACING = 20;
-export const REGROUP_ALWAYS_UNDER_MS = 1_000;
+const REGROUP_SPACING = 20;
+const REGROUP_ALWAYS_UNDER_MS = 1_000;
 
 /**
  * Editorial triage as work in the background: the `triage` job an editor or a command asks for (a

@@ -120,9 +120,10 @@ describe("the Pending list's triage", () => {
     }
     expect(await retrainDue({ models: models() })).toBe(true);
     expect(await runTriage({ models: models(), regroup }, { retrain: false })).toMatchObject({ ranking: false, category: false });
+    // An empty category model marks the attempt; the next waits for 25 more published stories.
+    const [kept] = await t.db.select().from(triageModels).where(eq(triageModels.kind, "category"));
+    expect((kept!.model as { categories: unknown[] }).categories).toEqual([]);
     expect(await retrainDue({ models: models() })).toBe(false);
-    const listing = await triageListing({ models: models() }, { limit: 1 });
-    expect(listing.stories).toEqual([]);
   });
 
   test("a retrain that fails keeps the last good models in use and says why", async () => {

@@ -64,15 +64,19 @@ export async function triageStatus(deps: Pick<TriageDeps, "models">): Promise<Tr
  * newest MAX_DECISIONS only, so a desk past that many would otherwise look due on every pass.
  */
 export async function retrainDue(deps: Pick<TriageDeps, "models">): Promise<boolean> {
-  const [decisions, ranking, category] = await Promise.all([deps.models.decisionCounts(), deps.models.latestInfo("ranking"), deps.models.latestInfo("category")]);
+  const [ranking, category] = await Promise.all([deps.models.latestInfo("ranking"), deps.models.latestInfo("category")]);
   if (ranking) {
     const since = await deps.models.decisionsSince(ranking.trainedAt);
     if (since.published + since.rejected >= RETRAIN_AFTER_DECISIONS) return true;
-  } else if (canTrainRanker(decisions)) {
-    return true;
   }
-  if (!category) return decisions.published >= MIN_DECISIONS.published;
-  return (await deps.models.decisionsSince(category.trainedAt)).published >= RETRAIN_AFTER_DECISIONS;
+  if (category) {
+    const since = await deps.models.decisionsSince(category.trainedAt);
+    if (since.published >= RETRAIN_AFTER_DECISIONS) return true;
+  }
+  if (ranking && category) return false;
+  // A model missing: the desk's totals say whether there is enough to train it.
+  const decisions = await deps.models.decisionCounts();
+  return (!ranking && canTrainRanker(decisions)) || (!category && decisions.published >= MIN_DECISIONS.published);
 }
 
 export type RetrainResult = {
@@ -117,10 +121,16 @@ export async function retrainTriage(deps: TriageDeps): Promise<RetrainResult> {
       result.category.error = errorMessage(error);
       deps.onModelFailure?.("category", error);
     }
-  } else if (categorised.length > 0 && !(await deps.models.latestInfo("category"))) {
-    // No category has enough stories yet: a model that suggests nothing is kept, so that the next
-    // attempt waits for more published stories instead of coming round on every pass.
-    await deps.models.save("category", { published: categorised.length, rejected: 0, model: trainCategorizer([]), at });
+  } else if (published > 0 && !(await deps.models.latestInfo("category"))) {
+    // Published stories, but no category with enough of them (or none left with a category): a model
+    // that suggests nothing is kept, so that the next attempt waits for more published stories
+    // instead of coming round on every pass.
+    try {
+      await deps.models.save("category", { published: categorised.length, rejected: 0, model: trainCategorizer([]), at });
+    } catch (error) {
+      result.category.error = errorMessage(error);
+      deps.onModelFailure?.("category", error);
+    }
   }
   return result;
 }
