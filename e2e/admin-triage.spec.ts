@@ -145,7 +145,9 @@ test("the desk's decisions order Pending, explain a score, preselect a category,
     // Its details say which words raised the score.
     await row(page, ODD.title).getByRole("button", { name: "Details" }).click();
     await expect(row(page, ODD.title).getByText(/^Why \d+% likely$/)).toBeVisible();
-    await expect(row(page, ODD.title).getByText(/^Raised by .*word: goat/)).toBeVisible();
+    await expect(row(page, ODD.title).getByText(/^Raised by .*\bthe words? ([^;]+, )?goat\b/)).toBeVisible();
+    // And which category the desk's published stories suggest for it, before publishing.
+    await expect(row(page, ODD.title).getByText(/^Suggested: Animals, \d+% sure, from the stories this desk published\.$/)).toBeVisible();
 
     // Publishing it asks for a category, with the one the desk's published stories suggest chosen.
     await row(page, ODD.title).getByRole("button", { name: `Publish ${ODD.title}` }).click();

@@ -11,6 +11,8 @@ export function formatRate(rate: number): string {
   return `${Math.round(percent)}%`;
 }
 
+const count = (n: number) => n.toLocaleString("en-US");
+
 /**
  * A source's yield over the window, in one line: items brought in, published, rejected, still
  * pending, the publish rate, and its last published story (at any time).
@@ -30,7 +32,7 @@ export function SourceYieldLine({ figures, days }: { figures: SourceYield | null
         <span>nothing brought in · {last}</span>
       ) : (
         <span>
-          {figures.broughtIn} brought in · {figures.published} published · {figures.rejected} rejected · {figures.pending} pending ·{" "}
+          {count(figures.broughtIn)} brought in · {count(figures.published)} published · {count(figures.rejected)} rejected · {count(figures.pending)} pending ·{" "}
           <strong className="whitespace-nowrap">{formatRate(figures.publishRate ?? 0)} published</strong> · <span className="whitespace-nowrap">{last}</span>
         </span>
       )}

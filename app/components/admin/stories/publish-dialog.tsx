@@ -5,6 +5,17 @@ import { useActionSuccess, useActionToast, type ActionResult } from "~/app/lib/a
 import type { AdminStory } from "~/domain/stories/admin-list";
 import { CategoryOptions, type CategoryOption } from "~/app/components/admin/category-options";
 
+/** The category the desk's published stories suggest for a story that has none yet, and how sure. */
+export function SuggestionNote({ story, categories, className }: { story: AdminStory; categories: CategoryOption[]; className?: string }) {
+  const suggested = story.suggestionConfidence !== null ? categories.find((c) => c.id === story.suggestedCategoryId) : undefined;
+  if (!suggested || story.categoryId !== null) return null;
+  return (
+    <p className={className}>
+      Suggested: {suggested.name}, {Math.round((story.suggestionConfidence ?? 0) * 100)}% sure, from the stories this desk published.
+    </p>
+  );
+}
+
 /**
  * Publishing a story that has no category (nothing goes live uncategorized, so the category is asked
  * for here, set as it is published), or one of several reports of the same story (`group`: the others
@@ -13,7 +24,6 @@ import { CategoryOptions, type CategoryOption } from "~/app/components/admin/cat
  */
 export function PublishDialog({ story, categories, onClose, group = false }: { story: AdminStory; categories: CategoryOption[]; onClose: () => void; group?: boolean }) {
   const duplicates = group ? (story.sameStory?.others ?? []).filter((o) => o.status === "pending") : [];
-  const suggested = story.suggestionConfidence !== null ? categories.find((c) => c.id === story.suggestedCategoryId) : undefined;
   const fetcher = useFetcher<ActionResult>();
   useActionToast(fetcher.data);
   useActionSuccess(fetcher, onClose);
@@ -60,11 +70,7 @@ export function PublishDialog({ story, categories, onClose, group = false }: { s
             <CategoryOptions categories={categories} />
           </select>
         </label>
-        {suggested && story.categoryId === null ? (
-          <p className="text-sm text-ink/70">
-            Suggested: {suggested.name}, {Math.round((story.suggestionConfidence ?? 0) * 100)}% sure, from the stories this desk published.
-          </p>
-        ) : null}
+        <SuggestionNote story={story} categories={categories} className="text-sm text-ink/70" />
         {problem ? (
           <p role="alert" className="font-semibold text-alarm-ink">
             {problem}

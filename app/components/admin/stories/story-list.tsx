@@ -3,6 +3,7 @@ import { ChevronIcon } from "~/app/components/icons";
 import { StoryImage } from "~/app/components/story-image";
 import { formatDate, formatTime } from "~/app/lib/format";
 import type { AdminStory, RejectedItem } from "~/domain/stories/admin-list";
+import { SuggestionNote } from "./publish-dialog";
 import { StoryActions } from "./story-actions";
 import { SameStoryDetails, SameStoryNote, ScoreBadge, WhyScore } from "./triage-bar";
 import type { CategoryOption } from "~/app/components/admin/category-options";
@@ -27,12 +28,17 @@ function FeaturedBadge() {
   return <span className="shrink-0 rounded-full bg-ufo px-1.5 py-px text-[0.6875rem] leading-4 font-bold text-white">Featured</span>;
 }
 
-/** What a row keeps folded: the whole summary, the dates, the link out, why it scored so, its same-story group and who did what. */
-function StoryDetails({ story, id, onPublishGroup }: { story: AdminStory; id: string; onPublishGroup: (story: AdminStory) => void }) {
+/**
+ * What a row keeps folded: the whole title and summary, the suggested category, the dates, the link
+ * out, why it scored so, its same-story group and who did what.
+ */
+function StoryDetails({ story, categories, id, onPublishGroup }: { story: AdminStory; categories: CategoryOption[]; id: string; onPublishGroup: (story: AdminStory) => void }) {
   const { sameStory } = story;
   return (
     <div id={id} className="col-span-full mt-1 mb-1 grid gap-1 rounded-lg bg-paper px-3 py-2 text-xs text-ink/80 lg:ml-[5.25rem]">
+      <p className="text-sm font-bold text-ink">{story.title}</p>
       {story.summary ? <p className="text-sm">{story.summary}</p> : null}
+      {story.status === "pending" ? <SuggestionNote story={story} categories={categories} /> : null}
       {story.triageScore !== null ? <WhyScore storyId={story.id} /> : null}
       {sameStory ? <SameStoryDetails story={{ ...story, sameStory }} onPublishGroup={onPublishGroup} /> : null}
       <p>
@@ -175,7 +181,7 @@ export function StoryList({
                 }
               />
             </div>
-            {open.has(story.id) ? <StoryDetails story={story} id={`story-details-${story.id}`} onPublishGroup={onPublishGroup} /> : null}
+            {open.has(story.id) ? <StoryDetails story={story} categories={categories} id={`story-details-${story.id}`} onPublishGroup={onPublishGroup} /> : null}
           </li>
         ))}
       </ul>

@@ -20,6 +20,29 @@ const TRIAGE_JOB_KEY = "oddwire.triage-job";
 
 const percent = (score: number) => `${Math.round(score * 100)}%`;
 
+const count = (n: number) => n.toLocaleString("en-US");
+
+/**
+ * What the line above the Pending list says of its order: what the ranking learned from, or what it
+ * waits for. With enough decisions and no ranking yet, the next pass of the triage job trains one.
+ */
+export function orderNote({ decisions, needed, model }: TriageStatus, order: string): { head: string; rest: string } {
+  if (model) {
+    return {
+      head: order === "likely" ? "Most likely first" : "Ranking ready",
+      rest: `learned from ${count(model.published)} published and ${count(model.rejected)} rejected stories, trained ${formatDate(model.trainedAt)} ${formatTime(model.trainedAt)}.`,
+    };
+  }
+  const so = `${count(decisions.published)} published and ${count(decisions.rejected)} rejected`;
+  if (decisions.published >= needed.published && decisions.rejected >= needed.rejected) {
+    return { head: "Newest first", rest: `the ranking has enough decisions to learn from (${so}) and is trained within a minute, or now with Retrain now.` };
+  }
+  return {
+    head: "Newest first",
+    rest: `the ranking learns what this desk publishes once it has ${needed.published} published and ${needed.rejected} rejected stories (so far ${so}).`,
+  };
+}
+
 /** The line above the Pending list: the order it is in, what it learned from, and 'Retrain now'. */
 export function TriageBar({ triage, order }: { triage: TriageStatus & { runningJobId: string | null }; order: string }) {
   const fetcher = useFetcher<TriageAnswer>();
@@ -43,22 +66,12 @@ export function TriageBar({ triage, order }: { triage: TriageStatus & { runningJ
   });
   useFollowAnswer(fetcher.data, follow);
   const running = fetcher.state !== "idle" || run !== null;
-  const { decisions, needed, model } = triage;
+  const note = orderNote(triage, order);
 
   return (
     <div className="mt-3 flex flex-wrap items-center justify-between gap-x-4 gap-y-2 rounded-xl border-2 border-ink/20 bg-paper px-3 py-2 text-sm" aria-live="polite">
       <p className="min-w-0">
-        {model ? (
-          <>
-            <span className="font-bold">{order === "likely" ? "Most likely first" : "Ranking ready"}</span>: learned from {model.published.toLocaleString("en-US")} published and{" "}
-            {model.rejected.toLocaleString("en-US")} rejected stories, trained {formatDate(model.trainedAt)} {formatTime(model.trainedAt)}.
-          </>
-        ) : (
-          <>
-            <span className="font-bold">Newest first</span>: the ranking learns what this desk publishes once it has {needed.published} published and{" "}
-            {needed.rejected} rejected stories (so far {decisions.published.toLocaleString("en-US")} and {decisions.rejected.toLocaleString("en-US")}).
-          </>
-        )}
+        <span className="font-bold">{note.head}</span>: {note.rest}
         {running ? <span className="ml-2 text-ink/70">{job?.message ?? "Triage running..."}</span> : null}
       </p>
       <button
@@ -87,6 +100,39 @@ export function ScoreBadge({ score }: { score: number }) {
   );
 }
 
+/** How each kind of feature (as `describeFeature` names it) is read in a sentence: one, and several. */
+const KINDS: Record<string, { one: string; many: string; quote?: boolean }> = {
+  word: { one: "the word", many: "the words" },
+  "title word": { one: "the title word", many: "the title words" },
+  words: { one: "the phrase", many: "the phrases", quote: true },
+  letters: { one: "the letters", many: "the letters", quote: true },
+  source: { one: "the source", many: "the sources" },
+  site: { one: "the site", many: "the sites" },
+};
+
+/**
+ * Features that moved a score, as a sentence's end: "the words goat, mayor; the phrase “florida man”;
+ * the source Odd Wire", each kind once, in the order of its strongest feature.
+ */
+export function reasonsText(reasons: readonly { feature: string }[]): string {
+  if (reasons.length === 0) return "nothing in particular";
+  const groups = new Map<string, string[]>();
+  for (const { feature } of reasons) {
+    const colon = feature.indexOf(": ");
+    const kind = colon > 0 && KINDS[feature.slice(0, colon)] ? feature.slice(0, colon) : "";
+    const value = kind ? feature.slice(colon + 2) : feature;
+    groups.set(kind, [...(groups.get(kind) ?? []), value]);
+  }
+  return [...groups]
+    .map(([kind, values]) => {
+      const how = KINDS[kind];
+      if (!how) return values.join(", ");
+      const shown = how.quote ? values.map((v) => `“${v}”`) : values;
+      return `${values.length === 1 ? how.one : how.many} ${shown.join(", ")}`;
+    })
+    .join("; ");
+}
+
 type Explained = { score: number; trainedAt: string; reasons: { feature: string; weight: number }[] };
 
 /** Why a story scored as it did: read when the editor opens the story's details. */
@@ -105,12 +151,11 @@ export function WhyScore({ storyId }: { storyId: number }) {
   const { reasons, score } = state.explained;
   const raised = reasons.filter((r) => r.weight > 0);
   const lowered = reasons.filter((r) => r.weight < 0);
-  const list = (items: typeof reasons) => (items.length ? items.map((r) => r.feature).join(", ") : "nothing in particular");
   return (
     <div>
       <p className="font-semibold">Why {percent(score)} likely</p>
-      <p>Raised by {list(raised)}.</p>
-      <p>Lowered by {list(lowered)}.</p>
+      <p>Raised by {reasonsText(raised)}.</p>
+      <p>Lowered by {reasonsText(lowered)}.</p>
     </div>
   );
 }
