@@ -164,6 +164,11 @@ test("the desk's decisions order Pending, explain a score, preselect a category,
     await page.goto(`http://127.0.0.1:${port}/admin/sources`);
     const decidedCard = page.getByRole("listitem").filter({ has: page.getByRole("heading", { name: "Decided Wire" }) });
     await expect(decidedCard).toContainText("Yield, last 30 days: 120 brought in · 60 published · 60 rejected · 0 pending · 50% published");
+
+    // The rejections keep the desk's words, and the list shows them.
+    await page.goto(`http://127.0.0.1:${port}/admin/stories?status=rejected`);
+    const dullRow = page.getByRole("listitem").filter({ has: page.getByRole("heading", { name: DECIDED[0]!.dull.title }) });
+    await expect(dullRow).toContainText("manual_rejection (Not for this desk)");
   } finally {
     server.kill("SIGTERM");
     await new Promise((resolve) => (server.exitCode === null ? server.once("exit", resolve) : resolve(null)));

@@ -36,7 +36,21 @@ test("each story carries its audit trail, and rejected stories have their own li
   const { stories } = await listAdminStories(t.repos, query({ status: "published" }));
   expect(stories[0]?.history).toEqual([{ action: "story.publish", by: "chief@oddwire.test", at: expect.any(String) }]);
   const rejected = await listAdminStories(t.repos, query({ status: "rejected" }));
-  expect(rejected.rejected.map((r) => [r.title, r.rejectionReason])).toEqual([["Dropped", "manual_rejection"]]);
+  expect(rejected.rejected.map((r) => [r.title, r.rejectionReason, r.note])).toEqual([["Dropped", "manual_rejection", null]]);
+});
+
+test("a rejection's list entry says the story it repeats and the editor's own words", async () => {
+  const published = await makeStory(t.db, { status: "pending", title: "Goat elected mayor", categoryId: (await makeCategory(t.db)).id });
+  const copy = await makeStory(t.db, { status: "pending", title: "Goat is elected mayor" });
+  const dull = await makeStory(t.db, { status: "pending", title: "Council budget" });
+  await publishStory({ editorial: t.repos.editorial }, { actorUserId: null, storyId: published.id });
+  await rejectStory({ editorial: t.repos.editorial }, { actorUserId: null, storyId: copy.id, duplicateOf: published.id });
+  await rejectStory({ editorial: t.repos.editorial }, { actorUserId: null, storyId: dull.id, reason: "  Not for this desk " });
+  const { rejected } = await listAdminStories(t.repos, query({ status: "rejected", sort: "oldest" }));
+  expect(rejected.map((r) => [r.title, r.rejectionReason, r.note])).toEqual([
+    ["Goat is elected mayor", "duplicate", `same story as #${published.id}`],
+    ["Council budget", "manual_rejection", "Not for this desk"],
+  ]);
 });
 
 test("the list is narrowed to one category or source, or to the stories without one", async () => {

@@ -53,7 +53,16 @@ export type AdminStory = {
   history: { action: string; by: string | null; at: string }[];
 };
 
-export type RejectedItem = { id: number; title: string; rejectedAt: string; rejectionReason: string; sourceName: string | null };
+/** A rejected story as its list shows it; `note` is what the rejection says beyond its reason: the story it repeats, the editor's words. */
+export type RejectedItem = { id: number; title: string; rejectedAt: string; rejectionReason: string; note: string | null; sourceName: string | null };
+
+/** "same story as #12", the reason the editor gave ("Not for this desk"), both, or null. */
+export function rejectionNote(details: Record<string, unknown> | null): string | null {
+  const parts: string[] = [];
+  if (typeof details?.duplicate_of === "number") parts.push(`same story as #${details.duplicate_of}`);
+  if (typeof details?.reason === "string" && details.reason.trim()) parts.push(details.reason.trim());
+  return parts.length ? parts.join("; ") : null;
+}
 
 /** A category or source filter: one of them by id, those without one ("none"), or all (null). */
 export type OwnerFilter = number | "none" | null;
@@ -108,6 +117,7 @@ export async function listAdminStories(deps: AdminListDeps, query: AdminListQuer
       title: r.title,
       rejectedAt: r.rejectedAt.toISOString(),
       rejectionReason: r.rejectionReason,
+      note: rejectionNote(r.rejectionDetails),
       sourceName: r.sourceName,
     }));
     return { stories: [] as AdminStory[], rejected, ...(await withOptions(list.total, options)) };

@@ -201,6 +201,7 @@ export function RejectedList({ rejected }: { rejected: RejectedItem[] }) {
           </h2>
           <p className="text-xs text-ink/70 tabular-nums">
             Rejected {formatDate(r.rejectedAt)} · {r.rejectionReason}
+            {r.note ? ` (${r.note})` : ""}
             {r.sourceName ? ` · ${r.sourceName}` : ""} · ID {r.id}
           </p>
         </li>
