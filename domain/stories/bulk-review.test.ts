@@ -2,7 +2,7 @@ import { describe, expect, test } from "vitest";
 import { rejectedStories, stories } from "~/db/schema";
 import { makeCategory, makeStory, makeUser } from "~/db/testing/factories";
 import { testDatabaseForFile } from "~/db/testing/test-database";
-import { bulkOutcomeMessage, bulkPublishStories, bulkRejectStories } from "./bulk-review";
+import { bulkOutcomeMessage, bulkPublishStories, bulkRejectStories, sameStoryOutcomeMessage } from "./bulk-review";
 
 const t = testDatabaseForFile();
 const deps = () => ({ editorial: t.repos.editorial, now: () => Date.parse("2026-11-22T10:00:00Z") });
@@ -55,5 +55,13 @@ describe("bulk review", () => {
     ],
   ])("the outcome %j reads %j", (outcome, message) => {
     expect(bulkOutcomeMessage("Published", outcome)).toEqual(message);
+  });
+
+  test.each([
+    [{ done: 1, skipped: [] }, "The story is live on the website; 1 other report rejected as a duplicate."],
+    [{ done: 2, skipped: [] }, "The story is live on the website; 2 other reports rejected as duplicates."],
+    [{ done: 0, skipped: [{ storyId: 9, reason: "Only a pending story can be rejected" }] }, "The story is live on the website; 0 other reports rejected as duplicates; skipped #9: Only a pending story can be rejected."],
+  ])("one report published, the others rejected: %j reads %j", (outcome, description) => {
+    expect(sameStoryOutcomeMessage(outcome)).toEqual({ title: "Story Published", description });
   });
 });

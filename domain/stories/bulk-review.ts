@@ -57,7 +57,7 @@ export async function publishOneRejectCopies(
 
 /** The toast of publishing one report of a story and rejecting its copies. */
 export function sameStoryOutcomeMessage(outcome: BulkOutcome): { title: string; description: string } {
-  const rejected = `${outcome.done} other ${outcome.done === 1 ? "report" : "reports"} rejected as duplicates`;
+  const rejected = outcome.done === 1 ? "1 other report rejected as a duplicate" : `${outcome.done} other reports rejected as duplicates`;
   const skipped = outcome.skipped.length > 0 ? `; skipped ${outcome.skipped.map((s) => `#${s.storyId}: ${s.reason}`).join("; ")}` : "";
   return { title: "Story Published", description: `The story is live on the website; ${rejected}${skipped}.` };
 }

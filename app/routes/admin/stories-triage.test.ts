@@ -77,7 +77,7 @@ describe("the Stories screen's triage actions", () => {
     const best = await makeStory(t.db, { status: "pending", title: "Goat elected mayor" });
     const copy = await makeStory(t.db, { status: "pending", title: "Goat is mayor now" });
     const answer = await post({ intent: "publish-group", storyId: String(best.id), categoryId: String(animals.id), duplicateIds: JSON.stringify([copy.id]) });
-    expect(answer).toMatchObject({ status: 200, body: { ok: true, toast: { title: "Story Published", description: expect.stringContaining("1 other report rejected as duplicates") } } });
+    expect(answer).toMatchObject({ status: 200, body: { ok: true, toast: { title: "Story Published", description: expect.stringContaining("1 other report rejected as a duplicate.") } } });
     expect((await t.db.select().from(stories).where(eq(stories.id, best.id)))[0]).toMatchObject({ status: "published", categoryId: animals.id });
     expect(await t.db.select().from(rejectedStories)).toMatchObject([{ title: "Goat is mayor now", rejectionReason: "duplicate", rejectionDetails: { duplicate_of: best.id } }]);
   });
