@@ -129,13 +129,17 @@ test("stories are reviewed by keyboard and in bulk; none goes live without a cat
   await expect(items).toHaveCount(1);
   await expect(items.first()).not.toContainText(first);
 
-  // Bulk publish leaves the uncategorized story pending and says which one and why.
+  // Bulk publish of an uncategorized story asks for its category first, and sends nothing without one.
   const second = items.first();
   const secondTitle = (await second.getByRole("heading").innerText()).trim();
   await second.getByRole("checkbox").check();
   await page.getByRole("button", { name: "Publish selected (1)" }).click();
-  await expect(page.getByText("Published 0 stories")).toBeVisible();
-  await expect(page.getByText(`"${secondTitle}" has no category: choose one to publish it`)).toBeVisible();
+  const choose = page.getByRole("dialog", { name: "Choose categories to publish" });
+  await expect(choose.getByRole("combobox", { name: secondTitle })).toHaveValue("");
+  await expect(choose).toContainText("1 story still needs a category.");
+  await expect(choose.getByRole("button", { name: "Publish 1 story" })).toBeDisabled();
+  await choose.getByRole("button", { name: "Cancel" }).click();
+  await expect(choose).toBeHidden();
   await expect(items).toHaveCount(1);
 
   // Given a category in its row, it goes through.

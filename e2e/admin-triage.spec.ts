@@ -169,6 +169,24 @@ test("the desk's decisions order Pending, explain a score, preselect a category,
     await page.goto(`http://127.0.0.1:${port}/admin/stories?status=rejected`);
     const dullRow = page.getByRole("listitem").filter({ has: page.getByRole("heading", { name: DECIDED[0]!.dull.title }) });
     await expect(dullRow).toContainText("manual_rejection (Not for this desk)");
+
+    // Publishing a selection: the stories without a category are asked for, the suggested one chosen.
+    await page.goto(`http://127.0.0.1:${port}/admin/stories?status=pending`);
+    await page.getByRole("checkbox", { name: `Select ${ODD.title}` }).check();
+    await page.getByRole("checkbox", { name: `Select ${DRY.title}` }).check();
+    await page.getByRole("button", { name: "Publish selected (2)" }).click();
+    const choose = page.getByRole("dialog", { name: "Choose categories to publish" });
+    await expect(choose.getByRole("combobox", { name: ODD.title }).locator("option:checked")).toHaveText("Animals");
+    await choose.getByRole("combobox", { name: DRY.title }).selectOption({ label: "Crime & Courts" });
+    await choose.getByRole("button", { name: "Publish 2 stories" }).click();
+    await expect(page.getByText("Published 2 stories")).toBeVisible();
+    await expect(choose).toBeHidden();
+    const filed = ((await cli("triage", "--limit", "500")) as { stories: { title: string }[] }).stories.map((s) => s.title);
+    expect(filed).not.toContain(ODD.title);
+    expect(filed).not.toContain(DRY.title);
+    await page.goto(`http://127.0.0.1:${port}/admin/stories?status=published&search=Oslo`);
+    await expect(row(page, ODD.title).getByRole("combobox", { name: `Category of ${ODD.title}` }).locator("option:checked")).toHaveText("Animals");
+    await expect(row(page, DRY.title).getByRole("combobox", { name: `Category of ${DRY.title}` }).locator("option:checked")).toHaveText("Crime & Courts");
   } finally {
     server.kill("SIGTERM");
     await new Promise((resolve) => (server.exitCode === null ? server.once("exit", resolve) : resolve(null)));

@@ -27,13 +27,21 @@ export function optionalIdField(message: string) {
   return z.preprocess((value) => (value === "" || value === undefined ? null : value), idField(message).nullable());
 }
 
+/** A JSON text of the form's field, absent read as an empty list; text that is not JSON reads as nothing (refused by the schema). */
+const jsonList = (text: unknown) => {
+  try {
+    return JSON.parse(typeof text === "string" ? text : "[]");
+  } catch {
+    return undefined;
+  }
+};
+
 /** A list of row ids sent as one JSON text (the bulk and reorder buttons). */
 export function idListField(message: string) {
-  return z.preprocess((text) => {
-    try {
-      return JSON.parse(typeof text === "string" ? text : "[]");
-    } catch {
-      return undefined;
-    }
-  }, z.array(idField(message), { message }));
+  return z.preprocess(jsonList, z.array(idField(message), { message }));
+}
+
+/** Pairs of row ids sent as one JSON text, `[[1, 4], [2, 7]]` (a story and the category chosen for it); none when absent. */
+export function idPairsField(message: string) {
+  return z.preprocess(jsonList, z.array(z.tuple([idField(message), idField(message)], { message }), { message }));
 }

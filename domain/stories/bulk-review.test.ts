@@ -29,6 +29,32 @@ describe("bulk review", () => {
     expect((await t.repos.audit.forEntity("story", String(a.id))).map((e) => e.action)).toEqual(["story.publish"]);
   });
 
+  test("stories without a category are published into the one chosen for each; the others keep their own", async () => {
+    const editor = await makeUser(t.db);
+    const animals = await makeCategory(t.db, { name: "Animals" });
+    const crime = await makeCategory(t.db, { name: "Crime" });
+    const filed = await makeStory(t.db, { status: "pending", categoryId: crime.id });
+    const newt = await makeStory(t.db, { status: "pending", title: "Newt elected" });
+    const heist = await makeStory(t.db, { status: "pending", title: "Cheese heist" });
+    const left = await makeStory(t.db, { status: "pending", title: "Left out" });
+    const categoryOf = new Map([
+      [newt.id, animals.id],
+      [heist.id, crime.id],
+    ]);
+    const outcome = await bulkPublishStories(deps(), { actorUserId: editor.id, storyIds: [filed.id, newt.id, heist.id, left.id], categoryOf });
+    expect(outcome).toEqual({ done: 3, skipped: [{ storyId: left.id, reason: '"Left out" has no category: choose one to publish it' }] });
+    const row = async (id: number) => {
+      const story = await t.repos.editorial.findById(id);
+      return [story?.status, story?.categoryId];
+    };
+    expect([await row(filed.id), await row(newt.id), await row(heist.id), await row(left.id)]).toEqual([
+      ["published", crime.id],
+      ["published", animals.id],
+      ["published", crime.id],
+      ["pending", null],
+    ]);
+  });
+
   test("rejecting several stories moves each pending one to the rejected list; a story named twice counts once", async () => {
     const editor = await makeUser(t.db);
     const a = await makeStory(t.db, { status: "pending" });
@@ -51,7 +77,11 @@ describe("bulk review", () => {
     [{ done: 1, skipped: [] }, { title: "Published 1 story" }],
     [
       { done: 0, skipped: [{ storyId: 7, reason: "Only a pending story can be published" }] },
-      { title: "Published 0 stories", description: "Skipped 1: #7: Only a pending story can be published" },
+      { title: "Published 0 stories", description: "Skipped 1: #7: Only a pending story can be published", tone: "error" },
+    ],
+    [
+      { done: 1, skipped: [{ storyId: 7, reason: "Only a pending story can be published" }] },
+      { title: "Published 1 story", description: "Skipped 1: #7: Only a pending story can be published" },
     ],
   ])("the outcome %j reads %j", (outcome, message) => {
     expect(bulkOutcomeMessage("Published", outcome)).toEqual(message);

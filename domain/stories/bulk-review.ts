@@ -25,8 +25,13 @@ async function eachStory(storyIds: readonly number[], act: (storyId: number) => 
 }
 
 /** Publishes each pending story of the list (into `categoryId` when given); the others are skipped with the reason. */
-export function bulkPublishStories(deps: EditorialDeps, input: BulkInput & { categoryId?: number }): Promise<BulkOutcome> {
-  return eachStory(input.storyIds, (storyId) => publishStory(deps, { actorUserId: input.actorUserId, storyId, categoryId: input.categoryId }));
+export function bulkPublishStories(
+  deps: EditorialDeps,
+  input: BulkInput & { categoryId?: number; categoryOf?: ReadonlyMap<number, number> },
+): Promise<BulkOutcome> {
+  return eachStory(input.storyIds, (storyId) =>
+    publishStory(deps, { actorUserId: input.actorUserId, storyId, categoryId: input.categoryOf?.get(storyId) ?? input.categoryId }),
+  );
 }
 
 /** Rejects each pending story of the list (the reject flow of one story, for each); the others are skipped with the reason. */
@@ -35,10 +40,12 @@ export function bulkRejectStories(deps: EditorialDeps, input: BulkInput & { reas
 }
 
 /** The toast of a bulk review: 'Published 2 stories', and the skipped ones by id with their reasons. */
-export function bulkOutcomeMessage(verb: "Published" | "Rejected", outcome: BulkOutcome): { title: string; description?: string } {
+export function bulkOutcomeMessage(verb: "Published" | "Rejected", outcome: BulkOutcome): { title: string; description?: string; tone?: "error" } {
   const title = `${verb} ${outcome.done} ${outcome.done === 1 ? "story" : "stories"}`;
   if (outcome.skipped.length === 0) return { title };
-  return { title, description: `Skipped ${outcome.skipped.length}: ${outcome.skipped.map((s) => `#${s.storyId}: ${s.reason}`).join("; ")}` };
+  const description = `Skipped ${outcome.skipped.length}: ${outcome.skipped.map((s) => `#${s.storyId}: ${s.reason}`).join("; ")}`;
+  // Nothing done at all is a failure to read as one, not a success with a footnote.
+  return outcome.done === 0 ? { title, description, tone: "error" } : { title, description };
 }
 
 /**

@@ -90,6 +90,27 @@ describe("story actions", () => {
     });
   });
 
+  test("a bulk publish takes the category chosen for each story without one; nothing published reads as a failure; unreadable choices answer 400", async () => {
+    const { context, errors } = await signedInAdmin();
+    const animals = await makeCategory(t.db, { name: "Animals" });
+    const owl = await makeStory(t.db, { status: "pending", title: "Owl post" });
+    const newt = await makeStory(t.db, { status: "pending", title: "Newt elected" });
+    const bulkPublish = (fields: Record<string, string>) => run(storiesAction, post("/admin/stories", { intent: "bulk-publish", ...fields }), context);
+    expect(await bulkPublish({ ids: JSON.stringify([owl.id, newt.id]), categories: JSON.stringify([[owl.id, animals.id]]) })).toMatchObject({
+      status: 200,
+      body: { ok: true, toast: { title: "Published 1 story", description: `Skipped 1: #${newt.id}: "Newt elected" has no category: choose one to publish it` } },
+    });
+    expect((await t.repos.editorial.findById(owl.id))?.categoryId).toBe(animals.id);
+    expect(await bulkPublish({ ids: JSON.stringify([newt.id]) })).toMatchObject({
+      status: 200,
+      body: { ok: false, toast: { title: "Published 0 stories", tone: "error" } },
+    });
+    expect((await bulkPublish({ ids: JSON.stringify([newt.id]), categories: JSON.stringify([[newt.id, "animals"]]) })).status).toBe(400);
+    expect((await bulkPublish({ ids: JSON.stringify([newt.id]), categories: "[[1," })).status).toBe(400);
+    expect((await t.repos.editorial.findById(newt.id))?.status).toBe("pending");
+    expect(errors).toEqual([]);
+  });
+
   test("Publish on a story without a category is refused naming the category field; Publish with one sets it", async () => {
     const { context, errors } = await signedInAdmin();
     const category = await makeCategory(t.db);

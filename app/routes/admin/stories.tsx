@@ -2,7 +2,7 @@ import { useCallback, useEffect, useState } from "react";
 import { Link, useFetcher, useLocation, useNavigate, useRevalidator, useSearchParams } from "react-router";
 import { ShortcutsDialog, useReviewShortcuts } from "~/app/components/admin/stories/shortcuts";
 import { StoryDialog } from "~/app/components/admin/stories/story-dialog";
-import { PublishDialog } from "~/app/components/admin/stories/publish-dialog";
+import { BulkPublishDialog, PublishDialog } from "~/app/components/admin/stories/publish-dialog";
 import { RejectedList, StoryList } from "~/app/components/admin/stories/story-list";
 import { BulkBar, StatusButtons, STORY_LIST, StoryToolbar } from "~/app/components/admin/stories/stories-toolbar";
 import { Pagination } from "~/app/components/pagination";
@@ -10,10 +10,10 @@ import { z } from "zod";
 import { useActionToast, type ActionResult } from "~/app/lib/action-toast";
 import { adminAction, intent, type Failure } from "~/app/lib/admin-action.server";
 import { requireAdmin } from "~/app/lib/admin.server";
-import { idField, idListField, optionalIdField } from "~/app/lib/form-fields";
+import { idField, idListField, idPairsField, optionalIdField } from "~/app/lib/form-fields";
 import { storyFormFields } from "~/domain/stories/story-form";
 import { listAdminStories, type AdminStory } from "~/domain/stories/admin-list";
-import { bulkOutcomeMessage, bulkPublishStories, bulkRejectStories, publishOneRejectCopies, sameStoryOutcomeMessage } from "~/domain/stories/bulk-review";
+import { bulkOutcomeMessage, bulkPublishStories, bulkRejectStories, publishOneRejectCopies, sameStoryOutcomeMessage, type BulkOutcome } from "~/domain/stories/bulk-review";
 import { startTriage, triageStatus } from "~/domain/triage/triage";
 import { TriageBar, type TriageAnswer } from "~/app/components/admin/stories/triage-bar";
 import { changeStoryCategory, createStory, deleteStory, editStory, publishStory, rejectStory, unpublishStory } from "~/domain/stories/editorial";
@@ -37,6 +37,7 @@ export async function loader(args: Route.LoaderArgs) {
 const StoryId = idField("That story is not known");
 const StoryIds = idListField("That list of stories is not understood");
 const CategoryId = optionalIdField("That category is not known");
+const CategoryChoices = idPairsField("That choice of categories is not understood");
 const FROM_SCRAPE_REFRESH_MS = 800;
 const OneStory = z.object({ storyId: StoryId });
 
@@ -47,12 +48,8 @@ const saveFailed = failure("Failed to save the story. Please try again.");
 export async function action(args: Route.ActionArgs) {
   const deps = { editorial: args.context.repos.editorial, siteUrl: args.context.config.siteUrl, sitePictureExists: args.context.sitePictureExists };
   const done = (toast: ActionResult["toast"]): ActionResult => ({ ok: true, toast });
-  const bulk = (verb: "Published" | "Rejected", review: typeof bulkPublishStories) =>
-    intent({
-      schema: z.object({ ids: StoryIds }),
-      changesSite: true,
-      run: async ({ ids }, { me }) => done(bulkOutcomeMessage(verb, await review(deps, { actorUserId: me.id, storyIds: ids }))),
-    });
+  // A bulk review is ok when it did something: nothing but skipped stories reads as the failure it is.
+  const reviewed = (verb: "Published" | "Rejected", outcome: BulkOutcome): ActionResult => ({ ok: outcome.done > 0 || outcome.skipped.length === 0, toast: bulkOutcomeMessage(verb, outcome) });
   return adminAction(
     args,
     {
@@ -94,8 +91,18 @@ export async function action(args: Route.ActionArgs) {
         failure: failure("The triage could not be started. Please try again."),
         run: async (_form, { me, context }) => ({ ok: true, ...(await startTriage({ jobs: context.jobs }, { actorUserId: me.id })) }) satisfies TriageAnswer,
       }),
-      "bulk-publish": bulk("Published", bulkPublishStories),
-      "bulk-reject": bulk("Rejected", bulkRejectStories),
+      // The stories without a category come with the one the editor chose for each (the suggestion preselected).
+      "bulk-publish": intent({
+        schema: z.object({ ids: StoryIds, categories: CategoryChoices }),
+        changesSite: true,
+        run: async ({ ids, categories }, { me }) =>
+          reviewed("Published", await bulkPublishStories(deps, { actorUserId: me.id, storyIds: ids, categoryOf: new Map(categories) })),
+      }),
+      "bulk-reject": intent({
+        schema: z.object({ ids: StoryIds }),
+        changesSite: true,
+        run: async ({ ids }, { me }) => reviewed("Rejected", await bulkRejectStories(deps, { actorUserId: me.id, storyIds: ids })),
+      }),
       category: intent({
         schema: OneStory.extend({ categoryId: CategoryId }),
         changesSite: true,
@@ -145,6 +152,8 @@ export default function Stories({ loaderData }: Route.ComponentProps) {
   const [active, setActive] = useState(-1);
   const [help, setHelp] = useState(false);
   const [publishing, setPublishing] = useState<{ story: AdminStory; group: boolean } | null>(null);
+  // Publishing the selection when some of it has no category: the ids, asked for their categories first.
+  const [publishingMany, setPublishingMany] = useState<number[] | null>(null);
   const bulk = useFetcher<ActionResult>();
   useActionToast(bulk.data);
   const navigate = useNavigate();
@@ -197,6 +206,7 @@ export default function Stories({ loaderData }: Route.ComponentProps) {
   const closeHelp = useCallback(() => setHelp(false), []);
   const closeAdd = useCallback(() => setAdding(false), []);
   const closePublish = useCallback(() => setPublishing(null), []);
+  const closePublishMany = useCallback(() => setPublishingMany(null), []);
   const editing = stories.find((s) => s.id === Number(search.get("edit"))) ?? null;
 
   return (
@@ -250,7 +260,11 @@ export default function Stories({ loaderData }: Route.ComponentProps) {
               onSelectAll={(checked) => setSelected(checked ? new Set(stories.map((s) => s.id)) : new Set())}
               selectedCount={selected.size}
               busy={bulk.state !== "idle"}
-              onReview={(intent) => review(intent, [...selected])}
+              onReview={(intent) => {
+                const ids = [...selected];
+                if (intent === "bulk-publish" && stories.some((s) => selected.has(s.id) && s.status === "pending" && s.categoryId === null)) setPublishingMany(ids);
+                else review(intent, ids);
+              }}
             />
           }
         />
@@ -258,6 +272,7 @@ export default function Stories({ loaderData }: Route.ComponentProps) {
       <Pagination page={page} pageCount={pageCount} search={search} labels={{ previous: "← Previous", next: "Next →" }} />
       {help ? <ShortcutsDialog onClose={closeHelp} /> : null}
       {publishing ? <PublishDialog key={publishing.story.id} story={publishing.story} group={publishing.group} categories={categories} onClose={closePublish} /> : null}
+      {publishingMany ? <BulkPublishDialog ids={publishingMany} stories={stories} categories={categories} onClose={closePublishMany} /> : null}
       {adding ? <StoryDialog story={null} categories={categories} onClose={closeAdd} /> : null}
       {editing ? <StoryDialog key={editing.id} story={editing} categories={categories} onClose={() => setEdit(null)} /> : null}
     </>

@@ -1,4 +1,4 @@
-import { useId } from "react";
+import { useId, useState } from "react";
 import { useFetcher } from "react-router";
 import { Dialog } from "~/app/components/admin/dialog";
 import { useActionSuccess, useActionToast, type ActionResult } from "~/app/lib/action-toast";
@@ -6,14 +6,11 @@ import type { AdminStory } from "~/domain/stories/admin-list";
 import { CategoryOptions, type CategoryOption } from "~/app/components/admin/category-options";
 
 /** The category the desk's published stories suggest for a story that has none yet, and how sure. */
-export function SuggestionNote({ story, categories, className }: { story: AdminStory; categories: CategoryOption[]; className?: string }) {
+export function SuggestionNote({ story, categories, className, brief = false }: { story: AdminStory; categories: CategoryOption[]; className?: string; brief?: boolean }) {
   const suggested = story.suggestionConfidence !== null ? categories.find((c) => c.id === story.suggestedCategoryId) : undefined;
   if (!suggested || story.categoryId !== null) return null;
-  return (
-    <p className={className}>
-      Suggested: {suggested.name}, {Math.round((story.suggestionConfidence ?? 0) * 100)}% sure, from the stories this desk published.
-    </p>
-  );
+  const sure = `Suggested: ${suggested.name}, ${Math.round((story.suggestionConfidence ?? 0) * 100)}% sure`;
+  return <p className={className}>{brief ? `${sure}.` : `${sure}, from the stories this desk published.`}</p>;
 }
 
 /**
@@ -82,6 +79,74 @@ export function PublishDialog({ story, categories, onClose, group = false }: { s
           </button>
           <button type="submit" disabled={fetcher.state !== "idle"} className="rounded-full bg-ink px-4 py-2 font-bold text-acid disabled:opacity-60">
             Publish
+          </button>
+        </div>
+      </fetcher.Form>
+    </Dialog>
+  );
+}
+
+/**
+ * Publishing a selection of which some stories have no category: each of those is listed with a
+ * category to choose, the one the desk's published stories suggest (else its source's default)
+ * chosen first; the rest keep their own. Nothing is sent until every one has a category.
+ */
+export function BulkPublishDialog({ ids, stories, categories, onClose }: { ids: number[]; stories: AdminStory[]; categories: CategoryOption[]; onClose: () => void }) {
+  // The stories as they were when the dialog opened: the list reloads under it once they are published.
+  const [needing] = useState(() => stories.filter((s) => ids.includes(s.id) && s.status === "pending" && s.categoryId === null));
+  const [choice, setChoice] = useState<Record<number, string>>(() => Object.fromEntries(needing.map((s) => [s.id, s.suggestedCategoryId ? String(s.suggestedCategoryId) : ""])));
+  const fetcher = useFetcher<ActionResult>();
+  useActionToast(fetcher.data);
+  useActionSuccess(fetcher, onClose);
+  const hintId = useId();
+  const missing = needing.filter((s) => !choice[s.id]).length;
+  const others = ids.length - needing.length;
+  return (
+    <Dialog title="Choose categories to publish" onClose={onClose} width="md">
+      <fetcher.Form
+        method="post"
+        className="space-y-4"
+        onSubmit={(event) => {
+          event.preventDefault();
+          const categoriesChosen = needing.map((s) => [s.id, Number(choice[s.id])]);
+          void fetcher.submit({ intent: "bulk-publish", ids: JSON.stringify(ids), categories: JSON.stringify(categoriesChosen) }, { method: "post" });
+        }}
+      >
+        <p id={hintId}>
+          {needing.length === 1 ? "One of the stories chosen has" : `${needing.length} of the stories chosen have`} no category yet. A published story is shown on
+          its category&apos;s page and home card, so each needs one.
+          {needing.some((s) => s.suggestionConfidence !== null) ? " The suggestions come from the stories this desk published." : ""}
+          {others > 0 ? ` The other ${others === 1 ? "story keeps its own" : `${others} keep their own`}.` : ""}
+        </p>
+        <ul className="max-h-[50vh] space-y-3 overflow-y-auto pr-1">
+          {needing.map((story) => (
+            <li key={story.id}>
+              <label className="block text-sm font-bold">
+                {story.title}
+                <select
+                  required
+                  value={choice[story.id] ?? ""}
+                  onChange={(e) => setChoice((prev) => ({ ...prev, [story.id]: e.target.value }))}
+                  aria-describedby={hintId}
+                  className="mt-1 w-full rounded-lg border-2 border-ink bg-white px-3 py-2 font-normal"
+                >
+                  <option value="" disabled>
+                    Select a category
+                  </option>
+                  <CategoryOptions categories={categories} />
+                </select>
+              </label>
+              <SuggestionNote story={story} categories={categories} brief className="mt-0.5 text-xs text-ink/70" />
+            </li>
+          ))}
+        </ul>
+        <div className="flex items-center justify-end gap-2">
+          {missing > 0 ? <p className="mr-auto text-sm text-ink/70">{missing === 1 ? "1 story still needs" : `${missing} stories still need`} a category.</p> : null}
+          <button type="button" onClick={onClose} className="rounded-full border-2 border-ink px-4 py-2 font-bold">
+            Cancel
+          </button>
+          <button type="submit" disabled={missing > 0 || fetcher.state !== "idle"} className="rounded-full bg-ink px-4 py-2 font-bold text-acid disabled:opacity-50">
+            Publish {ids.length === 1 ? "1 story" : `${ids.length} stories`}
           </button>
         </div>
       </fetcher.Form>
