@@ -92,6 +92,7 @@ describe("review and triage", () => {
     [["review", "--publish", "1", "--category", "no-such-category"]],
     [["triage", "--limit", "0"]],
     [["triage", "--source", "x"]],
+    [["triage", "--source", "999999"]],
   ])("%j is a usage error", async (args) => {
     const { code, error } = await runCli(args);
     expect(code).toBe(2);

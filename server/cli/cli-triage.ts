@@ -36,7 +36,9 @@ export async function runTriageCommand(command: (typeof TRIAGE_COMMANDS)[number]
       const sourceId = values.source === undefined ? null : Number(values.source);
       if (sourceId !== null && (!Number.isInteger(sourceId) || sourceId < 1)) throw tools.usage("--source must be a source ID");
       return tools.withDatabase(async (database) => {
-        tools.out(JSON.stringify(await triageListing({ models: createRepos(database.db).triage }, { limit, sourceId })));
+        const repos = createRepos(database.db);
+        if (sourceId !== null && !(await repos.sources.findById(sourceId))) throw tools.usage(`no source has the ID ${sourceId}`);
+        tools.out(JSON.stringify(await triageListing({ models: repos.triage }, { limit, sourceId })));
       });
     }
     case "source:stats": {
