@@ -1,9 +1,21 @@
-import { useId, useState } from "react";
+import { useId, useState, type ComponentProps } from "react";
 import { useFetcher } from "react-router";
 import { Dialog } from "~/app/components/admin/dialog";
 import { useActionSuccess, useActionToast, type ActionResult } from "~/app/lib/action-toast";
 import type { AdminStory } from "~/domain/stories/admin-list";
 import { CategoryOptions, type CategoryOption } from "~/app/components/admin/category-options";
+
+/** A required choice of category, none chosen until the editor picks one (or one is preselected). */
+function CategoryChoice({ categories, className = "", ...props }: ComponentProps<"select"> & { categories: CategoryOption[] }) {
+  return (
+    <select required {...props} className={`mt-1 w-full rounded-lg border-2 border-ink bg-white px-3 py-2 ${className}`}>
+      <option value="" disabled>
+        Select a category
+      </option>
+      <CategoryOptions categories={categories} />
+    </select>
+  );
+}
 
 /** The category the desk's published stories suggest for a story that has none yet, and how sure. */
 export function SuggestionNote({ story, categories, className, brief = false }: { story: AdminStory; categories: CategoryOption[]; className?: string; brief?: boolean }) {
@@ -53,19 +65,13 @@ export function PublishDialog({ story, categories, onClose, group = false }: { s
         )}
         <label className="block text-sm font-bold">
           Category
-          <select
+          <CategoryChoice
+            categories={categories}
             name="categoryId"
-            required
             defaultValue={story.categoryId ?? story.suggestedCategoryId ?? ""}
             aria-describedby={hintId}
             aria-invalid={problem ? true : undefined}
-            className="mt-1 w-full rounded-lg border-2 border-ink bg-white px-3 py-2"
-          >
-            <option value="" disabled>
-              Select a category
-            </option>
-            <CategoryOptions categories={categories} />
-          </select>
+          />
         </label>
         <SuggestionNote story={story} categories={categories} className="text-sm text-ink/70" />
         {problem ? (
@@ -123,18 +129,13 @@ export function BulkPublishDialog({ ids, stories, categories, onClose }: { ids: 
             <li key={story.id}>
               <label className="block text-sm font-bold">
                 {story.title}
-                <select
-                  required
+                <CategoryChoice
+                  categories={categories}
                   value={choice[story.id] ?? ""}
                   onChange={(e) => setChoice((prev) => ({ ...prev, [story.id]: e.target.value }))}
                   aria-describedby={hintId}
-                  className="mt-1 w-full rounded-lg border-2 border-ink bg-white px-3 py-2 font-normal"
-                >
-                  <option value="" disabled>
-                    Select a category
-                  </option>
-                  <CategoryOptions categories={categories} />
-                </select>
+                  className="font-normal"
+                />
               </label>
               <SuggestionNote story={story} categories={categories} brief className="mt-0.5 text-xs text-ink/70" />
             </li>
