@@ -16,6 +16,11 @@ export function formatTime(iso: string | null): string {
   return Number.isNaN(date.getTime()) ? "" : TIME.format(date);
 }
 
+/** A count as the screens write it: 1,020. */
+export function formatCount(n: number): string {
+  return n.toLocaleString("en-US");
+}
+
 /** A count with its noun: '1 source', '3 sources'. */
 export function plural(n: number, one: string, many: string): string {
   return `${n} ${n === 1 ? one : many}`;

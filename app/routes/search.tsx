@@ -1,3 +1,4 @@
+import { formatCount } from "~/app/lib/format";
 import { data, Form, isRouteErrorResponse, Link, useSearchParams } from "react-router";
 import { parsePage, SEARCH_MAX_LENGTH, searchStories } from "~/domain/public/public-site";
 import { Pagination } from "~/app/components/pagination";
@@ -98,7 +99,7 @@ export default function Search({ loaderData }: Route.ComponentProps) {
       ) : (
         <>
           <h1 className="mt-8 font-display text-3xl font-extrabold">
-            Found {results.totalIsCapped ? `${results.total.toLocaleString("en-US")}+` : results.total}{" "}
+            Found {results.totalIsCapped ? `${formatCount(results.total)}+` : results.total}{" "}
             {results.total === 1 && !results.totalIsCapped ? "story" : "stories"} for &quot;{query}&quot;
           </h1>
           <StoryGrid stories={results.items} label="Search results" />

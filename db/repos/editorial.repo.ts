@@ -1,7 +1,7 @@
 import { eq, sql } from "drizzle-orm";
 import type { Db } from "../client";
 import { insertAudit, type AuditRecord } from "./audit.repo";
-import { rejectedStories, stories } from "../schema";
+import { categories, rejectedStories, stories } from "../schema";
 import { imageWorkReset } from "./images.repo";
 
 export type StoryRow = typeof stories.$inferSelect;
@@ -118,6 +118,12 @@ export function editorialRepo(db: Db) {
     /** Whether a story with this URL hash exists. */
     async urlHashExists(urlHash: string): Promise<boolean> {
       const [row] = await db.select({ id: stories.id }).from(stories).where(eq(stories.urlHash, urlHash)).limit(1);
+      return row !== undefined;
+    },
+
+    /** Whether a category with this id exists (a story is given only one that does). */
+    async categoryExists(id: number): Promise<boolean> {
+      const [row] = await db.select({ id: categories.id }).from(categories).where(eq(categories.id, id)).limit(1);
       return row !== undefined;
     },
 

@@ -29,6 +29,18 @@ describe("bulk review", () => {
     expect((await t.repos.audit.forEntity("story", String(a.id))).map((e) => e.action)).toEqual(["story.publish"]);
   });
 
+  test("a category chosen that no longer exists refuses the list in words before any story is published", async () => {
+    const crime = await makeCategory(t.db, { name: "Crime" });
+    const filed = await makeStory(t.db, { status: "pending", categoryId: crime.id });
+    const newt = await makeStory(t.db, { status: "pending", title: "Newt elected" });
+    const categoryOf = new Map([[newt.id, 999_999]]);
+    await expect(bulkPublishStories(deps(), { actorUserId: null, storyIds: [filed.id, newt.id], categoryOf })).rejects.toMatchObject({
+      code: "INVALID_CATEGORY",
+      message: "That category no longer exists: choose another",
+    });
+    expect([await statusOf(filed.id), await statusOf(newt.id)]).toEqual(["pending", "pending"]);
+  });
+
   test("stories without a category are published into the one chosen for each; the others keep their own", async () => {
     const editor = await makeUser(t.db);
     const animals = await makeCategory(t.db, { name: "Animals" });
@@ -40,6 +52,7 @@ describe("bulk review", () => {
     const categoryOf = new Map([
       [newt.id, animals.id],
       [heist.id, crime.id],
+      [filed.id, animals.id],
     ]);
     const outcome = await bulkPublishStories(deps(), { actorUserId: editor.id, storyIds: [filed.id, newt.id, heist.id, left.id], categoryOf });
     expect(outcome).toEqual({ done: 3, skipped: [{ storyId: left.id, reason: '"Left out" has no category: choose one to publish it' }] });

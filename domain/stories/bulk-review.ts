@@ -1,5 +1,5 @@
 import { isDomainError } from "~/domain/errors";
-import { publishStory, rejectStory, type EditorialDeps } from "./editorial";
+import { checkCategory, publishStory, rejectStory, type EditorialDeps } from "./editorial";
 
 // Reviewing several stories at once (the Stories page's bulk buttons and its p / r shortcuts).
 
@@ -24,13 +24,19 @@ async function eachStory(storyIds: readonly number[], act: (storyId: number) => 
   return outcome;
 }
 
-/** Publishes each pending story of the list (into `categoryId` when given); the others are skipped with the reason. */
-export function bulkPublishStories(
+/**
+ * Publishes each pending story of the list, into `categoryId` when given; a story without a category
+ * goes into the one `categoryOf` names for it (a story that has one keeps it). The others are skipped
+ * with the reason. A category in `categoryOf` that does not exist refuses the whole list before any
+ * story is published.
+ */
+export async function bulkPublishStories(
   deps: EditorialDeps,
   input: BulkInput & { categoryId?: number; categoryOf?: ReadonlyMap<number, number> },
 ): Promise<BulkOutcome> {
+  for (const categoryId of new Set(input.categoryOf?.values())) await checkCategory(deps, categoryId);
   return eachStory(input.storyIds, (storyId) =>
-    publishStory(deps, { actorUserId: input.actorUserId, storyId, categoryId: input.categoryOf?.get(storyId) ?? input.categoryId }),
+    publishStory(deps, { actorUserId: input.actorUserId, storyId, categoryId: input.categoryId, categoryIfNone: input.categoryOf?.get(storyId) }),
   );
 }
 

@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, test } from "vitest";
-import { rejectedStories, stories } from "~/db/schema";
+import { categories, rejectedStories, stories } from "~/db/schema";
 import { makeCategory, makeRejectedStory, makeSource, makeStory, makeUser } from "~/db/testing/factories";
 import { testDatabaseForFile } from "~/db/testing/test-database";
 import { slugsFor } from "~/domain/ingestion/story-draft";
@@ -11,6 +11,7 @@ import {
   createStory,
   deleteStory,
   editStory,
+  GONE_CATEGORY_MESSAGE,
   publishStory,
   REQUIRED_FIELDS_MESSAGE,
   rejectStory,
@@ -82,6 +83,20 @@ describe("nothing is published without a category", () => {
     expect(published).toMatchObject({ status: "published", categoryId: category.id });
     const [entry] = await t.repos.audit.forEntity("story", String(story.id));
     expect(entry).toMatchObject({ action: "story.publish", details: { category: { from: null, to: category.id } } });
+  });
+
+  test("a category deleted since the form was drawn is refused in words beside the field, on every path that sets one", async () => {
+    const category = await makeCategory(t.db);
+    const gone = (await makeCategory(t.db)).id;
+    await t.db.delete(categories).where(eq(categories.id, gone));
+    const refusal = { code: "INVALID_CATEGORY", message: GONE_CATEGORY_MESSAGE, fields: { categoryId: GONE_CATEGORY_MESSAGE } };
+    const pending = await makeStory(t.db, { status: "pending", title: "Owl post", categoryId: category.id });
+    await expect(publishStory(deps(), { actorUserId: null, storyId: pending.id, categoryId: gone })).rejects.toMatchObject(refusal);
+    await expect(changeStoryCategory(deps(), { actorUserId: null, storyId: pending.id, categoryId: gone })).rejects.toMatchObject(refusal);
+    await expect(editStory(deps(), { actorUserId: null, storyId: pending.id, form: { title: "Owl post", categoryId: gone } })).rejects.toMatchObject(refusal);
+    await expect(createStory(deps(), { actorUserId: null, form: { title: "Owl two", categoryId: gone } })).rejects.toMatchObject(refusal);
+    expect(await t.repos.editorial.findById(pending.id)).toMatchObject({ status: "pending", categoryId: category.id });
+    expect(await trail(pending.id)).toEqual([]);
   });
 
   test("a published story keeps its category: taking it away is refused", async () => {

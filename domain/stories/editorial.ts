@@ -46,6 +46,15 @@ async function checkSitePicture(deps: EditorialDeps, imageUrl: string | null) {
   throw new DomainError("INVALID_STORY", `imageUrl: ${problem}`, { fields: { imageUrl: problem } });
 }
 
+/** What is said of a category deleted since the form was drawn (or never there): beside the field, and as the message. */
+export const GONE_CATEGORY_MESSAGE = "That category no longer exists: choose another";
+
+/** Refuses a category that does not exist, in words, before the database's foreign key would refuse it as a failure. */
+export async function checkCategory(deps: EditorialDeps, categoryId: number | null | undefined) {
+  if (categoryId === null || categoryId === undefined || (await deps.editorial.categoryExists(categoryId))) return;
+  throw new DomainError("INVALID_CATEGORY", GONE_CATEGORY_MESSAGE, { fields: { categoryId: GONE_CATEGORY_MESSAGE } });
+}
+
 async function mustFind(deps: EditorialDeps, storyId: number) {
   const story = await deps.editorial.findById(storyId);
   if (!story) throw new DomainError("STORY_NOT_FOUND", "That story no longer exists");
@@ -56,15 +65,19 @@ async function mustFind(deps: EditorialDeps, storyId: number) {
  * pending -> published ('Publish'); the publish date is set if the story has none. A story goes live
  * only with a category: one given here is set with it, and one without is refused, saying so.
  */
-export async function publishStory(deps: EditorialDeps, input: Actor & { storyId: number; categoryId?: number | null }) {
+export async function publishStory(
+  deps: EditorialDeps,
+  input: Actor & { storyId: number; categoryId?: number | null; /** The category to give it only if it has none. */ categoryIfNone?: number },
+) {
   const story = await mustFind(deps, input.storyId);
   if (story.status !== "pending") throw new DomainError("WRONG_STATUS", "Only a pending story can be published");
-  const categoryId = input.categoryId ?? story.categoryId;
+  const categoryId = input.categoryId ?? story.categoryId ?? input.categoryIfNone ?? null;
   if (categoryId === null) {
     throw new DomainError("MISSING_CATEGORY", `"${story.title}" has no category: choose one to publish it`, {
       fields: { categoryId: "Choose a category to publish this story" },
     });
   }
+  if (categoryId !== story.categoryId) await checkCategory(deps, categoryId);
   const row = await deps.editorial.setStatus(story.id, "published", {
     actorUserId: input.actorUserId,
     action: "story.publish",
@@ -134,6 +147,7 @@ export async function changeStoryCategory(deps: EditorialDeps, input: Actor & { 
   if (input.categoryId === null && story.status === "published") {
     throw new DomainError("MISSING_CATEGORY", "A published story keeps a category: unpublish it before taking its category away");
   }
+  await checkCategory(deps, input.categoryId);
   return deps.editorial.update(
     story.id,
     { categoryId: input.categoryId },
@@ -151,6 +165,7 @@ export async function editStory(deps: EditorialDeps, input: Actor & { storyId: n
   const story = await mustFind(deps, input.storyId);
   const { slug: _ignored, sourceUrl, ...fields } = parseForm(input.form);
   await checkSitePicture(deps, fields.imageUrl);
+  if (fields.categoryId !== story.categoryId) await checkCategory(deps, fields.categoryId);
   const link = storyLink(story);
   let linkFields: Partial<StoryLinkFields> = {};
   // A form without the field (the command line, an older page) leaves the link as it is.
@@ -188,6 +203,7 @@ export async function deleteStory(deps: EditorialDeps, input: Actor & { storyId:
 export async function createStory(deps: EditorialDeps & { siteUrl: string }, input: Actor & { form: StoryForm }) {
   const form = parseForm(input.form);
   await checkSitePicture(deps, form.imageUrl);
+  await checkCategory(deps, form.categoryId);
   const baseSlug = storySlug(form.slug || form.title);
   let slug = baseSlug;
   for (let n = 2; await deps.editorial.slugExists(slug); n++) slug = `${baseSlug}-${n}`;

@@ -107,6 +107,13 @@ describe("story actions", () => {
     });
     expect((await bulkPublish({ ids: JSON.stringify([newt.id]), categories: JSON.stringify([[newt.id, "animals"]]) })).status).toBe(400);
     expect((await bulkPublish({ ids: JSON.stringify([newt.id]), categories: "[[1," })).status).toBe(400);
+    // A choice for a story not chosen, or two for one story, is refused; so is a category deleted meanwhile, in words.
+    expect((await bulkPublish({ ids: JSON.stringify([newt.id]), categories: JSON.stringify([[owl.id, animals.id]]) })).status).toBe(400);
+    expect((await bulkPublish({ ids: JSON.stringify([newt.id]), categories: JSON.stringify([[newt.id, animals.id], [newt.id, animals.id]]) })).status).toBe(400);
+    expect(await bulkPublish({ ids: JSON.stringify([newt.id]), categories: JSON.stringify([[newt.id, 999_999]]) })).toMatchObject({
+      status: 400,
+      body: { ok: false, toast: { tone: "error", description: "That category no longer exists: choose another" } },
+    });
     expect((await t.repos.editorial.findById(newt.id))?.status).toBe("pending");
     expect(errors).toEqual([]);
   });

@@ -1,3 +1,4 @@
+import { formatCount } from "~/app/lib/format";
 import { z } from "zod";
 import { getDashboardStats, RECENT_DAYS } from "~/domain/dashboard/dashboard";
 import { startImageRun } from "~/domain/images/enhance";
@@ -92,7 +93,7 @@ function Card({ title, value, caption }: { title: string; value: number; caption
   return (
     <section className="rounded-2xl border-2 border-ink bg-white p-5 shadow-[4px_4px_0_0_var(--color-ink)]">
       <h2 className="text-sm font-bold tracking-wide text-ink/70 uppercase">{title}</h2>
-      <p className="mt-2 font-display text-4xl font-extrabold">{value.toLocaleString("en-US")}</p>
+      <p className="mt-2 font-display text-4xl font-extrabold">{formatCount(value)}</p>
       <p className="mt-1 text-sm text-ink/70">{caption}</p>
     </section>
   );

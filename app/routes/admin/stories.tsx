@@ -93,7 +93,10 @@ export async function action(args: Route.ActionArgs) {
       }),
       // The stories without a category come with the one the editor chose for each (the suggestion preselected).
       "bulk-publish": intent({
-        schema: z.object({ ids: StoryIds, categories: CategoryChoices }),
+        schema: z.object({ ids: StoryIds, categories: CategoryChoices }).refine(
+          ({ ids, categories }) => new Set(categories.map(([story]) => story)).size === categories.length && categories.every(([story]) => ids.includes(story)),
+          { message: "Each category chosen must be for one of the stories chosen, once" },
+        ),
         changesSite: true,
         run: async ({ ids, categories }, { me }) =>
           reviewed("Published", await bulkPublishStories(deps, { actorUserId: me.id, storyIds: ids, categoryOf: new Map(categories) })),

@@ -1,7 +1,7 @@
 import { useState } from "react";
 import { toast } from "sonner";
 import type { RssValidationResult } from "~/domain/ingestion/validate-feed";
-import { formatDate, formatTime } from "~/app/lib/format";
+import { formatCount, formatDate, formatTime } from "~/app/lib/format";
 import { ExternalIcon } from "~/app/components/icons";
 import { requestJson } from "~/app/components/admin/admin-fetch";
 import { ToolPanel, UrlSubmitRow } from "./tool-panel";
@@ -79,7 +79,7 @@ function ValidationCard({ url, result }: { url: string; result: RssValidationRes
         {result.ok ? (
           <>
             <Fact label="Type">{result.type || "Unknown"}</Fact>
-            <Fact label="Items">{result.info.itemsCount.toLocaleString("en-US")}</Fact>
+            <Fact label="Items">{formatCount(result.info.itemsCount)}</Fact>
             <Fact label="Last updated">{dateAndTime(result.info.lastUpdated) || result.info.lastUpdated || "Not given"}</Fact>
             <Fact label="Title" wide>
               {result.info.title || "None"}
@@ -90,7 +90,7 @@ function ValidationCard({ url, result }: { url: string; result: RssValidationRes
           </>
         ) : null}
         <Fact label="Content type">{result.meta.contentType || "Unknown"}</Fact>
-        <Fact label="Size">{`${result.meta.bytes.toLocaleString("en-US")} bytes`}</Fact>
+        <Fact label="Size">{`${formatCount(result.meta.bytes)} bytes`}</Fact>
         {!result.ok ? <Fact label="Error code">{<code className="rounded bg-paper-deep px-1.5 py-0.5 font-mono">{result.code ?? "UNKNOWN"}</code>}</Fact> : null}
       </dl>
       {result.ok ? (

@@ -1,4 +1,4 @@
-import { formatDate } from "~/app/lib/format";
+import { formatCount, formatDate } from "~/app/lib/format";
 import type { SourceYield } from "~/domain/triage/yield";
 
 /** A publish rate as the editor reads it: one decimal under 10% (where the desk's sources mostly are), whole above. */
@@ -10,8 +10,6 @@ export function formatRate(rate: number): string {
   if (percent < 9.95) return `${percent.toFixed(1)}%`;
   return `${Math.round(percent)}%`;
 }
-
-const count = (n: number) => n.toLocaleString("en-US");
 
 /**
  * A source's yield over the window, in one line: items brought in, published, rejected, still
@@ -32,7 +30,7 @@ export function SourceYieldLine({ figures, days }: { figures: SourceYield | null
         <span>nothing brought in · {last}</span>
       ) : (
         <span>
-          {count(figures.broughtIn)} brought in · {count(figures.published)} published · {count(figures.rejected)} rejected · {count(figures.pending)} pending ·{" "}
+          {formatCount(figures.broughtIn)} brought in · {formatCount(figures.published)} published · {formatCount(figures.rejected)} rejected · {formatCount(figures.pending)} pending ·{" "}
           <strong className="whitespace-nowrap">{formatRate(figures.publishRate ?? 0)} published</strong> · <span className="whitespace-nowrap">{last}</span>
         </span>
       )}

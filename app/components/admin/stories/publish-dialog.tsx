@@ -18,11 +18,27 @@ function CategoryChoice({ categories, className = "", ...props }: ComponentProps
 }
 
 /** The category the desk's published stories suggest for a story that has none yet, and how sure. */
-export function SuggestionNote({ story, categories, className, brief = false }: { story: AdminStory; categories: CategoryOption[]; className?: string; brief?: boolean }) {
+export function SuggestionNote({
+  story,
+  categories,
+  className,
+  brief = false,
+  id,
+}: {
+  story: AdminStory;
+  categories: CategoryOption[];
+  className?: string;
+  brief?: boolean;
+  id?: string;
+}) {
   const suggested = story.suggestionConfidence !== null ? categories.find((c) => c.id === story.suggestedCategoryId) : undefined;
   if (!suggested || story.categoryId !== null) return null;
   const sure = `Suggested: ${suggested.name}, ${Math.round((story.suggestionConfidence ?? 0) * 100)}% sure`;
-  return <p className={className}>{brief ? `${sure}.` : `${sure}, from the stories this desk published.`}</p>;
+  return (
+    <p id={id} className={className}>
+      {brief ? `${sure}.` : `${sure}, from the stories this desk published.`}
+    </p>
+  );
 }
 
 /**
@@ -95,18 +111,20 @@ export function PublishDialog({ story, categories, onClose, group = false }: { s
 /**
  * Publishing a selection of which some stories have no category: each of those is listed with a
  * category to choose, the one the desk's published stories suggest (else its source's default)
- * chosen first; the rest keep their own. Nothing is sent until every one has a category.
+ * chosen first; the rest keep their own. The browser sends nothing until every one has a category.
  */
 export function BulkPublishDialog({ ids, stories, categories, onClose }: { ids: number[]; stories: AdminStory[]; categories: CategoryOption[]; onClose: () => void }) {
   // The stories as they were when the dialog opened: the list reloads under it once they are published.
-  const [needing] = useState(() => stories.filter((s) => ids.includes(s.id) && s.status === "pending" && s.categoryId === null));
+  const [chosen] = useState(() => stories.filter((s) => ids.includes(s.id) && s.status === "pending"));
+  const needing = chosen.filter((s) => s.categoryId === null);
   const [choice, setChoice] = useState<Record<number, string>>(() => Object.fromEntries(needing.map((s) => [s.id, s.suggestedCategoryId ? String(s.suggestedCategoryId) : ""])));
   const fetcher = useFetcher<ActionResult>();
   useActionToast(fetcher.data);
   useActionSuccess(fetcher, onClose);
   const hintId = useId();
   const missing = needing.filter((s) => !choice[s.id]).length;
-  const others = ids.length - needing.length;
+  const others = chosen.length - needing.length;
+  const refused = fetcher.data && !fetcher.data.ok ? fetcher.data.toast.description : null;
   return (
     <Dialog title="Choose categories to publish" onClose={onClose} width="md">
       <fetcher.Form
@@ -133,21 +151,28 @@ export function BulkPublishDialog({ ids, stories, categories, onClose }: { ids: 
                   categories={categories}
                   value={choice[story.id] ?? ""}
                   onChange={(e) => setChoice((prev) => ({ ...prev, [story.id]: e.target.value }))}
-                  aria-describedby={hintId}
+                  aria-describedby={story.suggestionConfidence !== null ? `${hintId}-${story.id}` : undefined}
                   className="font-normal"
                 />
               </label>
-              <SuggestionNote story={story} categories={categories} brief className="mt-0.5 text-xs text-ink/70" />
+              <SuggestionNote id={`${hintId}-${story.id}`} story={story} categories={categories} brief className="mt-0.5 text-xs text-ink/70" />
             </li>
           ))}
         </ul>
+        {refused ? (
+          <p role="alert" className="font-semibold text-alarm-ink">
+            {refused}
+          </p>
+        ) : null}
         <div className="flex items-center justify-end gap-2">
-          {missing > 0 ? <p className="mr-auto text-sm text-ink/70">{missing === 1 ? "1 story still needs" : `${missing} stories still need`} a category.</p> : null}
+          <p className="mr-auto text-sm text-ink/70" aria-live="polite">
+            {missing > 0 ? `${missing === 1 ? "1 story still needs" : `${missing} stories still need`} a category.` : ""}
+          </p>
           <button type="button" onClick={onClose} className="rounded-full border-2 border-ink px-4 py-2 font-bold">
             Cancel
           </button>
-          <button type="submit" disabled={missing > 0 || fetcher.state !== "idle"} className="rounded-full bg-ink px-4 py-2 font-bold text-acid disabled:opacity-50">
-            Publish {ids.length === 1 ? "1 story" : `${ids.length} stories`}
+          <button type="submit" disabled={fetcher.state !== "idle"} className="rounded-full bg-ink px-4 py-2 font-bold text-acid disabled:opacity-50">
+            Publish {chosen.length === 1 ? "1 story" : `${chosen.length} stories`}
           </button>
         </div>
       </fetcher.Form>

@@ -1,3 +1,4 @@
+import { formatCount } from "~/app/lib/format";
 import { Link } from "react-router";
 import { FilterBar } from "~/app/components/admin/filter-bar";
 import type { CategoryOption } from "~/app/components/admin/category-options";
@@ -94,7 +95,7 @@ export function StatusButtons({ query, counts }: { query: AdminListQuery; counts
         >
           {FILTER_LABELS[f]}{" "}
           <span className={`min-w-6 rounded-full px-1.5 text-center text-xs tabular-nums ${f === query.status ? "bg-acid text-ink" : "bg-paper-deep"}`}>
-            {counts[f].toLocaleString("en-US")}
+            {formatCount(counts[f])}
           </span>
         </Link>
       ))}

@@ -36,7 +36,10 @@ function StoryDetails({ story, categories, id, onPublishGroup }: { story: AdminS
   const { sameStory } = story;
   return (
     <div id={id} className="col-span-full mt-1 mb-1 grid gap-1 rounded-lg bg-paper px-3 py-2 text-xs text-ink/80 lg:ml-[5.25rem]">
-      <p className="text-sm font-bold text-ink">{story.title}</p>
+      {/* The row's heading says it already (truncated to the eye): shown whole here, not read twice. */}
+      <p className="text-sm font-bold text-ink" aria-hidden="true">
+        {story.title}
+      </p>
       {story.summary ? <p className="text-sm">{story.summary}</p> : null}
       {story.status === "pending" ? <SuggestionNote story={story} categories={categories} /> : null}
       {story.triageScore !== null ? <WhyScore storyId={story.id} /> : null}

@@ -4,7 +4,7 @@ import { toast } from "sonner";
 import { requestJson } from "~/app/components/admin/admin-fetch";
 import { useFollowAnswer, useFollowedJob } from "~/app/components/admin/job-poll";
 import { useActionToast, type ActionResult } from "~/app/lib/action-toast";
-import { formatDate, formatTime } from "~/app/lib/format";
+import { formatCount, formatDate, formatTime } from "~/app/lib/format";
 import { jobResult } from "~/domain/jobs/kinds";
 import type { AdminStory } from "~/domain/stories/admin-list";
 import type { TriageStatus } from "~/domain/triage/triage";
@@ -20,8 +20,6 @@ const TRIAGE_JOB_KEY = "oddwire.triage-job";
 
 const percent = (score: number) => `${Math.round(score * 100)}%`;
 
-const count = (n: number) => n.toLocaleString("en-US");
-
 /**
  * What the line above the Pending list says of its order: what the ranking learned from, or what it
  * waits for. With enough decisions and no ranking yet, the next pass of the triage job trains one.
@@ -30,10 +28,10 @@ export function orderNote({ decisions, needed, model }: TriageStatus, order: str
   if (model) {
     return {
       head: order === "likely" ? "Most likely first" : "Ranking ready",
-      rest: `learned from ${count(model.published)} published and ${count(model.rejected)} rejected stories, trained ${formatDate(model.trainedAt)} ${formatTime(model.trainedAt)}.`,
+      rest: `learned from ${formatCount(model.published)} published and ${formatCount(model.rejected)} rejected stories, trained ${formatDate(model.trainedAt)} ${formatTime(model.trainedAt)}.`,
     };
   }
-  const so = `${count(decisions.published)} published and ${count(decisions.rejected)} rejected`;
+  const so = `${formatCount(decisions.published)} published and ${formatCount(decisions.rejected)} rejected`;
   if (decisions.published >= needed.published && decisions.rejected >= needed.rejected) {
     return { head: "Newest first", rest: `the ranking has enough decisions to learn from (${so}) and is trained within a minute, or now with Retrain now.` };
   }
